@@ -1,0 +1,8 @@
+// cudahist: the whole public API.
+#pragma once
+
+#include "cudahist/cpu.h"
+#include "cudahist/histogram_spec.h"
+#include "cudahist/histogrammer.h"
+#include "cudahist/plane_view.h"
+#include "cudahist/status.h"

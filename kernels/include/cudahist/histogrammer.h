@@ -1,0 +1,80 @@
+// cudahist: per-frame histograms on the GPU.
+//
+//   auto h = cudahist::Histogrammer::Create(spec, num_components);   // once
+//   h->Compute(planes, num_components, stream, counts);              // every frame
+//
+// A Histogrammer owns all the scratch memory its kernels need (allocated in
+// Create, sized for the device, whatever the frame size), so Compute
+// allocates nothing and never synchronises the device: it enqueues ONE kernel
+// launch on the caller's stream that counts every component, zeroes its own
+// scratch, finishes the reduction and writes the final counts to `counts`
+// (device memory, or pinned host memory from PinnedCounts). The counts are
+// complete when the stream reaches that point (cudaStreamSynchronize, an event).
+//
+// CUDA context: Create and Compute run in the context current on the calling
+// thread (the runtime's primary context, or a driver context the caller
+// pushed, as GStreamer's CUDA elements do). One Histogrammer serves one
+// stream at a time.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "cudahist/histogram_spec.h"
+#include "cudahist/plane_view.h"
+#include "cudahist/status.h"
+
+namespace cudahist {
+
+// kOk when a CUDA device is usable; kNoDevice with "no CUDA device: <why>" otherwise.
+Status CheckCudaDevice();
+
+class Histogrammer {
+ public:
+  // `spec.bins` and `num_components` (1 to 4) are fixed for the object's life;
+  // the planes given to Compute may change size from call to call.
+  static Status Create(const HistogramSpec& spec, int num_components,
+                       std::unique_ptr<Histogrammer>* out);
+  ~Histogrammer();
+  Histogrammer(const Histogrammer&) = delete;
+  Histogrammer& operator=(const Histogrammer&) = delete;
+
+  // Enqueues the count of `planes` (num_planes == num_components) on `stream`.
+  // `counts` receives num_planes * bins 32-bit counts, component-major.
+  // Bad planes return kInvalidArgument before anything is launched.
+  Status Compute(const PlaneView* planes, int num_planes, cudaStream_t stream, uint32_t* counts);
+
+  const HistogramSpec& spec() const;
+  int num_components() const;
+  // The algorithm Compute runs for these planes (resolves kAuto).
+  Algorithm ResolvedAlgorithm(const PlaneView* planes, int num_planes) const;
+
+  struct Impl;
+
+ private:
+  explicit Histogrammer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Page-locked host memory for counts, which a kernel writes directly.
+// Allocate once (e.g. when a stream starts) and reuse for every frame.
+class PinnedCounts {
+ public:
+  static Status Create(size_t count, std::unique_ptr<PinnedCounts>* out);
+  ~PinnedCounts();
+  PinnedCounts(const PinnedCounts&) = delete;
+  PinnedCounts& operator=(const PinnedCounts&) = delete;
+
+  uint32_t* data() { return data_; }
+  const uint32_t* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  PinnedCounts(uint32_t* data, size_t size) : data_(data), size_(size) {}
+  uint32_t* data_;
+  size_t size_;
+};
+
+}  // namespace cudahist

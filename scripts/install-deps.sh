@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that building and testing cudahistogram needs.
+# Idempotent: quiet and quick when everything is already there.
+# nvcc is not a Debian package here (CUDA lives in /usr/local/cuda): we only
+# check for it and say clearly what is missing.
+set -euo pipefail
+
+PACKAGES=(
+  meson ninja-build pkg-config g++ python3
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
+  libgtest-dev libffmpeg-nvenc-dev valgrind
+  python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 python3-matplotlib python3-numpy
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "install-deps: nvcc not found (looked on PATH and in /usr/local/cuda/bin)." >&2
+  echo "install-deps: install the CUDA toolkit (12.x or 13.x) and put its bin/ on PATH." >&2
+  exit 3
+fi
