@@ -1,0 +1,88 @@
+/* GstCudaHistogramMeta: the per-frame histograms that cudahistogram attaches
+ * to each buffer it passes on.
+ *
+ * Applications read it with this header and libgstcudahistogrammeta-1.0
+ * (pkg-config: gstreamer-cudahistogram-meta-1.0):
+ *
+ *   GstCudaHistogramMeta *m = gst_buffer_get_cuda_histogram_meta (buf);
+ *   if (m) {
+ *     gint y = gst_cuda_histogram_meta_find_component (m, "Y");
+ *     const guint32 *counts = gst_cuda_histogram_meta_get_counts (m, y);
+ *     ... counts[0 .. m->bins - 1] ...
+ *   }
+ *
+ * Counts are exact 32-bit sample counts, bin = value * bins >> depth over
+ * the component's full code range. Components keep the order of
+ * GstVideoFormatInfo (Y, U, V / R, G, B, A) among those that were computed.
+ */
+#ifndef __GST_CUDA_HISTOGRAM_META_H__
+#define __GST_CUDA_HISTOGRAM_META_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+#define GST_CUDA_HISTOGRAM_META_API_TYPE (gst_cuda_histogram_meta_api_get_type ())
+#define GST_CUDA_HISTOGRAM_META_INFO (gst_cuda_histogram_meta_get_info ())
+#define GST_CUDA_HISTOGRAM_MAX_COMPONENTS 4
+
+typedef struct _GstCudaHistogramMeta GstCudaHistogramMeta;
+
+/**
+ * GstCudaHistogramMeta:
+ * @meta: parent
+ * @format: the video format of the frame that was counted
+ * @width: frame width in pixels
+ * @height: frame height in pixels
+ * @roi_x, @roi_y, @roi_width, @roi_height: the counted rectangle, in pixels of
+ *   the full-resolution frame, after clipping to the frame (the whole frame
+ *   when no ROI was set). Subsampled components count the matching rectangle
+ *   of their own plane.
+ * @bins: bins per component
+ * @n_components: number of histograms held (1 to 4)
+ * @component_names: name of each histogram ("Y", "U", "V", "R", "G", "B", "A")
+ * @component_depth: bit depth of each component's samples
+ * @counts: n_components * bins counts, component-major; owned by the meta
+ */
+struct _GstCudaHistogramMeta {
+  GstMeta meta;
+
+  GstVideoFormat format;
+  guint width;
+  guint height;
+  guint roi_x;
+  guint roi_y;
+  guint roi_width;
+  guint roi_height;
+
+  guint bins;
+  guint n_components;
+  const gchar *component_names[GST_CUDA_HISTOGRAM_MAX_COMPONENTS];
+  guint component_depth[GST_CUDA_HISTOGRAM_MAX_COMPONENTS];
+  guint32 *counts;
+};
+
+GType gst_cuda_histogram_meta_api_get_type (void);
+const GstMetaInfo *gst_cuda_histogram_meta_get_info (void);
+
+/* Adds a meta with room for n_components * bins counts, all zero; the caller
+ * fills format, size, ROI, names, depths and counts. Returns NULL if
+ * n_components is not 1..4 or bins is 0. */
+GstCudaHistogramMeta *gst_buffer_add_cuda_histogram_meta (GstBuffer * buffer,
+    guint bins, guint n_components);
+
+/* The first GstCudaHistogramMeta on @buffer, or NULL. */
+GstCudaHistogramMeta *gst_buffer_get_cuda_histogram_meta (GstBuffer * buffer);
+
+/* The @bins counts of one component, or NULL if @component is out of range. */
+const guint32 *gst_cuda_histogram_meta_get_counts (const GstCudaHistogramMeta * meta,
+    guint component);
+
+/* Index of the component called @name ("Y", "R", ...), or -1. */
+gint gst_cuda_histogram_meta_find_component (const GstCudaHistogramMeta * meta,
+    const gchar * name);
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_HISTOGRAM_META_H__ */
