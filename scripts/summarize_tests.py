@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Counts test cases from a meson build's test log.
+
+GoogleTest suites (meson protocol 'gtest') are counted case by case from the
+JUnit XML each one writes; any other test counts as one case. Prints the
+details of what failed or skipped, then, last, "N passed, N failed, N skipped".
+Exits 1 when anything failed.
+"""
+import json
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+
+def gtest_cases(xml_path):
+    """(passed, failed, skipped, names of failed/skipped) from a gtest JUnit file."""
+    passed = failed = skipped = 0
+    notes = []
+    for case in ET.parse(xml_path).getroot().iter("testcase"):
+        name = f"{case.get('classname')}.{case.get('name')}"
+        if case.find("failure") is not None or case.find("error") is not None:
+            failed += 1
+            notes.append(f"FAILED  {name}")
+        elif case.find("skipped") is not None or case.get("result") == "skipped":
+            skipped += 1
+            msg = case.find("skipped")
+            why = (msg.get("message") or "").strip().splitlines()[:1] if msg is not None else []
+            notes.append(f"skipped {name}{': ' + why[0] if why else ''}")
+        elif case.get("status", "run") == "run":
+            passed += 1
+    return passed, failed, skipped, notes
+
+
+def gtest_xml_path(build, command):
+    """Where meson told a gtest-protocol test to write its JUnit XML, or None."""
+    for arg in command:
+        if arg.startswith("--gtest_output=xml:"):
+            path = arg[len("--gtest_output=xml:"):]
+            return path if os.path.isabs(path) else os.path.join(build, path)
+    return None
+
+
+def main(build):
+    log = os.path.join(build, "meson-logs", "testlog.json")
+    if not os.path.exists(log):
+        print(f"summarize_tests: no test log at {log}", file=sys.stderr)
+        print("0 passed, 1 failed, 0 skipped")
+        return 1
+    totals = [0, 0, 0]
+    notes = []
+    with open(log) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            t = json.loads(line)
+            name, result = t["name"], t["result"]
+            xml_path = gtest_xml_path(build, t.get("command") or [])
+            if xml_path and os.path.exists(xml_path):
+                p, fl, s, n = gtest_cases(xml_path)
+                if result not in ("OK", "SKIP") and fl == 0:
+                    fl = 1  # crashed or timed out outside any test case
+                    n.append(f"FAILED  {name}: {result} (exit {t.get('returncode')})")
+                counted = (p, fl, s)
+                notes += [f"[{name}] {x}" for x in n]
+            elif result == "OK":
+                counted = (1, 0, 0)
+            elif result == "SKIP":
+                counted = (0, 0, 1)
+                notes.append(f"skipped {name}")
+            else:
+                counted = (0, 1, 0)
+                notes.append(f"FAILED  {name}: {result}")
+            totals = [a + b for a, b in zip(totals, counted)]
+    for n in notes:
+        print(n)
+    print(f"{totals[0]} passed, {totals[1]} failed, {totals[2]} skipped")
+    return 1 if totals[1] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "build"))

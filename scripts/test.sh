@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, builds ./build (or
+# $BUILD_DIR), runs every meson test (GoogleTest suites, element tests,
+# example tests, the valgrind run) and ends with one line:
+#   N passed, N failed, N skipped
+# counted per test case (GoogleTest cases one by one, other tests as one
+# each). Exits non-zero when anything failed or did not build. GPU tests skip
+# on a machine without a CUDA device and say why; nothing else skips.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+build=${BUILD_DIR:-build}
+
+fail_early() { echo "test.sh: $1" >&2; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+
+bash scripts/install-deps.sh || fail_early "installing dependencies failed"
+export PATH="/usr/local/cuda/bin:$PATH"
+
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" ${MESON_ARGS:-} || fail_early "meson setup failed"
+fi
+ninja -C "$build" || fail_early "the build failed"
+
+rm -f "$build"/meson-logs/testlog.json
+meson test -C "$build" --print-errorlogs --num-processes "${TEST_JOBS:-2}" \
+  --timeout-multiplier "${TIMEOUT_MULTIPLIER:-1}"
+meson_rc=$?
+
+python3 scripts/summarize_tests.py "$build"
+summary_rc=$?
+[ "$meson_rc" -eq 0 ] && [ "$summary_rc" -eq 0 ]
