@@ -38,7 +38,6 @@ class PlaneErrors {
   Status Unsupported(const char* field, const std::string& why) const {
     return Status::Unsupported(prefix_ + field + ": " + why);
   }
-  const std::string& prefix() const { return prefix_; }
 
  private:
   std::string prefix_;
@@ -95,8 +94,8 @@ Status ValidateRowsFit(const PlaneView& p, const PlaneErrors& err) {
   // The last byte read sits at pitch * (height - 1) + row - 1: it must be addressable.
   const uint64_t max = std::numeric_limits<uintptr_t>::max();
   if (p.height > 1 && p.pitch > (max - row) / (p.height - 1)) {
-    return err.Invalid("pitch", S(p.pitch) + " bytes x " + S(p.height) +
-                                    " rows is larger than the address space");
+    return err.Invalid(
+        "pitch", S(p.pitch) + " bytes x " + S(p.height) + " rows is larger than the address space");
   }
   return Status::Ok();
 }
@@ -105,8 +104,8 @@ Status ValidateRoi(const PlaneView& p, const PlaneErrors& err) {
   if (!p.has_roi) return Status::Ok();
   const Roi& r = p.roi;
   if (uint64_t(r.x) + r.width > p.width) {
-    return err.Invalid("roi", "x " + S(r.x) + " + width " + S(r.width) + " is past the plane width " +
-                                  S(p.width));
+    return err.Invalid(
+        "roi", "x " + S(r.x) + " + width " + S(r.width) + " is past the plane width " + S(p.width));
   }
   if (uint64_t(r.y) + r.height > p.height) {
     return err.Invalid("roi", "y " + S(r.y) + " + height " + S(r.height) +
@@ -158,8 +157,8 @@ Status ValidatePlane(const PlaneView& plane, int index) {
 
 Status ValidateRequest(const HistogramSpec& spec, const PlaneView* planes, int num_planes) {
   if (num_planes < 1 || num_planes > kMaxComponents) {
-    return Status::InvalidArgument("num_planes: " + std::to_string(num_planes) + " is outside 1 to " +
-                                   S(kMaxComponents));
+    return Status::InvalidArgument("num_planes: " + std::to_string(num_planes) +
+                                   " is outside 1 to " + S(kMaxComponents));
   }
   if (planes == nullptr) {
     return Status::InvalidArgument("planes: null with num_planes " + std::to_string(num_planes));
@@ -174,8 +173,8 @@ Status ValidateRequest(const HistogramSpec& spec, const PlaneView* planes, int n
     const uint64_t code_values = uint64_t(1) << planes[i].depth;
     if (spec.bins > code_values) {
       return Status::InvalidArgument("spec.bins: " + S(spec.bins) + " is more than the " +
-                                     S(code_values) + " code values of plane[" +
-                                     std::to_string(i) + "] (depth " + S(planes[i].depth) + ")");
+                                     S(code_values) + " code values of plane[" + std::to_string(i) +
+                                     "] (depth " + S(planes[i].depth) + ")");
     }
   }
   return Status::Ok();

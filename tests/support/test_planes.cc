@@ -11,7 +11,8 @@ uint32_t DepthMask(uint32_t depth) { return uint32_t((uint64_t(1) << depth) - 1)
 
 void CheckLayout(const PlaneLayout& l, int n_components, uint32_t one_value) {
   auto fail = [](const std::string& why) { throw std::invalid_argument("PlaneLayout: " + why); };
-  if (l.sample_size != 1 && l.sample_size != 2 && l.sample_size != 4) fail("sample_size not 1, 2 or 4");
+  if (l.sample_size != 1 && l.sample_size != 2 && l.sample_size != 4)
+    fail("sample_size not 1, 2 or 4");
   if (l.depth < 1 || l.depth > cudahist::kMaxDepth) fail("depth not 1 to 16");
   if (l.shift + l.depth > 8 * l.sample_size) fail("shift + depth wider than the sample");
   if (n_components < 1) fail("no component");
@@ -97,7 +98,8 @@ void DrawComponents(HostPlane& plane, int n_components, Distribution dist, std::
     for (uint32_t x = 0; x < v.width; ++x) {
       uint8_t* pixel = data + y * v.pitch + size_t(x) * v.pixel_stride + v.offset;
       for (int k = 0; k < n_components; ++k) {
-        StoreSample(pixel + size_t(k) * v.sample_size, v.sample_size, v.shift, v.depth, source.Next());
+        StoreSample(pixel + size_t(k) * v.sample_size, v.sample_size, v.shift, v.depth,
+                    source.Next());
       }
     }
   }

@@ -39,9 +39,13 @@ struct AlignedAllocator {
   }
   void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t(kAllocationAlignment)); }
   template <typename U>
-  bool operator==(const AlignedAllocator<U>&) const { return true; }
+  bool operator==(const AlignedAllocator<U>&) const {
+    return true;
+  }
   template <typename U>
-  bool operator!=(const AlignedAllocator<U>&) const { return false; }
+  bool operator!=(const AlignedAllocator<U>&) const {
+    return false;
+  }
 };
 using AlignedBytes = std::vector<uint8_t, AlignedAllocator<uint8_t>>;
 
@@ -53,10 +57,11 @@ struct PlaneLayout {
 };
 
 struct HostPlane {
-  AlignedBytes storage;       // whole allocation; storage.data() is 256-byte aligned
-  cudahist::PlaneView view;   // view.data = storage.data() + base_offset; pitch = width * pixel_stride + pitch_padding
-  size_t data_offset = 0;     // == base_offset: where view.data sits in the allocation
-  size_t bytes = 0;           // bytes from view.data to the end of the last row (pitch * height)
+  AlignedBytes storage;      // whole allocation; storage.data() is 256-byte aligned
+  cudahist::PlaneView view;  // view.data = storage.data() + base_offset; pitch = width *
+                             // pixel_stride + pitch_padding
+  size_t data_offset = 0;    // == base_offset: where view.data sits in the allocation
+  size_t bytes = 0;          // bytes from view.data to the end of the last row (pitch * height)
 };
 
 // Samples of the component drawn from `dist` (kOneValue: every sample = one_value, which must
