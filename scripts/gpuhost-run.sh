@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs on the GPU host, from the copy of the repository there, after
+# scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
+#   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
+# Steps (default: all): tests decode examples bench. Each step's full log
+# goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
+# date, each step's exit status and last lines) is printed and saved as
+# OUTDIR/summary.txt.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+out=${1:?usage: gpuhost-run.sh OUTDIR [STEP ...]}; shift
+steps=${*:-tests decode examples bench}
+logs=$(mktemp -d)/logs; mkdir -p "$logs"
+
+source "$here/gst/env.sh"
+export GST_PLUGIN_PATH="$here/plugin"
+export LD_LIBRARY_PATH="$here/lib:$LD_LIBRARY_PATH"
+bin=$here/bin
+
+{
+  date -u '+date: %Y-%m-%d %H:%M UTC'
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem --format=csv
+} > "$logs/device.txt" 2>&1
+
+summary=$logs/summary.txt
+cat "$logs/device.txt" > "$summary"
+step() {  # step NAME COMMAND...: runs it with a log; records exit code and tail
+  local name=$1; shift
+  local t0=$SECONDS
+  "$@" > "$logs/$name.log" 2>&1
+  local rc=$?
+  { echo "=== $name: exit $rc, $((SECONDS - t0)) s"; tail -n "${TAIL_LINES:-6}" "$logs/$name.log"; } >> "$summary"
+}
+
+for s in $steps; do
+  case $s in
+    tests)
+      step kernel_tests "$bin/kernel_tests"
+      step cpu_tests "$bin/cpu_tests"
+      step element_tests "$bin/element_tests" ;;
+    decode)
+      CUDAHIST_TEST_CLIP="$here/media/clip-1080p.mp4" step decode_match "$bin/decode_match_test"
+      step inspect gst-inspect-1.0 cudahistogram
+      step launch_nvdec gst-launch-1.0 -m filesrc location="$here/media/clip-1080p.mp4" ! qtdemux ! \
+        h264parse ! nvh264dec ! cudahistogram ! fakesink
+      step launch_upload gst-launch-1.0 -m videotestsrc num-buffers=5 ! video/x-raw,format=RGBA ! \
+        cudaupload ! cudahistogram ! fakesink ;;
+    examples)
+      [ -x "$bin/quickstart" ] && step quickstart "$bin/quickstart"
+      [ -x "$bin/monitor" ] && step monitor "$bin/monitor" "$here/media/clip-1080p.mp4"
+      [ -x "$bin/nvdec_histogram" ] && step nvdec_histogram "$bin/nvdec_histogram" "$here/media/clip-1080p.h264" ;;
+    bench)
+      TAIL_LINES=60 step bench bash "$here/scripts/run_all.sh" "$bin" "$logs/bench" ;;
+  esac
+done
+
+cp "$summary" "$out/summary.txt"
+[ -d "$logs/bench" ] && cp "$logs"/bench/*.json "$out/" 2>/dev/null
+tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
+cat "$summary"
