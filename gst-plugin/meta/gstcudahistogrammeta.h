@@ -14,6 +14,17 @@
  * Counts are exact 32-bit sample counts, bin = value * bins >> depth over
  * the component's full code range. Components keep the order of
  * GstVideoFormatInfo (Y, U, V / R, G, B, A) among those that were computed.
+ *
+ * Tags: none. The meta records the format, size and ROI of the frame it
+ * counted, so it stays true when a later element converts, scales or crops
+ * the pixels; untagged metas are the ones GstBaseTransform-based elements
+ * (videoconvert, videoscale, queue, tee...) keep. Its transform copies it on
+ * buffer copies and video scaling and drops it on any other transform.
+ *
+ * With two cudahistogram elements in a row a buffer carries one meta per
+ * element; gst_buffer_get_cuda_histogram_meta returns the first (upstream)
+ * one, gst_buffer_iterate_meta_filtered (buf, &state,
+ * GST_CUDA_HISTOGRAM_META_API_TYPE) walks all of them.
  */
 #ifndef __GST_CUDA_HISTOGRAM_META_H__
 #define __GST_CUDA_HISTOGRAM_META_H__
@@ -41,7 +52,8 @@ typedef struct _GstCudaHistogramMeta GstCudaHistogramMeta;
  *   of their own plane.
  * @bins: bins per component
  * @n_components: number of histograms held (1 to 4)
- * @component_names: name of each histogram ("Y", "U", "V", "R", "G", "B", "A")
+ * @component_names: name of each histogram ("Y", "U", "V", "R", "G", "B", "A");
+ *   static strings (never freed; the copy transform copies the pointers)
  * @component_depth: bit depth of each component's samples
  * @counts: n_components * bins counts, component-major; owned by the meta
  */

@@ -1,0 +1,96 @@
+#include "cuda_counter.h"
+
+#include <cuda_runtime_api.h>
+
+namespace cudahistogram {
+namespace {
+
+// Pushes a GstCudaContext for the lifetime of the object.
+class ScopedContext {
+ public:
+  explicit ScopedContext(GstCudaContext* context) : pushed_(gst_cuda_context_push(context)) {}
+  ~ScopedContext() {
+    if (pushed_) gst_cuda_context_pop(nullptr);
+  }
+  bool pushed() const { return pushed_; }
+
+ private:
+  bool pushed_;
+};
+
+bool CudaOk(cudaError_t result, const char* what, std::string* error) {
+  if (result == cudaSuccess) return true;
+  *error = std::string(what) + ": " + cudaGetErrorName(result) + ": " + cudaGetErrorString(result);
+  return false;
+}
+
+bool LibraryOk(const cudahist::Status& status, std::string* error) {
+  if (!status.ok()) *error = status.message();
+  return status.ok();
+}
+
+const char kPushFailed[] = "could not make the CUDA context current (gst_cuda_context_push failed)";
+
+}  // namespace
+
+bool CudaCounter::Open(GstCudaContext* context, std::string* error) {
+  Close();
+  ScopedContext scoped(context);
+  if (!scoped.pushed()) {
+    *error = kPushFailed;
+    return false;
+  }
+  if (!CudaOk(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags",
+              error)) {
+    stream_ = nullptr;
+    return false;
+  }
+  context_ = static_cast<GstCudaContext*>(gst_object_ref(context));
+  return true;
+}
+
+void CudaCounter::Close() {
+  if (context_ == nullptr) return;
+  {
+    // The objects free device and pinned memory: their context must be current.
+    ScopedContext scoped(context_);
+    histogrammer_.reset();
+    pinned_.reset();
+    if (stream_ != nullptr) cudaStreamDestroy(stream_);
+    stream_ = nullptr;
+  }
+  gst_object_unref(context_);
+  context_ = nullptr;
+}
+
+bool CudaCounter::EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n,
+                                     std::string* error) {
+  if (histogrammer_ && histogrammer_->spec().bins == spec.bins &&
+      histogrammer_->spec().algorithm == spec.algorithm && histogrammer_->num_components() == n) {
+    return true;
+  }
+  histogrammer_.reset();
+  pinned_.reset();
+  return LibraryOk(cudahist::Histogrammer::Create(spec, n, &histogrammer_), error) &&
+         LibraryOk(cudahist::PinnedCounts::Create(cudahist::CountsLength(spec, n), &pinned_), error);
+}
+
+bool CudaCounter::Count(const cudahist::HistogramSpec& spec, const cudahist::PlaneView* planes,
+                        int n, const uint32_t** counts, std::string* error) {
+  if (context_ == nullptr) {
+    *error = "no CUDA context";
+    return false;
+  }
+  ScopedContext scoped(context_);
+  if (!scoped.pushed()) {
+    *error = kPushFailed;
+    return false;
+  }
+  if (!EnsureHistogrammer(spec, n, error)) return false;
+  if (!LibraryOk(histogrammer_->Compute(planes, n, stream_, pinned_->data()), error)) return false;
+  if (!CudaOk(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", error)) return false;
+  *counts = pinned_->data();
+  return true;
+}
+
+}  // namespace cudahistogram

@@ -1,0 +1,41 @@
+// The element's property values. They live under the object lock and the
+// streaming thread works on a copy taken at the start of each frame, so a
+// property set mid-stream takes effect on a whole frame, never half of one.
+#pragma once
+
+#include <glib-object.h>
+
+#include <string>
+
+#include "cudahist/histogram_spec.h"
+
+namespace cudahistogram {
+
+constexpr guint kDefaultBins = 256;
+constexpr guint kMinBins = 1;
+constexpr guint kMaxBins = cudahist::kMaxBins;
+constexpr const char* kAllComponents = "all";
+constexpr gint kAnyCudaDevice = -1;
+
+struct Settings {
+  guint bins = kDefaultBins;
+  std::string components = kAllComponents;  // "all" or names such as "Y,U"
+  guint roi_x = 0;
+  guint roi_y = 0;
+  guint roi_width = 0;   // 0: to the right edge of the frame
+  guint roi_height = 0;  // 0: to the bottom edge of the frame
+  cudahist::Algorithm algorithm = cudahist::Algorithm::kAuto;
+  bool attach_meta = true;
+  bool post_messages = true;
+  guint64 interval = 0;  // nanoseconds; 0: one message per frame
+  gint cuda_device_id = kAnyCudaDevice;
+
+  bool operator==(const Settings& other) const;
+  bool operator!=(const Settings& other) const { return !(*this == other); }
+};
+
+// GEnum of cudahist::Algorithm for the `algorithm` property; nicks are the
+// library's stable names (AlgorithmName).
+GType AlgorithmEnumType();
+
+}  // namespace cudahistogram

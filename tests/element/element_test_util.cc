@@ -1,0 +1,179 @@
+#include "element_test_util.h"
+
+#include <algorithm>
+
+namespace element_test {
+namespace {
+
+// Unpacked pixel layout: A, then Y/R, U/G, V/B.
+int UnpackedIndex(guint component) { return component == GST_VIDEO_COMP_A ? 0 : int(component) + 1; }
+
+const char* NameOf(const GstVideoFormatInfo* finfo, guint c) {
+  static const char* const yuv[] = {"Y", "U", "V", "A"};
+  static const char* const rgb[] = {"R", "G", "B", "A"};
+  return GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) ? rgb[c] : yuv[c];
+}
+
+// Every row of the frame unpacked: width * 4 samples per row, 16-bit, A first.
+std::vector<std::vector<uint16_t>> UnpackRows(const GstVideoInfo& info, GstBuffer* buffer,
+                                              guint* unpack_bits) {
+  const GstVideoFormatInfo* finfo = info.finfo;
+  const GstVideoFormatInfo* unpacked = gst_video_format_get_info(finfo->unpack_format);
+  *unpack_bits = GST_VIDEO_FORMAT_INFO_DEPTH(unpacked, 0);
+  const guint width = GST_VIDEO_INFO_WIDTH(&info);
+  std::vector<std::vector<uint16_t>> rows;
+  GstVideoFrame frame;
+  if (!gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ)) return rows;
+  std::vector<uint8_t> line(size_t(width) * 4 * 2 + 64);
+  for (guint y = 0; y < GST_VIDEO_INFO_HEIGHT(&info); ++y) {
+    finfo->unpack_func(finfo, GST_VIDEO_PACK_FLAG_TRUNCATE_RANGE, line.data(), frame.data,
+                       frame.info.stride, 0, gint(y), gint(width));
+    std::vector<uint16_t> row(size_t(width) * 4);
+    for (size_t i = 0; i < row.size(); ++i) {
+      row[i] = *unpack_bits == 8 ? line[i] : reinterpret_cast<const uint16_t*>(line.data())[i];
+    }
+    rows.push_back(std::move(row));
+  }
+  gst_video_frame_unmap(&frame);
+  return rows;
+}
+
+}  // namespace
+
+std::vector<guint> AllComponentsFor(const GstVideoInfo& info, guint bins) {
+  std::vector<guint> all;
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); ++c) {
+    if (guint64(bins) <= (guint64(1) << GST_VIDEO_INFO_COMP_DEPTH(&info, c))) all.push_back(c);
+  }
+  return all;
+}
+
+Expected ExpectedCounts(const GstVideoInfo& info, GstBuffer* buffer, guint bins,
+                        const std::vector<guint>& components, const FrameRoi& roi) {
+  const GstVideoFormatInfo* finfo = info.finfo;
+  guint unpack_bits = 0;
+  const auto rows = UnpackRows(info, buffer, &unpack_bits);
+  Expected e;
+  std::vector<std::vector<uint16_t>> samples(components.size());
+  std::vector<cudahist::PlaneView> views(components.size());
+  for (size_t k = 0; k < components.size(); ++k) {
+    const guint c = components[k];
+    const guint ws = GST_VIDEO_FORMAT_INFO_W_SUB(finfo, c), hs = GST_VIDEO_FORMAT_INFO_H_SUB(finfo, c);
+    const guint depth = GST_VIDEO_FORMAT_INFO_DEPTH(finfo, c);
+    const guint cw = GST_VIDEO_INFO_COMP_WIDTH(&info, c), ch = GST_VIDEO_INFO_COMP_HEIGHT(&info, c);
+    // One sample per subsampled position: the unpacked pixel at its top-left.
+    for (guint sy = 0; sy < ch; ++sy) {
+      for (guint sx = 0; sx < cw; ++sx) {
+        const uint16_t v = rows[size_t(sy) << hs][(size_t(sx) << ws) * 4 + UnpackedIndex(c)];
+        samples[k].push_back(uint16_t(v >> (unpack_bits - depth)));
+      }
+    }
+    cudahist::PlaneView& view = views[k];
+    view.data = samples[k].data();
+    view.width = cw;
+    view.height = ch;
+    view.pitch = size_t(cw) * 2;
+    view.pixel_stride = 2;
+    view.sample_size = 2;
+    view.depth = depth;
+    const guint rw = roi.width ? roi.width : GST_VIDEO_INFO_WIDTH(&info) - roi.x;
+    const guint rh = roi.height ? roi.height : GST_VIDEO_INFO_HEIGHT(&info) - roi.y;
+    view.has_roi = true;
+    view.roi.x = roi.x >> ws;
+    view.roi.y = roi.y >> hs;
+    view.roi.width = ((roi.x + rw + (1u << ws) - 1) >> ws) - view.roi.x;
+    view.roi.height = ((roi.y + rh + (1u << hs) - 1) >> hs) - view.roi.y;
+    e.names.push_back(NameOf(finfo, c));
+    e.depths.push_back(depth);
+  }
+  cudahist::HistogramSpec spec;
+  spec.bins = bins;
+  e.counts.assign(size_t(bins) * components.size(), 0);
+  const cudahist::Status status =
+      cudahist::ReferenceHistogram(spec, views.data(), int(views.size()), e.counts.data());
+  if (!status.ok()) e.names = {"ReferenceHistogram failed: " + status.message()};
+  return e;
+}
+
+GstBuffer* RandomFrame(const GstVideoInfo& info, std::mt19937_64& rng) {
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  GstMapInfo map;
+  gst_buffer_map(buffer, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i < map.size; ++i) map.data[i] = uint8_t(rng());
+  gst_buffer_unmap(buffer, &map);
+  return buffer;
+}
+
+GstVideoInfo VideoInfo(GstVideoFormat format, guint width, guint height) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, format, width, height);
+  GST_VIDEO_INFO_FPS_N(&info) = 25;
+  GST_VIDEO_INFO_FPS_D(&info) = 1;
+  return info;
+}
+
+std::string CapsString(const GstVideoInfo& info) {
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  gchar* text = gst_caps_to_string(caps);
+  std::string s = text;
+  g_free(text);
+  gst_caps_unref(caps);
+  return s;
+}
+
+GstMessage* PopHistogramMessage(GstBus* bus) {
+  while (GstMessage* m = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT)) {
+    if (gst_message_has_name(m, "cudahistogram")) return m;
+    gst_message_unref(m);
+  }
+  return nullptr;
+}
+
+std::string PopErrorText(GstBus* bus) {
+  GstMessage* m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  if (!m) return "";
+  GError* error = nullptr;
+  gchar* debug = nullptr;
+  gst_message_parse_error(m, &error, &debug);
+  std::string text = std::string(error->message) + " | " + (debug ? debug : "");
+  g_error_free(error);
+  g_free(debug);
+  gst_message_unref(m);
+  return text;
+}
+
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+static GValueArray* ArrayField(const GstStructure* s, const char* field) {
+  const GValue* v = gst_structure_get_value(s, field);
+  if (!v || G_VALUE_TYPE(v) != g_value_array_get_type()) return nullptr;
+  return static_cast<GValueArray*>(g_value_get_boxed(v));
+}
+
+std::vector<std::vector<uint64_t>> MessageHistograms(const GstStructure* s) {
+  std::vector<std::vector<uint64_t>> out;
+  GValueArray* outer = ArrayField(s, "histograms");
+  for (guint c = 0; outer && c < outer->n_values; ++c) {
+    GValueArray* inner = static_cast<GValueArray*>(g_value_get_boxed(&outer->values[c]));
+    std::vector<uint64_t> counts;
+    for (guint b = 0; b < inner->n_values; ++b) counts.push_back(g_value_get_uint64(&inner->values[b]));
+    out.push_back(std::move(counts));
+  }
+  return out;
+}
+
+std::vector<std::string> MessageStrings(const GstStructure* s, const char* field) {
+  std::vector<std::string> out;
+  GValueArray* a = ArrayField(s, field);
+  for (guint i = 0; a && i < a->n_values; ++i) out.push_back(g_value_get_string(&a->values[i]));
+  return out;
+}
+
+std::vector<double> MessageDoubles(const GstStructure* s, const char* field) {
+  std::vector<double> out;
+  GValueArray* a = ArrayField(s, field);
+  for (guint i = 0; a && i < a->n_values; ++i) out.push_back(g_value_get_double(&a->values[i]));
+  return out;
+}
+G_GNUC_END_IGNORE_DEPRECATIONS
+
+}  // namespace element_test
