@@ -1,1 +1,138 @@
-// placeholder: being written
+// cudahist dispatch: which algorithm runs (the `auto` rule), its launch
+// configuration, and the single launch per frame.
+#include <algorithm>
+#include <string>
+
+#include "launch.h"
+#include "tuning.h"
+
+namespace cudahist::detail {
+
+// THE AUTO RULE (the one place to adjust it; bench/ measures every algorithm
+// on every case so that this follows the table):
+//   lane-indexed privatized copies while every counter still gets at least
+//   kAutoMinLaneCopies copies within the lane-copies budget: up to 8192
+//   counters (4 x 256 RGBA, 1024 bins for P010, 4096 bins); the probe measured
+//   0.96 / 0.88 / 0.97 / 0.81 of the read roofline there;
+//   two-phase beyond (65536 bins, 4 x 4096): one shared copy per block would
+//   serialise on bank conflicts anyway, and two-phase tiles any bin count.
+//   privatized-shared (the baseline) and privatized-packed (0.30 in the probe)
+//   are never chosen.
+Algorithm ResolveAuto(uint32_t counters, const DeviceLimits& limits) {
+  return LaneCopiesFor(counters, limits) >= kAutoMinLaneCopies ? Algorithm::kPrivatized
+                                                               : Algorithm::kTwoPhase;
+}
+
+Status CudaStatus(cudaError_t error, const char* what) {
+  if (error == cudaSuccess) return Status::Ok();
+  cudaGetLastError();  // a failed call leaves its error behind; do not leak it to the caller's next check
+  return Status(StatusCode::kCudaError, std::string(what) + ": " + cudaGetErrorString(error));
+}
+
+Status QueryDeviceLimits(DeviceLimits* limits) {
+  int device = 0;
+  CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaGetDevice(&device), "cudaGetDevice"));
+  CUDAHIST_RETURN_IF_ERROR(CudaStatus(
+      cudaDeviceGetAttribute(&limits->sm_count, cudaDevAttrMultiProcessorCount, device),
+      "cudaDeviceGetAttribute(multiprocessor count)"));
+  CUDAHIST_RETURN_IF_ERROR(CudaStatus(
+      cudaDeviceGetAttribute(&limits->max_shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                             device),
+      "cudaDeviceGetAttribute(max shared memory per block)"));
+  return CudaStatus(
+      cudaDeviceGetAttribute(&limits->cooperative_launch, cudaDevAttrCooperativeLaunch, device),
+      "cudaDeviceGetAttribute(cooperative launch)");
+}
+
+uint32_t LaneCopiesFor(uint32_t counters, const DeviceLimits& limits) {
+  // The budget decides how many copies; one copy is always allowed up to the
+  // device's limit (the trash counter's copies included).
+  const uint64_t stored = StoredCounters(counters);
+  if (stored * sizeof(uint32_t) > uint64_t(limits.max_shared_per_block)) return 0;
+  uint32_t copies = kMaxLaneCopies;
+  while (copies > 1 && (uint64_t(counters) * copies * sizeof(uint32_t) > kLaneCopiesBudgetBytes ||
+                        stored * copies * sizeof(uint32_t) > uint64_t(limits.max_shared_per_block))) {
+    copies /= 2;
+  }
+  return copies;
+}
+
+Status ConfigureKernel(const DeviceLimits& limits, const void* kernel, uint32_t threads,
+                       uint32_t loads_per_thread, uint32_t shared_bytes, const char* name,
+                       KernelConfig* config) {
+  config->name = name;
+  config->kernel = kernel;
+  config->threads = threads;
+  config->loads_per_thread = loads_per_thread;
+  config->shared_bytes = shared_bytes;
+  CUDAHIST_RETURN_IF_ERROR(CudaStatus(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)),
+      "cudaFuncSetAttribute(max dynamic shared memory)"));
+  int blocks_per_sm = 0;
+  CUDAHIST_RETURN_IF_ERROR(CudaStatus(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, int(threads), shared_bytes),
+      "cudaOccupancyMaxActiveBlocksPerMultiprocessor"));
+  if (blocks_per_sm == 0) {
+    config->why = std::string(name) + ": a block of " + std::to_string(threads) + " threads with " +
+                  std::to_string(shared_bytes) + " bytes of shared memory does not fit an SM";
+    return Status::Ok();
+  }
+  config->resident_blocks = uint32_t(blocks_per_sm) * uint32_t(limits.sm_count);
+  config->supported = true;
+  return Status::Ok();
+}
+
+uint32_t BlocksForOneRound(const KernelConfig& config, const Plan& plan) {
+  const uint64_t per_block = uint64_t(config.threads) * config.loads_per_thread;
+  return uint32_t(std::max<uint64_t>(1, (uint64_t(plan.total_units) + per_block - 1) / per_block));
+}
+
+Status ConfigureAlgorithm(Algorithm algorithm, const DeviceLimits& limits, uint32_t counters,
+                          bool pow2_bins, KernelConfig* config) {
+  switch (algorithm) {
+    case Algorithm::kPrivatized:
+      return ConfigurePrivatized(limits, counters, pow2_bins, LaneCopiesFor(counters, limits), config);
+    case Algorithm::kPrivatizedSharedAtomic:
+      return ConfigurePrivatized(limits, counters, pow2_bins, 1, config);
+    case Algorithm::kPrivatizedPacked:
+      return ConfigurePacked(limits, counters, pow2_bins, config);
+    case Algorithm::kTwoPhase:
+      return ConfigureTwoPhase(limits, counters, pow2_bins, config);
+    case Algorithm::kAuto:
+      break;
+  }
+  return Status::InvalidArgument("spec.algorithm: auto must be resolved before configuring");
+}
+
+bool ScratchMustBeZero(Algorithm algorithm) { return algorithm != Algorithm::kTwoPhase; }
+
+uint64_t ScratchWords(Algorithm algorithm, const KernelConfig& config, uint32_t counters) {
+  if (!config.supported) return 0;
+  if (algorithm == Algorithm::kTwoPhase) return uint64_t(config.max_slices) * counters;
+  return uint64_t(counters) + 1;
+}
+
+Status LaunchAlgorithm(Algorithm algorithm, const KernelConfig& config, const Plan& plan,
+                       uint32_t* scratch, uint32_t* counts, cudaStream_t stream) {
+  if (algorithm == Algorithm::kTwoPhase) return LaunchTwoPhase(config, plan, scratch, counts, stream);
+  return LaunchAccumulating(config, plan, AccumulatorScratch{scratch, scratch + plan.counters}, counts,
+                            stream);
+}
+
+// The privatized kernels all take (Plan, AccumulatorScratch, counts); the grid is at
+// most what the device holds at once and no more than one round of loads over
+// the frame needs (a small frame does not pay for zeroing and merging the
+// shared copies of blocks that would count nothing).
+Status LaunchAccumulating(const KernelConfig& config, const Plan& plan,
+                          const AccumulatorScratch& scratch, uint32_t* counts, cudaStream_t stream) {
+  Plan plan_arg = plan;
+  AccumulatorScratch acc = scratch;
+  void* args[] = {&plan_arg, &acc, &counts};
+  const uint32_t grid = std::min(config.resident_blocks, BlocksForOneRound(config, plan));
+  const cudaError_t error = cudaLaunchKernel(config.kernel, dim3(grid), dim3(config.threads), args,
+                                             config.shared_bytes, stream);
+  if (error == cudaSuccess) return Status::Ok();  // no string built on the per-frame path
+  return CudaStatus(error, (std::string(config.name) + " kernel launch").c_str());
+}
+
+}  // namespace cudahist::detail

@@ -1,0 +1,317 @@
+// cudahist: what every kernel shares. The walk over a launch plan (16-byte
+// chunk loads, the unaligned head and the tail of each row, pitch padding and
+// ROI, sample extraction, bin computation) is written once here, generic over
+// a Counter, the only thing the algorithms do differently:
+//
+//   struct Counter {
+//     using Slot = ...;                    // one component's counters, addressed
+//     Slot SlotFor(uint32_t base) const;   //   as the counter likes (base = component
+//                                          //   * bins, or the trash counter)
+//     void Add(Slot slot, uint32_t bin);   // counter base + bin
+//     template <uint32_t kIncrements> void BeforeRound();  // at most kIncrements
+//   };                                     //   Add calls per thread follow
+//
+// The walk also compiles as plain C++ (no __CUDACC__) so that the host tests
+// can run the very same index math against the CPU reference.
+//
+// Reading whole aligned 16-byte chunks: a chunk that holds at least one byte
+// of a row lies within the 16-byte block of that byte, which never crosses a
+// page (nor the end of a cudaMalloc/pitched allocation, rounded to 256
+// bytes), so loading it cannot fault; bytes outside the span (the previous
+// row's padding, this row's padding, other components) are never counted.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "launch_plan.h"
+#include "tuning.h"
+
+namespace cudahist::detail {
+
+struct Chunk16 {
+  uint32_t w[4];
+};
+
+CUDAHIST_HD Chunk16 LoadChunk16(const uint8_t* aligned) {
+  Chunk16 c;
+#if defined(__CUDA_ARCH__)
+  const uint4 v = __ldg(reinterpret_cast<const uint4*>(aligned));
+  c.w[0] = v.x;
+  c.w[1] = v.y;
+  c.w[2] = v.z;
+  c.w[3] = v.w;
+#else
+  std::memcpy(c.w, aligned, sizeof(c.w));
+#endif
+  return c;
+}
+
+// The little-endian word of sample_size (1, 2 or 4) naturally aligned bytes.
+CUDAHIST_HD uint32_t LoadSample(const uint8_t* p, uint32_t sample_size) {
+#if defined(__CUDA_ARCH__)
+  if (sample_size == 1) return __ldg(p);
+  if (sample_size == 2) return __ldg(reinterpret_cast<const unsigned short*>(p));
+  return __ldg(reinterpret_cast<const unsigned int*>(p));
+#else
+  uint32_t v = 0;
+  for (uint32_t b = 0; b < sample_size; ++b) v |= uint32_t(p[b]) << (8 * b);
+  return v;
+#endif
+}
+
+CUDAHIST_HD uint32_t RotateLeft(uint32_t x, uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_l(x, x, bits);
+#else
+  bits &= 31;
+  return bits == 0 ? x : (x << bits) | (x >> (32 - bits));
+#endif
+}
+
+template <uint32_t kLayout>
+struct LayoutTraits {
+  static constexpr uint32_t kStride = kLayout == kBytesStride1 ? 1 : kLayout == kBytesStride2 ? 2 : 4;
+  // Add calls one unit can make, for the packed counters' merge period.
+  static constexpr uint32_t kSamplesPerUnit =
+      kLayout == kGeneral ? 1 : kLayout == kWords16 ? kChunkBytes / 2 : kChunkBytes;
+};
+
+// A group's slots as the hot loop wants them, in registers, one entry per
+// sample position p of a 32-bit word (bytes: p = 0..3, half-words: p = 0..1,
+// kGeneral: p = 0): the sample is (word >> shift[p]) & mask[p], its bin
+// goes to slot[p]. The position's bit offset is folded into shift[p].
+template <class Counter>
+struct Positions {
+  typename Counter::Slot slot[4];
+  uint32_t shift[4];
+  uint32_t mask[4];
+  uint32_t depth[4];
+};
+
+template <uint32_t kLayout, class Counter>
+CUDAHIST_HD Positions<Counter> PositionsOf(const GroupPlan& g, const Counter& counter) {
+  constexpr uint32_t kPositions = kLayout == kGeneral ? 1 : kLayout == kWords16 ? 2 : 4;
+  constexpr uint32_t kBitsPerPosition = 32 / kPositions;
+  Positions<Counter> p;
+  CUDAHIST_UNROLL
+  for (uint32_t m = 0; m < 4; ++m) {
+    const SlotParams& s = g.slot[kLayout == kGeneral || kLayout == kWords16 ? 0 : m % LayoutTraits<kLayout>::kStride];
+    p.slot[m] = counter.SlotFor(s.base);
+    p.shift[m] = (m % kPositions) * kBitsPerPosition + s.shift;
+    p.mask[m] = s.mask;
+    p.depth[m] = s.depth;
+  }
+  return p;
+}
+
+template <bool kPow2Bins, class Counter>
+CUDAHIST_HD void CountAt(uint32_t word, const Positions<Counter>& p, uint32_t m, uint32_t bins,
+                         Counter& counter) {
+  const uint32_t v = (word >> p.shift[m]) & p.mask[m];
+  counter.Add(p.slot[m], kPow2Bins ? v : (v * bins) >> p.depth[m]);
+}
+
+// One aligned chunk of a vector-layout group, located from its unit index.
+struct ChunkRef {
+  const uint8_t* address = nullptr;
+  uint32_t phase = 0;  // (address - row's pixel0): byte position in the pixel, mod the stride
+  int lo = 0;          // bytes [lo, hi) of the chunk lie in the row's span
+  int hi = 0;
+  bool any = false;
+};
+
+CUDAHIST_HD ChunkRef LocateChunk(const GroupPlan& g, uint32_t unit) {
+  const uint32_t row = g.row_of_unit.Divide(unit);
+  const uint32_t j = unit - row * g.units_per_row;
+  const uintptr_t pixel0 = reinterpret_cast<uintptr_t>(g.pixel0) + uintptr_t(row) * g.pitch;
+  const uintptr_t begin = pixel0 + g.span_begin;
+  const uintptr_t end = pixel0 + g.span_end;
+  const uintptr_t a = (begin & ~uintptr_t(kChunkBytes - 1)) + uintptr_t(j) * kChunkBytes;
+  ChunkRef c;
+  c.any = a < end;
+  c.address = reinterpret_cast<const uint8_t*>(a);
+  c.phase = uint32_t(a - pixel0);
+  c.lo = a < begin ? int(begin - a) : 0;
+  c.hi = end - a < kChunkBytes ? int(end - a) : int(kChunkBytes);
+  return c;
+}
+
+// 8-bit samples at pixel stride 1, 2 or 4. Each 32-bit word is rotated so that
+// its byte m holds pixel byte m % stride: the position of every byte is then
+// a compile-time constant and its parameters stay in registers.
+template <uint32_t kStride, bool kPow2Bins, bool kWholeChunk, class Counter>
+CUDAHIST_HD void CountBytes(const Chunk16& chunk, const ChunkRef& ref, const Positions<Counter>& p,
+                            uint32_t bins, Counter& counter) {
+  const uint32_t phase = ref.phase & (kStride - 1);
+  CUDAHIST_UNROLL
+  for (int j = 0; j < 4; ++j) {
+    const uint32_t w = kStride == 1 ? chunk.w[j] : RotateLeft(chunk.w[j], 8 * phase);
+    CUDAHIST_UNROLL
+    for (int m = 0; m < 4; ++m) {
+      if (!kWholeChunk) {
+        const int k = 4 * j + int((uint32_t(m) - phase) & 3u);  // byte index before the rotation
+        if (k < ref.lo || k >= ref.hi) continue;
+      }
+      CountAt<kPow2Bins>(w, p, m, bins, counter);
+    }
+  }
+}
+
+// 16-bit samples at pixel stride 2: every half-word of the chunk is a sample
+// (the data, pitch and span are 2-byte aligned, so no half-word straddles).
+template <bool kPow2Bins, bool kWholeChunk, class Counter>
+CUDAHIST_HD void CountWords16(const Chunk16& chunk, const ChunkRef& ref, const Positions<Counter>& p,
+                              uint32_t bins, Counter& counter) {
+  CUDAHIST_UNROLL
+  for (int j = 0; j < 4; ++j) {
+    CUDAHIST_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      if (!kWholeChunk) {
+        const int k = 4 * j + 2 * h;
+        if (k < ref.lo || k >= ref.hi) continue;
+      }
+      CountAt<kPow2Bins>(chunk.w[j], p, h, bins, counter);
+    }
+  }
+}
+
+template <uint32_t kLayout, bool kPow2Bins, bool kWholeChunk, class Counter>
+CUDAHIST_HD void CountChunk(const Chunk16& chunk, const ChunkRef& ref, const Positions<Counter>& p,
+                            uint32_t bins, Counter& counter) {
+  if (kLayout == kWords16) {
+    CountWords16<kPow2Bins, kWholeChunk>(chunk, ref, p, bins, counter);
+  } else {
+    CountBytes<LayoutTraits<kLayout>::kStride, kPow2Bins, kWholeChunk>(chunk, ref, p, bins, counter);
+  }
+}
+
+// Which units a thread takes: rounds of kLoads x threads consecutive units,
+// starting at `first`, `stride` units apart (block- and grid-uniform, so that
+// a Counter may synchronise the block in BeforeRound).
+struct WalkPosition {
+  uint32_t first;
+  uint32_t stride;
+  uint32_t thread;
+  uint32_t threads;
+};
+
+template <uint32_t kLayout, uint32_t kLoads, bool kPow2Bins, class Counter>
+CUDAHIST_HD void WalkVectorGroup(const GroupPlan& g, uint32_t bins, const WalkPosition& pos,
+                                 Counter& counter) {
+  const Positions<Counter> p = PositionsOf<kLayout>(g, counter);
+  for (uint32_t base = pos.first; base < g.units; base += pos.stride) {
+    counter.template BeforeRound<kLoads * LayoutTraits<kLayout>::kSamplesPerUnit>();
+    ChunkRef ref[kLoads];
+    Chunk16 chunk[kLoads];
+CUDAHIST_UNROLL
+    for (uint32_t i = 0; i < kLoads; ++i) {
+      const uint32_t unit = base + i * pos.threads + pos.thread;
+      if (unit < g.units) ref[i] = LocateChunk(g, unit);
+    }
+CUDAHIST_UNROLL
+    for (uint32_t i = 0; i < kLoads; ++i) {
+      chunk[i] = ref[i].any ? LoadChunk16(ref[i].address) : Chunk16{{0, 0, 0, 0}};
+    }
+CUDAHIST_UNROLL
+    for (uint32_t i = 0; i < kLoads; ++i) {
+      if (!ref[i].any) continue;
+      if (ref[i].lo == 0 && ref[i].hi == int(kChunkBytes)) {
+        CountChunk<kLayout, kPow2Bins, true>(chunk[i], ref[i], p, bins, counter);
+      } else {
+        CountChunk<kLayout, kPow2Bins, false>(chunk[i], ref[i], p, bins, counter);
+      }
+    }
+  }
+}
+
+// Any other layout, one sample per unit.
+template <uint32_t kLoads, bool kPow2Bins, class Counter>
+CUDAHIST_HD void WalkGeneralGroup(const GroupPlan& g, uint32_t bins, const WalkPosition& pos,
+                                  Counter& counter) {
+  const Positions<Counter> p = PositionsOf<kGeneral>(g, counter);
+  for (uint32_t base = pos.first; base < g.units; base += pos.stride) {
+    counter.template BeforeRound<kLoads>();
+    uint32_t word[kLoads];
+    bool valid[kLoads];
+CUDAHIST_UNROLL
+    for (uint32_t i = 0; i < kLoads; ++i) {
+      const uint32_t unit = base + i * pos.threads + pos.thread;
+      valid[i] = unit < g.units;
+      word[i] = 0;
+      if (valid[i]) {
+        const uint32_t row = g.row_of_unit.Divide(unit);
+        const uint32_t x = unit - row * g.units_per_row;
+        const uint8_t* p = g.pixel0 + uint64_t(row) * g.pitch + uint64_t(x) * g.pixel_stride + g.offset;
+        word[i] = LoadSample(p, g.sample_size);
+      }
+    }
+CUDAHIST_UNROLL
+    for (uint32_t i = 0; i < kLoads; ++i) {
+      if (valid[i]) CountAt<kPow2Bins>(word[i], p, 0, bins, counter);
+    }
+  }
+}
+
+// Counts every group of the plan that falls to this thread.
+template <uint32_t kLoads, bool kPow2Bins, class Counter>
+CUDAHIST_HD void WalkPlan(const Plan& plan, const WalkPosition& pos, Counter& counter) {
+  for (uint32_t i = 0; i < plan.num_groups; ++i) {
+    const GroupPlan& g = plan.group[i];
+    switch (g.layout) {
+      case kBytesStride1:
+        WalkVectorGroup<kBytesStride1, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
+        break;
+      case kBytesStride2:
+        WalkVectorGroup<kBytesStride2, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
+        break;
+      case kBytesStride4:
+        WalkVectorGroup<kBytesStride4, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
+        break;
+      case kWords16:
+        WalkVectorGroup<kWords16, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
+        break;
+      default:
+        WalkGeneralGroup<kLoads, kPow2Bins>(g, plan.bins, pos, counter);
+        break;
+    }
+  }
+}
+
+#if defined(__CUDACC__)
+
+// A block's walk position when the whole grid shares the frame.
+template <uint32_t kLoads>
+__device__ __forceinline__ WalkPosition GridWalkPosition() {
+  return WalkPosition{blockIdx.x * blockDim.x * kLoads, gridDim.x * blockDim.x * kLoads,
+                      threadIdx.x, blockDim.x};
+}
+
+__device__ __forceinline__ void ZeroShared(uint32_t* words, uint32_t count) {
+  for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) words[i] = 0;
+}
+
+// Call after the block has added its counts to acc.totals (global atomics).
+// The last block to arrive copies the totals to `counts` and leaves totals and
+// ticket zero for the next launch. The fence before the ticket orders each
+// thread's atomics before its block's ticket (as in the CUDA samples'
+// threadFenceReduction); the last block reads the totals with atomicExch,
+// which reads them where the atomics landed (L2) and zeroes them at once.
+__device__ __forceinline__ void FinishThroughAccumulator(const AccumulatorScratch& acc, uint32_t counters,
+                                                         uint32_t* counts) {
+  __shared__ bool is_last_block;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) is_last_block = atomicAdd(acc.ticket, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!is_last_block) return;
+  __threadfence();
+  for (uint32_t i = threadIdx.x; i < counters; i += blockDim.x) {
+    counts[i] = atomicExch(acc.totals + i, 0u);
+  }
+  if (threadIdx.x == 0) atomicExch(acc.ticket, 0u);
+}
+
+#endif  // __CUDACC__
+
+}  // namespace cudahist::detail

@@ -1,0 +1,99 @@
+// cudahist: what the algorithm files offer the dispatcher (host side). Each
+// algorithm is configured once per Histogrammer (kernel attributes, occupancy,
+// scratch sizes; nothing depends on the frame size) and launched once per
+// frame: exactly one kernel launch on the caller's stream.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cudahist/histogram_spec.h"
+#include "cudahist/status.h"
+#include "launch_plan.h"
+
+namespace cudahist::detail {
+
+// What the current device allows (read in Create, in the current context).
+struct DeviceLimits {
+  int sm_count = 0;
+  int max_shared_per_block = 0;  // opt-in maximum of dynamic shared memory
+  int cooperative_launch = 0;
+};
+
+Status QueryDeviceLimits(DeviceLimits* limits);
+
+// cudaSuccess -> Ok; anything else -> kCudaError "<what>: <cuda error string>".
+Status CudaStatus(cudaError_t error, const char* what);
+
+// A configured kernel. `supported` false: Compute returns kUnsupported with `why`.
+struct KernelConfig {
+  bool supported = false;
+  std::string why;
+  const char* name = "";
+  const void* kernel = nullptr;
+  uint32_t threads = 0;
+  uint32_t loads_per_thread = 1;  // chunk loads in flight per thread (one round)
+  uint32_t shared_bytes = 0;
+  uint32_t resident_blocks = 0;  // blocks the whole device holds at once
+  uint32_t log_copies = 0;       // privatized: log2 of the lane-indexed copies
+  // two-phase
+  uint32_t tile_counters = 0;
+  uint32_t tiles = 0;
+  uint32_t max_slices = 0;
+};
+
+// Largest power-of-two copy count (<= kMaxLaneCopies) whose copies of
+// `counters` fit the lane-copies budget and the device; 1 beyond the budget
+// while one copy fits the device; 0 when not even one does.
+uint32_t LaneCopiesFor(uint32_t counters, const DeviceLimits& limits);
+
+// privatized.cu: `copies` 1 (privatized-shared) or LaneCopiesFor(...).
+Status ConfigurePrivatized(const DeviceLimits& limits, uint32_t counters, bool pow2_bins,
+                           uint32_t copies, KernelConfig* config);
+// privatized_packed.cu
+Status ConfigurePacked(const DeviceLimits& limits, uint32_t counters, bool pow2_bins,
+                       KernelConfig* config);
+// Both privatized kernels take (Plan, AccumulatorScratch, uint32_t* counts).
+Status LaunchAccumulating(const KernelConfig& config, const Plan& plan,
+                          const AccumulatorScratch& scratch, uint32_t* counts, cudaStream_t stream);
+
+// two_phase.cu: partials hold config.max_slices * counters words.
+Status ConfigureTwoPhase(const DeviceLimits& limits, uint32_t counters, bool pow2_bins,
+                         KernelConfig* config);
+Status LaunchTwoPhase(const KernelConfig& config, const Plan& plan, uint32_t* partials,
+                      uint32_t* counts, cudaStream_t stream);
+
+// Raises the kernel's dynamic shared memory limit and reads its occupancy at
+// `threads` and `shared_bytes`; fills config's name, kernel, threads,
+// loads_per_thread, shared_bytes, resident_blocks and supported (false with the
+// reason when not even one block fits an SM).
+Status ConfigureKernel(const DeviceLimits& limits, const void* kernel, uint32_t threads,
+                       uint32_t loads_per_thread, uint32_t shared_bytes, const char* name,
+                       KernelConfig* config);
+
+// Blocks that one round of config.loads_per_thread loads per thread needs to
+// cover the plan (at least 1; not capped by residency).
+uint32_t BlocksForOneRound(const KernelConfig& config, const Plan& plan);
+
+// --- dispatch.cu: the algorithm behind a Histogrammer ---------------------------
+
+// What `auto` runs for this many counters (components x bins): the rule.
+Algorithm ResolveAuto(uint32_t counters, const DeviceLimits& limits);
+
+// Configures `algorithm` (already resolved, not kAuto) for `counters` counters.
+Status ConfigureAlgorithm(Algorithm algorithm, const DeviceLimits& limits, uint32_t counters,
+                          bool pow2_bins, KernelConfig* config);
+
+// Global scratch a configured algorithm needs, in 32-bit words: the
+// accumulating ones counters + 1 (totals and ticket; zero between launches),
+// two-phase max_slices * counters partials (no zeroing needed).
+uint64_t ScratchWords(Algorithm algorithm, const KernelConfig& config, uint32_t counters);
+bool ScratchMustBeZero(Algorithm algorithm);
+
+// The one launch of a frame.
+Status LaunchAlgorithm(Algorithm algorithm, const KernelConfig& config, const Plan& plan,
+                       uint32_t* scratch, uint32_t* counts, cudaStream_t stream);
+
+}  // namespace cudahist::detail

@@ -1,0 +1,71 @@
+// cudahist: tuning policies, one place for every number that trades speed on
+// one GPU against another. Each constant says why it has its value; the
+// benchmark (bench/) is what confirms or moves them.
+#pragma once
+
+#include <cstdint>
+
+namespace cudahist::detail {
+
+// --- Memory walk (all algorithms) --------------------------------------------
+// Every vector layout reads 16-byte aligned chunks (one LDG.128 each). A thread
+// issues this many independent chunk loads before it counts the first one, so
+// that a block keeps enough bytes in flight to cover DRAM latency even when
+// shared memory allows only one block per SM.
+constexpr uint32_t kChunkBytes = 16;
+
+// --- privatized: lane-indexed copies (and the one-copy baseline) -------------
+// 1024 threads: RGBA in the H200 probe wanted 1024 threads with 32 copies; a
+// block of 1024 keeps 1024 x kPrivatizedLoadsPerThread x 16 bytes in flight
+// when its shared copies (up to kLaneCopiesBudgetBytes) allow one block per SM.
+constexpr uint32_t kPrivatizedThreads = 1024;
+// 2, not more: __launch_bounds__(1024) caps a thread at 64 registers, and
+// each chunk in flight holds 4 of them plus its row/edge bookkeeping.
+constexpr uint32_t kPrivatizedLoadsPerThread = 2;
+// Copies per counter: 32 puts every lane of a warp in its own bank whatever
+// the data (one-value frames included). Fewer copies when the counters are
+// many: copies = the largest power of two <= kMaxLaneCopies such that
+// counters * copies * 4 bytes <= kLaneCopiesBudgetBytes. 128 KB gives RGBA
+// (4 x 256) its 32 copies (the probe's best, 0.88); 1024 bins get 32 (the
+// probe measured 16 at 0.97: the benchmark decides between the two by moving
+// this budget); 4096 bins get 8 (the probe measured 4 at 0.81).
+constexpr uint32_t kMaxLaneCopies = 32;
+constexpr uint32_t kLaneCopiesBudgetBytes = 128 * 1024;
+// Blocks per SM for the privatized grid: as many as occupancy allows (shared
+// memory is usually the limit); the grid is never larger than one round of
+// loads over the frame, so that small frames (1080p NV12: 3 MB) do not pay for
+// zeroing and merging the copies of blocks that would count nothing.
+
+// --- privatized-packed: seed 003's per-thread 8-bit counters -----------------
+// 64 threads as in the seed: every thread owns one 32-bit column per four
+// counters, so shared memory is threads x counters bytes (64 x 1024 = 64 KB).
+// The merge sums a row's 8-bit counters into 16-bit lanes: threads x 255 must
+// stay below 2^16.
+constexpr uint32_t kPackedThreads = 64;
+constexpr uint32_t kPackedLoadsPerThread = 2;
+// An 8-bit counter overflows after 255 increments of the same thread; merging
+// before a thread can have done more than this many increments since the last
+// merge makes overflow impossible whatever the data.
+constexpr uint32_t kPackedMaxIncrementsBetweenMerges = 255;
+static_assert(kPackedThreads * 255u < 65536u, "16-bit merge lanes would overflow");
+
+// --- two-phase: partials in global memory, then a grid-wide reduction --------
+// 512 threads: one tile of up to kTwoPhaseTileBytes per block leaves room for
+// two blocks per SM on Hopper (228 KB of shared memory per SM).
+constexpr uint32_t kTwoPhaseThreads = 512;
+constexpr uint32_t kTwoPhaseLoadsPerThread = 2;
+// A block counts one tile of the (component, bin) counters from one slice of
+// the frame: 96 KB = 24576 counters, so 65536 bins take 3 tiles (the frame is
+// read once per tile) and 4 x 256 take one.
+constexpr uint32_t kTwoPhaseTileBytes = 96 * 1024;
+// Slices x counters x 4 bytes of partials stay below this: 65536 bins x 4
+// components (1 MB per slice) still get 32 slices.
+constexpr uint64_t kTwoPhasePartialBudgetBytes = 32ull << 20;
+
+// --- auto (dispatch.cu) -------------------------------------------------------
+// Lane-indexed privatized copies while every counter gets at least this many
+// copies within kLaneCopiesBudgetBytes (counters <= 8192: 4096 bins measured
+// 0.81 of the roofline with 4 copies); beyond that, two-phase.
+constexpr uint32_t kAutoMinLaneCopies = 4;
+
+}  // namespace cudahist::detail

@@ -1,0 +1,79 @@
+// tests/kernels: frames of several components, as video formats lay them out,
+// built from the shared synthetic planes (tests/support/test_planes.h).
+#pragma once
+
+#include <cudahist/plane_view.h>
+
+#include <cstdint>
+#include <ostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_planes.h"
+
+namespace cudahist_test {
+
+// Host planes and the component views into them (views point into `planes`'
+// storage; moving a Frame keeps them valid, copying does not).
+struct Frame {
+  std::vector<HostPlane> planes;
+  std::vector<cudahist::PlaneView> views;
+  Frame() = default;
+  Frame(Frame&&) = default;
+  Frame& operator=(Frame&&) = default;
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+};
+
+struct FrameSpec {
+  std::string name;
+  enum class Kind { kSingle, kInterleaved, kNv12, kYuy2, kPackedWords } kind = Kind::kSingle;
+  PlaneLayout layout;      // kSingle / kInterleaved (components at offset + k * sample_size)
+  int components = 1;      // kInterleaved
+  uint32_t bins = 256;
+  Distribution distribution = Distribution::kUniform;
+  uint32_t one_value = 0;
+  bool has_roi = false;    // applied to every view
+  cudahist::Roi roi;
+};
+
+// Builds the frame of `spec` (kNv12 / kYuy2 / kPackedWords use layout.width,
+// height, pitch_padding and base_offset only).
+Frame MakeFrame(const FrameSpec& spec, std::mt19937_64& rng);
+
+// Whole allocation of `plane` copied into a buffer 16 bytes longer, so that a
+// 16-byte chunk load near the end stays inside it; views rebased onto it.
+struct PaddedCopy {
+  AlignedBytes bytes;
+  std::vector<cudahist::PlaneView> views;
+};
+PaddedCopy CopyWithSlack(const Frame& frame);
+
+// Byte offset of view.data inside one of the frame's allocations, and which.
+struct ViewAnchor {
+  size_t plane;
+  size_t offset;
+};
+ViewAnchor AnchorOf(const Frame& frame, const cudahist::PlaneView& view);
+
+}  // namespace cudahist_test
+
+namespace cudahist_test {
+
+// Frames up to 333 x 77 that exercise every layout and edge of the walk:
+// sizes 1x1, 1x7, 17x3, 333x77; base offsets 0 to 15; pitch padding;
+// 8, 10 (P010), 12 and 16-bit samples; pixel strides 1 to 4 with offsets;
+// interleaved and multi-plane components; ROI inside, on the edges, empty;
+// bins 1, 2, 7, 64, 256, 1000, 1024, 4096, 65536; all three distributions.
+std::vector<FrameSpec> CoverageFrames();
+
+// Human-readable one-liner for SCOPED_TRACE (and gtest's parameter printing).
+std::string Describe(const FrameSpec& spec);
+inline void PrintTo(const FrameSpec& spec, std::ostream* os) { *os << Describe(spec); }
+
+// Full HD and 4K frames: every bin count the issue names, and one value
+// everywhere so that a bin passes 2^16 (RGBA: four components at once).
+std::vector<FrameSpec> LargeFrames();
+
+}  // namespace cudahist_test

@@ -1,0 +1,199 @@
+// The kernels' index math, run on the host: the launch plan (grouping,
+// layouts, spans) and the very walk the kernels execute (16-byte chunks,
+// unaligned heads, row tails, pitch padding, ROI, byte rotation, bins),
+// compiled as plain C++ from kernels/device_helpers.cuh and compared with the
+// CPU reference. No GPU involved: shared-memory layouts, atomics and barriers
+// are the GPU suite's business (histogrammer_test.cc).
+#include <gtest/gtest.h>
+
+#include <cudahist/cpu.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "device_helpers.cuh"
+#include "frames.h"
+#include "launch_plan.h"
+#include "test_planes.h"
+#include "tuning.h"
+
+namespace cudahist_test {
+namespace {
+
+using cudahist::detail::BuildPlan;
+using cudahist::detail::FastDivisor;
+using cudahist::detail::Plan;
+using cudahist::detail::WalkPosition;
+
+TEST(FastDivisorTest, MatchesDivisionBelow2To31) {
+  std::mt19937_64 rng(FreshSeed());
+  std::vector<uint32_t> divisors = {1, 2, 3, 5, 7, 15, 16, 17, 120, 121, 255, 256, 257, 1000, 65535, 65536,
+                                    65537, (1u << 30) - 1, 1u << 30, (1u << 30) + 1, (1u << 31) - 1};
+  for (int i = 0; i < 200; ++i) divisors.push_back(1 + uint32_t(rng() % ((1u << 31) - 1)));
+  for (uint32_t d : divisors) {
+    const FastDivisor f = FastDivisor::For(d);
+    std::vector<uint32_t> numerators = {0, 1, d - 1, d, d + 1, 2 * d - 1, (1u << 31) - 1, (1u << 31) - 2};
+    for (int i = 0; i < 2000; ++i) numerators.push_back(uint32_t(rng() % (1u << 31)));
+    for (uint32_t n : numerators) {
+      if (n >= (1u << 31)) continue;
+      ASSERT_EQ(f.Divide(n), n / d) << n << " / " << d;
+    }
+  }
+}
+
+// Counts as the kernels' Counter does, and checks the bound a round announces
+// (what the packed counters' periodic merge relies on).
+struct HostCounter {
+  using Slot = uint32_t;
+  std::vector<uint32_t>* counts;
+  uint32_t announced = 0;
+  uint32_t added = 0;
+  bool exceeded = false;
+
+  Slot SlotFor(uint32_t base) const { return base; }
+  void Add(Slot slot, uint32_t bin) {
+    ++counts->at(slot + bin);
+    if (++added > announced) exceeded = true;
+  }
+  template <uint32_t kIncrements>
+  void BeforeRound() {
+    announced = kIncrements;
+    added = 0;
+  }
+};
+
+// Runs the walk for `blocks` x `threads` emulated threads, each on its own
+// position, like GridWalkPosition<kLoads> on the GPU.
+template <uint32_t kLoads>
+std::vector<uint32_t> WalkOnHost(const Plan& plan, uint32_t blocks, uint32_t threads, bool* exceeded) {
+  std::vector<uint32_t> counts(cudahist::detail::StoredCounters(plan.counters), 0);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    for (uint32_t t = 0; t < threads; ++t) {
+      HostCounter counter{&counts};
+      const WalkPosition pos{b * threads * kLoads, blocks * threads * kLoads, t, threads};
+      if (plan.pow2_bins) {
+        cudahist::detail::WalkPlan<kLoads, true>(plan, pos, counter);
+      } else {
+        cudahist::detail::WalkPlan<kLoads, false>(plan, pos, counter);
+      }
+      *exceeded = *exceeded || counter.exceeded;
+    }
+  }
+  counts.resize(plan.counters);  // drop the trash counter
+  return counts;
+}
+
+class PlanWalkTest : public ::testing::TestWithParam<FrameSpec> {};
+
+TEST_P(PlanWalkTest, EqualsReference) {
+  const FrameSpec& spec = GetParam();
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
+  SCOPED_TRACE(Describe(spec));
+  std::mt19937_64 rng(seed);
+  const Frame frame = MakeFrame(spec, rng);
+  const PaddedCopy copy = CopyWithSlack(frame);
+  cudahist::HistogramSpec hspec;
+  hspec.bins = spec.bins;
+  const int n = int(copy.views.size());
+  ASSERT_TRUE(cudahist::ValidateRequest(hspec, copy.views.data(), n).ok());
+  std::vector<uint32_t> expected(cudahist::CountsLength(hspec, n), 0xDEADBEEFu);
+  ASSERT_TRUE(cudahist::ReferenceHistogram(hspec, copy.views.data(), n, expected.data()).ok());
+
+  Plan plan;
+  ASSERT_TRUE(BuildPlan(hspec, copy.views.data(), n, &plan).ok());
+  bool exceeded = false;
+  EXPECT_EQ(WalkOnHost<cudahist::detail::kPrivatizedLoadsPerThread>(plan, 1, 1, &exceeded), expected);
+  EXPECT_EQ(WalkOnHost<1>(plan, 3, 5, &exceeded), expected);
+  EXPECT_EQ(WalkOnHost<2>(plan, 2, 32, &exceeded), expected);
+  EXPECT_FALSE(exceeded) << "a round made more Add calls than it announced";
+}
+
+INSTANTIATE_TEST_SUITE_P(Coverage, PlanWalkTest, ::testing::ValuesIn(CoverageFrames()));
+
+// --- plan structure: components sharing a plane are read once ------------------
+
+Plan PlanOf(const FrameSpec& spec, Frame* keep) {
+  std::mt19937_64 rng(1);
+  *keep = MakeFrame(spec, rng);
+  cudahist::HistogramSpec hspec;
+  hspec.bins = spec.bins;
+  Plan plan;
+  EXPECT_TRUE(BuildPlan(hspec, keep->views.data(), int(keep->views.size()), &plan).ok());
+  return plan;
+}
+
+FrameSpec Spec(FrameSpec::Kind kind, uint32_t stride, int components, uint32_t sample_size = 1) {
+  FrameSpec s;
+  s.kind = kind;
+  s.layout.width = 64;
+  s.layout.height = 4;
+  s.layout.pixel_stride = stride;
+  s.layout.sample_size = sample_size;
+  s.components = components;
+  return s;
+}
+
+TEST(BuildPlanTest, RgbaIsOneGroupOfFourSlots) {
+  Frame f;
+  const Plan plan = PlanOf(Spec(FrameSpec::Kind::kInterleaved, 4, 4), &f);
+  ASSERT_EQ(plan.num_groups, 1u);
+  EXPECT_EQ(plan.group[0].layout, uint32_t(cudahist::detail::kBytesStride4));
+  EXPECT_EQ(plan.group[0].counted_slots, 0xFu);
+  EXPECT_EQ(plan.counters, 4u * 256u);
+}
+
+TEST(BuildPlanTest, Nv12IsLumaAndOneChromaGroup) {
+  Frame f;
+  const Plan plan = PlanOf(Spec(FrameSpec::Kind::kNv12, 1, 3), &f);
+  ASSERT_EQ(plan.num_groups, 2u);
+  EXPECT_EQ(plan.group[0].layout, uint32_t(cudahist::detail::kBytesStride1));
+  EXPECT_EQ(plan.group[1].layout, uint32_t(cudahist::detail::kBytesStride2));
+  EXPECT_EQ(plan.group[1].counted_slots, 0x3u);
+}
+
+TEST(BuildPlanTest, Yuy2ReadsLumaAndChromaAsTwoGroups) {
+  Frame f;
+  const Plan plan = PlanOf(Spec(FrameSpec::Kind::kYuy2, 1, 3), &f);
+  ASSERT_EQ(plan.num_groups, 2u);
+  EXPECT_EQ(plan.group[0].layout, uint32_t(cudahist::detail::kBytesStride2));
+  EXPECT_EQ(plan.group[1].layout, uint32_t(cudahist::detail::kBytesStride4));
+  EXPECT_EQ(plan.group[1].counted_slots, 0xAu);  // U at 1, V at 3
+}
+
+TEST(BuildPlanTest, OddLayoutsFallBackToOneSampleAtATime) {
+  Frame f;
+  const Plan rgb = PlanOf(Spec(FrameSpec::Kind::kInterleaved, 3, 3), &f);
+  ASSERT_EQ(rgb.num_groups, 3u);
+  for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(rgb.group[i].layout, uint32_t(cudahist::detail::kGeneral));
+  Frame g;
+  const Plan words = PlanOf(Spec(FrameSpec::Kind::kPackedWords, 4, 3), &g);
+  ASSERT_EQ(words.num_groups, 3u);
+  EXPECT_EQ(words.group[0].layout, uint32_t(cudahist::detail::kGeneral));
+}
+
+TEST(BuildPlanTest, P010IsWords16) {
+  FrameSpec s = Spec(FrameSpec::Kind::kSingle, 2, 1, 2);
+  s.layout.shift = 6;
+  s.layout.depth = 10;
+  s.bins = 1024;
+  Frame f;
+  const Plan plan = PlanOf(s, &f);
+  ASSERT_EQ(plan.num_groups, 1u);
+  EXPECT_EQ(plan.group[0].layout, uint32_t(cudahist::detail::kWords16));
+  EXPECT_TRUE(plan.pow2_bins);
+}
+
+TEST(BuildPlanTest, EmptyRoiHasNothingToWalk) {
+  FrameSpec s = Spec(FrameSpec::Kind::kSingle, 1, 1);
+  s.has_roi = true;
+  s.roi = cudahist::Roi{3, 1, 0, 2};
+  Frame f;
+  const Plan plan = PlanOf(s, &f);
+  EXPECT_EQ(plan.num_groups, 0u);
+  EXPECT_EQ(plan.total_units, 0u);
+}
+
+}  // namespace
+}  // namespace cudahist_test
