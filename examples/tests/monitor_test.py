@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+"""The monitor on system memory (--cpu): events at the right frames, clear argument errors.
+
+    monitor_test.py MONITOR
+"""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+import example_support as support
+
+MONITOR = sys.argv.pop(1)
+
+
+def events(stdout):
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+def frames_of(lines, event):
+    return sorted(e["frame"] for e in lines if e["event"] == event)
+
+
+class MonitorOnAClip(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.clip = os.path.join(cls.tmp.name, "segments.mp4")
+        support.make_segmented_clip(cls.clip)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def monitor(self, *args, cpu=True):
+        support.require_element_plugin(self)
+        result = support.run([MONITOR, "--quiet"] + (["--cpu"] if cpu else []) + list(args) + [self.clip])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return events(result.stdout), result.stderr
+
+    def test_black_frames_and_cuts(self):
+        lines, _ = self.monitor()
+        self.assertEqual(frames_of(lines, "black"), list(range(20, 30)))
+        self.assertEqual(frames_of(lines, "cut"), [20, 30])
+        first_black = next(e for e in lines if e["event"] == "black")
+        self.assertAlmostEqual(first_black["pts"], 20 / 30, places=3)
+        self.assertGreaterEqual(first_black["fraction"], 0.98)
+
+    def test_summary_has_a_line_per_frame(self):
+        lines, _ = self.monitor("--summary")
+        summary = [e for e in lines if e["event"] == "frame"]
+        self.assertEqual([e["frame"] for e in summary], list(range(50)))
+        # videotestsrc's black is Y = 16 and survives H.264 exactly enough to stay black.
+        for e in summary[20:30]:
+            self.assertLess(e["max"], 32)
+        self.assertGreater(summary[0]["max"], 200)  # SMPTE bars reach white
+
+    def test_thresholds_are_options(self):
+        # The black frames are Y = 16; with threshold 16 (values below 16) none of them is black.
+        self.assertEqual(frames_of(self.monitor("--black-threshold", "16")[0], "black"), [])
+        # A cut threshold of 1 is never exceeded.
+        self.assertEqual(frames_of(self.monitor("--cut-threshold", "1")[0], "cut"), [])
+
+    def test_gpu_path_reports_what_the_cpu_path_reports(self):
+        gpu, stderr = self.monitor("--summary", cpu=False)
+        if "using the GPU" not in stderr:
+            self.skipTest(stderr.splitlines()[0])
+        cpu, _ = self.monitor("--summary")
+        self.assertEqual(len(gpu), len(cpu))
+        self.assertEqual(gpu, cpu)
+
+
+class MonitorOnATestSource(unittest.TestCase):
+    def test_still_pattern_is_frozen_after_the_first_frame(self):
+        support.require_element_plugin(self)
+        # (SMPTE bars would not do: videotestsrc draws noise in one of their corners.)
+        result = support.run([MONITOR, "--cpu", "--pattern", "colors", "--frames", "5"])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(frames_of(events(result.stdout), "frozen"), [1, 2, 3, 4])
+        self.assertIn("using the CPU backend", result.stderr)
+        self.assertIn("monitor: 5 frames", result.stderr)  # the final progress line
+
+
+class MonitorArguments(unittest.TestCase):
+    def expect_usage_error(self, args, words):
+        result = support.run([MONITOR] + args)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(words, result.stderr)
+        self.assertIn("usage: monitor", result.stderr)
+
+    def test_bad_values_are_named(self):
+        self.expect_usage_error(["--black-amount", "1.5"], "--black-amount must be a fraction")
+        self.expect_usage_error(["--cut-threshold", "x"], "--cut-threshold wants a number, got 'x'")
+        self.expect_usage_error(["--frames", "0"], "--frames wants a count")
+        self.expect_usage_error(["--bogus", "1"], "unknown option: --bogus")
+        self.expect_usage_error(["a.mp4", "b.mp4"], "one input file only")
+        self.expect_usage_error(["--clip-amount"], "missing value: --clip-amount")
+
+    def test_missing_file_is_a_clear_error(self):
+        support.require_element_plugin(self)
+        result = support.run([MONITOR, "--cpu", "/nonexistent/clip.mp4"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("monitor:", result.stderr)
+        self.assertRegex(result.stderr, "(?i)not found|could not|no such|does not exist")
+
+
+if __name__ == "__main__":
+    support.main()
