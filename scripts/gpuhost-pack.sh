@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs what the GPU host needs into .gpuhost/ (ignored by git, travels with
 # the device tool's `carry`): a relocatable GStreamer runtime (gst/), the
-# plugin and meta library (plugin/, lib/), test, benchmark and example
+# plugin and meta library (gst-plugin/, lib/), test, benchmark and example
 # binaries (bin/), the scripts that run them, and an H.264 test clip made
 # here with x264enc (media/). The GPU host has no GStreamer and no registry.
 #   usage: scripts/gpuhost-pack.sh [BUILD_DIR]     (default: build)
@@ -13,15 +13,15 @@ out=.gpuhost
 [ -f "$build/build.ninja" ] || { echo "gpuhost-pack: build $build first (scripts/test.sh)" >&2; exit 2; }
 ninja -C "$build" >/dev/null
 
-rm -rf "$out/bin" "$out/plugin" "$out/lib" "$out/scripts"
-mkdir -p "$out/bin" "$out/plugin" "$out/lib" "$out/media" "$out/scripts"
+rm -rf "$out/bin" "$out/gst-plugin" "$out/lib" "$out/scripts"
+mkdir -p "$out/bin" "$out/gst-plugin" "$out/lib" "$out/media" "$out/scripts"
 copy_if_built() {  # copy_if_built DEST PATH...
   local dest=$1; shift
   for f in "$@"; do [ -e "$f" ] && cp -L "$f" "$dest/"; done
   return 0
 }
-copy_if_built "$out/plugin" "$build"/gst-plugin/libgstcudahistogram.so
-copy_if_built "$out/lib" "$build"/gst-plugin/meta/libgstcudahistogrammeta-1.0.so*
+copy_if_built "$out/gst-plugin" "$build"/gst-plugin/libgstcudahistogram.so
+copy_if_built "$out/lib" $(ls -d "$build"/gst-plugin/meta/libgstcudahistogrammeta-1.0.so* | grep -v "\.p$")
 for exe in $(find "$build"/tests "$build"/bench "$build"/examples -maxdepth 2 -type f -perm -u+x \
                ! -name '*.so*' ! -name '*.p' 2>/dev/null); do
   head -c4 "$exe" | grep -q ELF && cp "$exe" "$out/bin/"
@@ -48,5 +48,5 @@ if [ ! -s "$es" ]; then
     video/x-h264,stream-format=byte-stream ! filesink location="$es"
 fi
 
-bash ../shared/tools/gst-bundle.sh "$out/gst" "$out/bin" "$out/plugin" "$out/lib" >/dev/null
+bash ../shared/tools/gst-bundle.sh "$out/gst" "$out/bin" "$out/gst-plugin" "$out/lib" >/dev/null
 du -sh "$out"

@@ -13,7 +13,8 @@ steps=${*:-tests decode examples bench}
 logs=$(mktemp -d)/logs; mkdir -p "$logs"
 
 source "$here/gst/env.sh"
-export GST_PLUGIN_PATH="$here/plugin"
+export GST_PLUGIN_PATH="$here/gst-plugin"
+export BUILD_DIR="$here"   # the launch recipes look for $BUILD_DIR/gst-plugin
 export LD_LIBRARY_PATH="$here/lib:$LD_LIBRARY_PATH"
 bin=$here/bin
 
@@ -46,9 +47,17 @@ for s in $steps; do
       step launch_upload gst-launch-1.0 -m videotestsrc num-buffers=5 ! video/x-raw,format=RGBA ! \
         cudaupload ! cudahistogram ! fakesink ;;
     examples)
-      [ -x "$bin/quickstart" ] && step quickstart "$bin/quickstart"
-      [ -x "$bin/monitor" ] && step monitor "$bin/monitor" "$here/media/clip-1080p.mp4"
-      [ -x "$bin/nvdec_histogram" ] && step nvdec_histogram "$bin/nvdec_histogram" "$here/media/clip-1080p.h264" ;;
+      # The examples' own tests: on a GPU host their GPU comparisons run
+      # instead of skipping (GPU output must equal the CPU path's).
+      ex=$here/../examples
+      export PYTHONPATH="$ex/tests" PYTHONDONTWRITEBYTECODE=1
+      step ex_quickstart python3 "$ex/tests/quickstart_test.py" "$bin/quickstart"
+      step ex_monitor python3 "$ex/tests/monitor_test.py" "$bin/monitor"
+      step ex_nvdec python3 "$ex/tests/nvdec_histogram_test.py" "$bin/nvdec_histogram" "$bin/monitor"
+      step ex_launch python3 "$ex/tests/launch_test.py" "$ex/launch"
+      step quickstart "$bin/quickstart" --frames 5
+      step monitor_1080p "$bin/monitor" --summary "$here/media/clip-1080p.mp4"
+      step nvdec_1080p "$bin/nvdec_histogram" "$here/media/clip-1080p.h264" ;;
     bench)
       TAIL_LINES=60 step bench bash "$here/scripts/run_all.sh" "$bin" "$logs/bench" ;;
   esac
