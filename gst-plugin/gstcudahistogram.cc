@@ -124,10 +124,29 @@ bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
   return true;
 }
 
+gint ContextDeviceId(GstCudaContext* context) {
+  guint id = 0;
+  g_object_get(context, "cuda-device-id", &id, nullptr);
+  return gint(id);
+}
+
+// A context given by a neighbour (or left from an earlier run) for another
+// device than the one the user named is not ours to use.
+void DropContextOfOtherDevice(GstCudaHistogram* self, gint device_id) {
+  if (self->context && device_id != cudahistogram::kAnyCudaDevice && ContextDeviceId(self->context) != device_id) {
+    GST_INFO_OBJECT(self, "dropping the CUDA context of device %d: cuda-device-id is %d",
+                    ContextDeviceId(self->context), device_id);
+    gst_clear_object(&self->context);
+  }
+}
+
 // Creates the element's CUDA context for `device_id` (or takes the one its
 // neighbours share) and the stream in it.
 bool EnsureCuda(GstCudaHistogram* self, gint device_id) {
-  if (!gst_cuda_ensure_element_context(GST_ELEMENT(self), device_id, &self->context)) {
+  DropContextOfOtherDevice(self, device_id);
+  if (!gst_cuda_ensure_element_context(GST_ELEMENT(self), device_id, &self->context) ||
+      (device_id != cudahistogram::kAnyCudaDevice && ContextDeviceId(self->context) != device_id)) {
+    gst_clear_object(&self->context);
     GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
                       ("No usable CUDA device for cuda-device-id %d", device_id),
                       ("gst_cuda_ensure_element_context failed: no such device, or no CUDA "
@@ -135,7 +154,7 @@ bool EnsureCuda(GstCudaHistogram* self, gint device_id) {
     return false;
   }
   State* st = self->state;
-  if (st->cuda.is_open()) return true;
+  if (st->cuda.is_open() && st->cuda.context() == self->context) return true;
   std::string error;
   if (!st->cuda.Open(self->context, &error)) {
     GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("CUDA error: %s", error.c_str()), (nullptr));
