@@ -128,7 +128,9 @@ Status LaunchAccumulating(const KernelConfig& config, const Plan& plan,
   Plan plan_arg = plan;
   AccumulatorScratch acc = scratch;
   void* args[] = {&plan_arg, &acc, &counts};
-  const uint32_t grid = std::min(config.resident_blocks, BlocksForOneRound(config, plan));
+  const uint32_t rounds = kPrivatizedMinRoundsPerBlock;
+  const uint32_t grid =
+      std::min(config.resident_blocks, (BlocksForOneRound(config, plan) + rounds - 1) / rounds);
   const cudaError_t error = cudaLaunchKernel(config.kernel, dim3(grid), dim3(config.threads), args,
                                              config.shared_bytes, stream);
   if (error == cudaSuccess) return Status::Ok();  // no string built on the per-frame path

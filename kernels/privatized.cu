@@ -52,7 +52,7 @@ CUDAHIST_UNROLL
 }
 
 template <uint32_t kLogCopies, bool kPow2Bins>
-__global__ void __launch_bounds__(kPrivatizedThreads)
+__global__ void __launch_bounds__(kPrivatizedThreads, kPrivatizedMinBlocksPerSm)
     PrivatizedKernel(const Plan plan, const AccumulatorScratch acc, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
   ZeroShared(copies, StoredCounters(plan.counters) << kLogCopies);

@@ -15,13 +15,36 @@ namespace cudahist::detail {
 constexpr uint32_t kChunkBytes = 16;
 
 // --- privatized: lane-indexed copies (and the one-copy baseline) -------------
+// Every privatized constant can be overridden at build time
+// (-DCUDAHIST_PRIVATIZED_THREADS=512 ...), so that bench/tune_privatized.sh
+// can build variants and time them side by side in one run on the GPU host;
+// the defaults below are what that sweep chose (bench/RESULTS.md).
+#ifndef CUDAHIST_PRIVATIZED_THREADS
+#define CUDAHIST_PRIVATIZED_THREADS 1024
+#endif
+#ifndef CUDAHIST_PRIVATIZED_LOADS
+#define CUDAHIST_PRIVATIZED_LOADS 2
+#endif
+#ifndef CUDAHIST_PRIVATIZED_MIN_BLOCKS
+#define CUDAHIST_PRIVATIZED_MIN_BLOCKS 1
+#endif
+#ifndef CUDAHIST_LANE_COPIES_BUDGET_KB
+#define CUDAHIST_LANE_COPIES_BUDGET_KB 128
+#endif
+#ifndef CUDAHIST_PRIVATIZED_MIN_ROUNDS
+#define CUDAHIST_PRIVATIZED_MIN_ROUNDS 1
+#endif
 // 1024 threads: RGBA in the H200 probe wanted 1024 threads with 32 copies; a
 // block of 1024 keeps 1024 x kPrivatizedLoadsPerThread x 16 bytes in flight
 // when its shared copies (up to kLaneCopiesBudgetBytes) allow one block per SM.
-constexpr uint32_t kPrivatizedThreads = 1024;
-// 2, not more: __launch_bounds__(1024) caps a thread at 64 registers, and
-// each chunk in flight holds 4 of them plus its row/edge bookkeeping.
-constexpr uint32_t kPrivatizedLoadsPerThread = 2;
+constexpr uint32_t kPrivatizedThreads = CUDAHIST_PRIVATIZED_THREADS;
+// Chunk loads a thread issues before it counts the first one. Each holds 4
+// registers plus its row/edge bookkeeping, and __launch_bounds__ caps the
+// registers at 65536 / (threads x kPrivatizedMinBlocksPerSm).
+constexpr uint32_t kPrivatizedLoadsPerThread = CUDAHIST_PRIVATIZED_LOADS;
+// The second __launch_bounds__ argument: blocks of kPrivatizedThreads that
+// must fit an SM at once as far as registers go (shared memory may allow fewer).
+constexpr uint32_t kPrivatizedMinBlocksPerSm = CUDAHIST_PRIVATIZED_MIN_BLOCKS;
 // Copies per counter: 32 puts every lane of a warp in its own bank whatever
 // the data (one-value frames included). Fewer copies when the counters are
 // many: copies = the largest power of two <= kMaxLaneCopies such that
@@ -30,11 +53,13 @@ constexpr uint32_t kPrivatizedLoadsPerThread = 2;
 // probe measured 16 at 0.97: the benchmark decides between the two by moving
 // this budget); 4096 bins get 8 (the probe measured 4 at 0.81).
 constexpr uint32_t kMaxLaneCopies = 32;
-constexpr uint32_t kLaneCopiesBudgetBytes = 128 * 1024;
+constexpr uint32_t kLaneCopiesBudgetBytes = CUDAHIST_LANE_COPIES_BUDGET_KB * 1024;
 // Blocks per SM for the privatized grid: as many as occupancy allows (shared
-// memory is usually the limit); the grid is never larger than one round of
-// loads over the frame, so that small frames (1080p NV12: 3 MB) do not pay for
-// zeroing and merging the copies of blocks that would count nothing.
+// memory is usually the limit), but no more than a round of loads over the
+// frame per kPrivatizedMinRoundsPerBlock: every block pays for zeroing and
+// merging its copies, so on a small frame (1080p NV12: 3 MB) a block that
+// counts only one round would spend more time on its copies than on the data.
+constexpr uint32_t kPrivatizedMinRoundsPerBlock = CUDAHIST_PRIVATIZED_MIN_ROUNDS;
 
 // --- privatized-packed: seed 003's per-thread 8-bit counters -----------------
 // 64 threads as in the seed: every thread owns one 32-bit column per four

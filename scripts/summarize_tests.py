@@ -24,19 +24,20 @@ def gtest_cases(xml_path):
         elif case.find("skipped") is not None or case.get("result") == "skipped":
             skipped += 1
             msg = case.find("skipped")
-            why = (msg.get("message") or "").strip().splitlines()[:1] if msg is not None else []
-            notes.append(f"skipped {name}{': ' + why[0] if why else ''}")
+            why = " ".join((msg.get("message") or "").split()) if msg is not None else ""
+            notes.append(f"skipped {name}{': ' + why if why else ''}")
         elif case.get("status", "run") == "run":
             passed += 1
     return passed, failed, skipped, notes
 
 
-def gtest_xml_path(build, command):
-    """Where meson told a gtest-protocol test to write its JUnit XML, or None."""
-    for arg in command:
-        if arg.startswith("--gtest_output=xml:"):
-            path = arg[len("--gtest_output=xml:"):]
-            return path if os.path.isabs(path) else os.path.join(build, path)
+def gtest_xml_path(build, test):
+    """The JUnit XML meson told a gtest-protocol test to write (--gtest_output=xml:NAME.xml
+    in the build folder, NAME without the "project:suite / " prefix the log shows), or None."""
+    short = test["name"].split(" / ")[-1]
+    path = os.path.join(build, f"{short}.xml")
+    if os.path.exists(path) and os.path.getmtime(path) >= test.get("starttime", 0) - 1:
+        return path
     return None
 
 
@@ -54,7 +55,7 @@ def main(build):
                 continue
             t = json.loads(line)
             name, result = t["name"], t["result"]
-            xml_path = gtest_xml_path(build, t.get("command") or [])
+            xml_path = gtest_xml_path(build, t)
             if xml_path and os.path.exists(xml_path):
                 p, fl, s, n = gtest_cases(xml_path)
                 if result not in ("OK", "SKIP") and fl == 0:
