@@ -2,7 +2,7 @@
 # bench/tune_privatized.sh OUTDIR NAME=FLAGS...
 # Builds one histbench per variant of the privatized kernel's tuning constants
 # (kernels/tuning.h: CUDAHIST_PRIVATIZED_THREADS, _LOADS, _MIN_BLOCKS,
-# CUDAHIST_LANE_COPIES_BUDGET_KB, CUDAHIST_PRIVATIZED_MIN_ROUNDS), for sm_90,
+# CUDAHIST_LANE_COPIES_BUDGET_KB), for sm_90,
 # into OUTDIR/histbench-NAME, so that one run on the GPU host times them side
 # by side. Example:
 #   bench/tune_privatized.sh .gpuhost/bin base= loads4="-DCUDAHIST_PRIVATIZED_LOADS=4"

@@ -6,6 +6,7 @@
 // elements do it (see cuda_counter.h).
 #include "gstcudahistogram.h"
 
+#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 #include <gst/video/video.h>
@@ -143,6 +144,13 @@ void DropContextOfOtherDevice(GstCudaHistogram* self, gint device_id) {
 // Creates the element's CUDA context for `device_id` (or takes the one its
 // neighbours share) and the stream in it.
 bool EnsureCuda(GstCudaHistogram* self, gint device_id) {
+  // gst-cuda loads libcuda lazily; without it its context helpers would abort.
+  if (!gst_cuda_load_library()) {
+    GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
+                      ("No CUDA driver: CUDA memory caps need the NVIDIA driver (libcuda)"),
+                      ("gst_cuda_load_library failed"));
+    return false;
+  }
   DropContextOfOtherDevice(self, device_id);
   if (!gst_cuda_ensure_element_context(GST_ELEMENT(self), device_id, &self->context) ||
       (device_id != cudahistogram::kAnyCudaDevice && ContextDeviceId(self->context) != device_id)) {

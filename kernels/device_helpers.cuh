@@ -69,6 +69,15 @@ CUDAHIST_HD uint32_t RotateLeft(uint32_t x, uint32_t bits) {
 #endif
 }
 
+// Byte i (0..3) of x, as a value: one PRMT on the device.
+CUDAHIST_HD uint32_t ByteOf(uint32_t x, uint32_t i) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(x, 0, 0x4440 | i);
+#else
+  return (x >> (8 * i)) & 0xffu;
+#endif
+}
+
 template <uint32_t kLayout>
 struct LayoutTraits {
   static constexpr uint32_t kStride = kLayout == kBytesStride1 ? 1 : kLayout == kBytesStride2 ? 2 : 4;
@@ -137,23 +146,30 @@ CUDAHIST_HD ChunkRef LocateChunk(const GroupPlan& g, uint32_t unit) {
   return c;
 }
 
-// 8-bit samples at pixel stride 1, 2 or 4. Each 32-bit word is rotated so that
-// its byte m holds pixel byte m % stride: the position of every byte is then
-// a compile-time constant and its parameters stay in registers.
-template <uint32_t kStride, bool kPow2Bins, bool kWholeChunk, class Counter>
+// 8-bit samples at pixel stride 1, 2 or 4. Pixel byte m % stride of a word
+// is its byte (m - phase) & 3, so the position of every byte (and with it its
+// slot) is a compile-time constant m and its parameters stay in registers.
+// kByteIsBin (256 bins of whole bytes): the byte is the bin, taken with one
+// PRMT; otherwise the word is rotated and the bin shifted and masked out.
+template <uint32_t kStride, bool kPow2Bins, bool kByteIsBin, bool kWholeChunk, class Counter>
 CUDAHIST_HD void CountBytes(const Chunk16& chunk, const ChunkRef& ref, const Positions<Counter>& p,
                             uint32_t bins, Counter& counter) {
   const uint32_t phase = ref.phase & (kStride - 1);
   CUDAHIST_UNROLL
   for (int j = 0; j < 4; ++j) {
-    const uint32_t w = kStride == 1 ? chunk.w[j] : RotateLeft(chunk.w[j], 8 * phase);
+    const uint32_t w = kStride == 1 || kByteIsBin ? chunk.w[j] : RotateLeft(chunk.w[j], 8 * phase);
     CUDAHIST_UNROLL
     for (int m = 0; m < 4; ++m) {
+      const uint32_t byte = (uint32_t(m) - phase) & 3u;  // its index in the unrotated word
       if (!kWholeChunk) {
-        const int k = 4 * j + int((uint32_t(m) - phase) & 3u);  // byte index before the rotation
+        const int k = 4 * j + int(byte);
         if (k < ref.lo || k >= ref.hi) continue;
       }
-      CountAt<kPow2Bins>(w, p, m, bins, counter);
+      if (kByteIsBin) {
+        counter.Add(p.slot[m], ByteOf(w, byte));
+      } else {
+        CountAt<kPow2Bins>(w, p, m, bins, counter);
+      }
     }
   }
 }
@@ -176,13 +192,14 @@ CUDAHIST_HD void CountWords16(const Chunk16& chunk, const ChunkRef& ref, const P
   }
 }
 
-template <uint32_t kLayout, bool kPow2Bins, bool kWholeChunk, class Counter>
+template <uint32_t kLayout, bool kPow2Bins, bool kByteIsBin, bool kWholeChunk, class Counter>
 CUDAHIST_HD void CountChunk(const Chunk16& chunk, const ChunkRef& ref, const Positions<Counter>& p,
                             uint32_t bins, Counter& counter) {
   if (kLayout == kWords16) {
     CountWords16<kPow2Bins, kWholeChunk>(chunk, ref, p, bins, counter);
   } else {
-    CountBytes<LayoutTraits<kLayout>::kStride, kPow2Bins, kWholeChunk>(chunk, ref, p, bins, counter);
+    CountBytes<LayoutTraits<kLayout>::kStride, kPow2Bins, kByteIsBin, kWholeChunk>(chunk, ref, p, bins,
+                                                                                   counter);
   }
 }
 
@@ -196,7 +213,7 @@ struct WalkPosition {
   uint32_t threads;
 };
 
-template <uint32_t kLayout, uint32_t kLoads, bool kPow2Bins, class Counter>
+template <uint32_t kLayout, uint32_t kLoads, bool kPow2Bins, bool kByteIsBin, class Counter>
 CUDAHIST_HD void WalkVectorGroup(const GroupPlan& g, uint32_t bins, const WalkPosition& pos,
                                  Counter& counter) {
   const Positions<Counter> p = PositionsOf<kLayout>(g, counter);
@@ -217,9 +234,9 @@ CUDAHIST_UNROLL
     for (uint32_t i = 0; i < kLoads; ++i) {
       if (!ref[i].any) continue;
       if (ref[i].lo == 0 && ref[i].hi == int(kChunkBytes)) {
-        CountChunk<kLayout, kPow2Bins, true>(chunk[i], ref[i], p, bins, counter);
+        CountChunk<kLayout, kPow2Bins, kByteIsBin, true>(chunk[i], ref[i], p, bins, counter);
       } else {
-        CountChunk<kLayout, kPow2Bins, false>(chunk[i], ref[i], p, bins, counter);
+        CountChunk<kLayout, kPow2Bins, kByteIsBin, false>(chunk[i], ref[i], p, bins, counter);
       }
     }
   }
@@ -253,6 +270,17 @@ CUDAHIST_UNROLL
   }
 }
 
+// An 8-bit vector layout, with the whole-byte bins path where the group allows
+// it (instantiated only for power-of-two bins, the only case it can hold).
+template <uint32_t kLayout, uint32_t kLoads, bool kPow2Bins, class Counter>
+CUDAHIST_HD void WalkByteGroup(const GroupPlan& g, uint32_t bins, const WalkPosition& pos,
+                               Counter& counter) {
+  if constexpr (kPow2Bins) {
+    if (g.byte_is_bin) return WalkVectorGroup<kLayout, kLoads, true, true>(g, bins, pos, counter);
+  }
+  WalkVectorGroup<kLayout, kLoads, kPow2Bins, false>(g, bins, pos, counter);
+}
+
 // Counts every group of the plan that falls to this thread.
 template <uint32_t kLoads, bool kPow2Bins, class Counter>
 CUDAHIST_HD void WalkPlan(const Plan& plan, const WalkPosition& pos, Counter& counter) {
@@ -260,16 +288,16 @@ CUDAHIST_HD void WalkPlan(const Plan& plan, const WalkPosition& pos, Counter& co
     const GroupPlan& g = plan.group[i];
     switch (g.layout) {
       case kBytesStride1:
-        WalkVectorGroup<kBytesStride1, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
+        WalkByteGroup<kBytesStride1, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
         break;
       case kBytesStride2:
-        WalkVectorGroup<kBytesStride2, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
+        WalkByteGroup<kBytesStride2, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
         break;
       case kBytesStride4:
-        WalkVectorGroup<kBytesStride4, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
+        WalkByteGroup<kBytesStride4, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
         break;
       case kWords16:
-        WalkVectorGroup<kWords16, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
+        WalkVectorGroup<kWords16, kLoads, kPow2Bins, false>(g, plan.bins, pos, counter);
         break;
       default:
         WalkGeneralGroup<kLoads, kPow2Bins>(g, plan.bins, pos, counter);

@@ -120,17 +120,17 @@ Status LaunchAlgorithm(Algorithm algorithm, const KernelConfig& config, const Pl
 }
 
 // The privatized kernels all take (Plan, AccumulatorScratch, counts); the grid is at
-// most what the device holds at once and no more than one round of loads over
-// the frame needs (a small frame does not pay for zeroing and merging the
-// shared copies of blocks that would count nothing).
+// most what the device holds at once and no more blocks than give every thread
+// a chunk (a small frame does not pay for zeroing and merging the shared
+// copies of blocks that would count nothing; see tuning.h).
 Status LaunchAccumulating(const KernelConfig& config, const Plan& plan,
                           const AccumulatorScratch& scratch, uint32_t* counts, cudaStream_t stream) {
   Plan plan_arg = plan;
   AccumulatorScratch acc = scratch;
   void* args[] = {&plan_arg, &acc, &counts};
-  const uint32_t rounds = kPrivatizedMinRoundsPerBlock;
-  const uint32_t grid =
-      std::min(config.resident_blocks, (BlocksForOneRound(config, plan) + rounds - 1) / rounds);
+  const uint32_t blocks_with_a_chunk_per_thread =
+      std::max<uint32_t>(1, (plan.total_units + config.threads - 1) / config.threads);
+  const uint32_t grid = std::min(config.resident_blocks, blocks_with_a_chunk_per_thread);
   const cudaError_t error = cudaLaunchKernel(config.kernel, dim3(grid), dim3(config.threads), args,
                                              config.shared_bytes, stream);
   if (error == cudaSuccess) return Status::Ok();  // no string built on the per-frame path

@@ -46,6 +46,16 @@ bool SameSpanSource(const GroupPlan& g, const PlaneView& p, const uint8_t* pixel
          (g.counted_slots & (1u << p.offset)) == 0;
 }
 
+// Every slot of the pixel counted, each bin a whole byte (see GroupPlan).
+bool ByteIsBin(const GroupPlan& g, bool pow2_bins) {
+  if (!pow2_bins || g.layout == kGeneral || g.layout == kWords16) return false;
+  for (uint32_t s = 0; s < g.pixel_stride; ++s) {
+    const bool whole_byte = g.slot[s].shift == 0 && g.slot[s].mask == 0xff;
+    if ((g.counted_slots & (1u << s)) == 0 || !whole_byte) return false;
+  }
+  return true;
+}
+
 // units_per_row holds the counted width while groups are being gathered.
 void FinishGroup(GroupPlan& g) {
   if (g.layout == kGeneral) {
@@ -115,6 +125,7 @@ Status BuildPlan(const HistogramSpec& spec, const PlaneView* planes, int num_pla
   for (uint32_t i = 0; i < plan->num_groups; ++i) {
     GroupPlan& g = plan->group[i];
     FinishGroup(g);
+    g.byte_is_bin = ByteIsBin(g, plan->pow2_bins);
     const uint64_t units = uint64_t(g.rows) * g.units_per_row;
     total += units;
     if (total > kMaxUnits) {

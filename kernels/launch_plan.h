@@ -86,6 +86,10 @@ struct GroupPlan {
   uint32_t units = 0;           // rows * units_per_row, < 2^31
   FastDivisor row_of_unit;      // unit -> row
   uint32_t counted_slots = 0;   // bit s: slot s belongs to a counted component
+  // 8-bit layouts whose every slot counts 256 bins of a whole byte (the common
+  // 8-bit video case): a byte's bin is the byte itself, so the hot loop takes
+  // it with one byte permute (PRMT) instead of a shift and a mask.
+  bool byte_is_bin = false;
   SlotParams slot[4];
 };
 

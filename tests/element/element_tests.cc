@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -492,6 +493,25 @@ TEST(Element, BufferSmallerThanItsCapsIsAnError) {
   gst_buffer_unref(small);
   const std::string text = PopErrorText(hx.bus());
   EXPECT_NE(text.find("Buffer too small for its caps"), std::string::npos) << text;
+}
+
+// CUDA caps need a CUDA device: without a driver (CI) the element must fail
+// negotiation with an element error, not abort inside gst-cuda; on a GPU host
+// the same holds for a device id that does not exist.
+TEST(Element, CudaCapsWithoutAUsableDeviceAreAnElementError) {
+  const bool have_cuda = cudahist::CheckCudaDevice().ok();
+  Harness hx(have_cuda ? "cuda-device-id=99" : "");
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 32, 16);
+  std::string caps = CapsString(info);
+  caps.replace(caps.find("video/x-raw"), strlen("video/x-raw"), "video/x-raw(memory:CUDAMemory)");
+  gst_harness_set_src_caps_str(hx.h(), caps.c_str());
+  GstBuffer* frame = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  EXPECT_NE(hx.Push(frame, 0, kFrame), GST_FLOW_OK);
+  gst_buffer_unref(frame);
+  const std::string text = PopErrorText(hx.bus());
+  EXPECT_NE(text.find(have_cuda ? "No usable CUDA device for cuda-device-id 99" : "CUDA"),
+            std::string::npos)
+      << text;
 }
 
 TEST(Element, PropertySettingsChangeBetweenFrames) {
