@@ -25,6 +25,7 @@
 
 #include <cudahist/cpu.h>
 
+#include "bench_args.h"
 #include "bench_stats.h"
 #include "pad_push.h"
 
@@ -175,22 +176,18 @@ int PinToOneCpu(int cpu) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string json_path;
-  double seconds = kDefaultSecondsPerRow;
+  bench::CommonArgs args;
+  args.seconds = kDefaultSecondsPerRow;
   int cpu = -1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json" && i + 1 < argc) {
-      json_path = argv[++i];
-    } else if (a == "--seconds" && i + 1 < argc) {
-      seconds = std::atof(argv[++i]);
-    } else if (a == "--cpu" && i + 1 < argc) {
-      cpu = std::atoi(argv[++i]);
-    } else {
-      std::fprintf(stderr, "usage: cpubench [--json PATH] [--seconds S] [--cpu N]\n");
-      return 2;
-    }
-  }
+  const bool args_ok = bench::ParseCommonArgs(argc, argv, "cpubench [--json PATH] [--seconds S] [--cpu N]", &args,
+                                              [&cpu](const std::string& flag, const char* value) {
+                                                char* end = nullptr;
+                                                cpu = int(std::strtol(value, &end, 10));
+                                                return flag == "--cpu" && end != value && *end == '\0' && cpu >= 0;
+                                              });
+  if (!args_ok) return 2;
+  const std::string& json_path = args.json_path;
+  const double seconds = args.seconds;
   cpu = PinToOneCpu(cpu);  // before gst_init: every thread after this inherits it
   if (cpu < 0) {
     std::fprintf(stderr, "cannot pin to one CPU\n");
@@ -220,7 +217,10 @@ int main(int argc, char** argv) {
   }
   if (!json_path.empty()) {
     FILE* f = std::fopen(json_path.c_str(), "w");
-    if (f == nullptr) return 1;
+    if (f == nullptr) {
+      std::fprintf(stderr, "cannot write %s\n", json_path.c_str());
+      return 1;
+    }
     std::fprintf(f, "{\"cpu\": %d, \"width\": %d, \"height\": %d, \"rows\": [\n", cpu, kWidth, kHeight);
     for (size_t i = 0; i < rows.size(); ++i) {
       std::fprintf(f, "  {\"frames\": \"%s\", \"what\": \"%s\", \"us_per_frame\": %.3f, \"ok\": %s}%s\n",

@@ -1,22 +1,37 @@
 // bench/element_bench.cc: the cudahistogram element on pre-made CUDA buffers.
 //
 // A pool of kPoolFrames 1080p NV12 frames is allocated once in CUDA memory
-// (gst-cuda's buffer pool, the way a decoder hands frames on) and filled with
-// a known pattern. Each run pushes buffers taken from that pool through
+// (gst-cuda's buffer pool, the way a decoder hands frames on) and filled on
+// the GPU with a known pattern (one host-to-device copy per frame). Each run
+// pushes frames taken from that pool through
 //   [our src pad] ! <element> ! fakesink      (see pad_push.h)
 // for kMeasureSeconds, with <element> = identity (the harness's own cost),
 // cudahistogram with the meta on and messages off, and cudahistogram with a
-// message per frame (a thread drains the bus meanwhile). Reported: frames/s
-// (pushes over wall time, pool acquisition included for every run alike) and
-// the push-to-handoff latency per frame, median and p99, and those minus
-// identity's ("added"). Before timing, the counts in the meta are checked
-// against the CPU reference for every frame of the pool; during timing every
-// buffer must carry the meta and every frame must post one message.
+// message per frame (a thread drains the bus meanwhile).
+//
+// What one push measures: a frame acquired from the pool (refcount 1) is
+// handed to the pipeline; the element gets it exclusively, hence writable,
+// and adds its meta in place, as behind a decoder's own pool; fakesink's
+// unref returns it to the pool, which strips that meta. So no push copies a
+// frame or a buffer: the time is the element's work (a GPU count of 3 MB
+// already in device memory, the meta, the message) plus the harness's.
+// Reported: frames/s (pushes over wall time, pool acquisition included for
+// every run alike) and the push-to-handoff latency per frame, median and p99,
+// and those minus identity's ("added").
+//
+// Checked: the element answers a context query with the bench's own
+// GstCudaContext (shared with gst_element_set_context); during warm-up every
+// pool frame reaches the sink (the same buffer: no copy on the way) and, with
+// the meta on, its counts equal the CPU reference of its pattern; during
+// timing every buffer is a pool frame, carries the meta where it should, and
+// every frame posts one message where it should.
 //
 //   GST_PLUGIN_PATH=<dir of libgstcudahistogram.so> element_bench [--json PATH] [--seconds S]
 //
-// Exit: 0 OK, 1 a check failed, 77 no CUDA device (skipped).
+// Exit: 0 OK, 1 a check or a step failed (the reason is printed), 2 bad
+// command line, 77 no CUDA device (skipped).
 #include <cudahist/cpu.h>
+#include <gst/cuda/cuda-gst.h>  // CuMemcpy2D & co., resolved by gst_cuda_load_library
 #include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
@@ -27,9 +42,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "bench_stats.h"
 #include "gstcudahistogrammeta.h"
 #include "pad_push.h"
@@ -42,8 +59,10 @@ constexpr int kWidth = 1920, kHeight = 1080;
 constexpr guint kBins = 256;
 constexpr double kDefaultMeasureSeconds = 6.0;
 constexpr size_t kMaxPushes = 4000000;  // latency samples kept per run
+const char kUsage[] = "element_bench [--json PATH] [--seconds S]";
 
 struct Frames {
+  GstCudaContext* context = nullptr;  // the pool's and, shared, the element's
   GstBufferPool* pool = nullptr;
   std::map<GstBuffer*, std::vector<uint32_t>> expected;  // counts per pool buffer (Y, U, V)
 };
@@ -57,39 +76,96 @@ uint8_t PatternSample(int component, int f, int x, int y) {
   }
 }
 
-// Y, U, V views of a mapped NV12 frame (host memory).
-std::vector<cudahist::PlaneView> Nv12Views(const GstVideoFrame& frame) {
+// Y, U, V views of an NV12 frame starting at `base`, laid out as `meta` says
+// (the pool's GstVideoMeta carries the CUDA allocation's pitch and offsets).
+std::vector<cudahist::PlaneView> Nv12Views(const uint8_t* base, const GstVideoMeta& meta) {
   std::vector<cudahist::PlaneView> v(3);
   for (int c = 0; c < 3; ++c) {
     const int plane = c == 0 ? 0 : 1;
-    v[c].data = GST_VIDEO_FRAME_PLANE_DATA(&frame, plane);
+    v[c].data = base + meta.offset[plane];
     v[c].width = c == 0 ? kWidth : kWidth / 2;
     v[c].height = c == 0 ? kHeight : kHeight / 2;
-    v[c].pitch = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, plane);
+    v[c].pitch = uint32_t(meta.stride[plane]);
     v[c].pixel_stride = c == 0 ? 1 : 2;
     v[c].offset = c == 2 ? 1 : 0;
   }
   return v;
 }
 
-bool FillFrame(GstBuffer* buffer, const GstVideoInfo& info, int f, std::vector<uint32_t>* expected) {
-  GstVideoFrame frame;
-  if (!gst_video_frame_map(&frame, &info, buffer, GST_MAP_WRITE)) return false;
-  const std::vector<cudahist::PlaneView> views = Nv12Views(frame);
+// "" when `meta` describes a 1080p NV12 frame whose planes lie within `size` bytes.
+std::string CheckLayout(const GstVideoMeta* meta, gsize size) {
+  if (meta == nullptr) return "a pool frame has no GstVideoMeta";
+  if (meta->format != GST_VIDEO_FORMAT_NV12 || meta->n_planes != 2 || meta->width != guint(kWidth) ||
+      meta->height != guint(kHeight)) {
+    return "a pool frame's GstVideoMeta is not 1080p NV12";
+  }
+  const bool fits = meta->stride[0] >= kWidth && meta->stride[1] >= kWidth &&
+                    meta->offset[0] + gsize(meta->stride[0]) * kHeight <= size &&
+                    meta->offset[1] + gsize(meta->stride[1]) * (kHeight / 2) <= size;
+  return fits ? "" : "a pool frame's planes do not fit in its memory";
+}
+
+// The pattern of frame f into `views` (host memory).
+void WritePattern(const std::vector<cudahist::PlaneView>& views, int f) {
   for (int c = 0; c < 3; ++c) {
-    uint8_t* base = static_cast<uint8_t*>(const_cast<void*>(views[c].data));
+    uint8_t* base = const_cast<uint8_t*>(static_cast<const uint8_t*>(views[c].data));
     for (uint32_t y = 0; y < views[c].height; ++y) {
       for (uint32_t x = 0; x < views[c].width; ++x) {
         base[y * views[c].pitch + x * views[c].pixel_stride + views[c].offset] = PatternSample(c, f, x, y);
       }
     }
   }
-  cudahist::HistogramSpec spec;
-  spec.bins = kBins;
-  expected->assign(3 * kBins, 0);
-  const bool ok = cudahist::ReferenceHistogram(spec, views.data(), 3, expected->data()).ok();
-  gst_video_frame_unmap(&frame);  // GstCudaMemory uploads at the next CUDA map
-  return ok;
+}
+
+// Copies `rows` rows of `pitch` bytes from `host` to `device`. "" or what went wrong.
+std::string CopyToDevice(GstCudaContext* context, const uint8_t* host, CUdeviceptr device, size_t pitch, size_t rows) {
+  CUDA_MEMCPY2D copy = {};
+  copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+  copy.srcHost = host;
+  copy.srcPitch = pitch;
+  copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.dstDevice = device;
+  copy.dstPitch = pitch;
+  copy.WidthInBytes = pitch;
+  copy.Height = rows;
+  if (!gst_cuda_context_push(context)) return "cannot make the CUDA context current";
+  const CUresult result = CuMemcpy2D(&copy);  // returns once the pageable source is consumed
+  gst_cuda_context_pop(nullptr);
+  if (result != CUDA_SUCCESS) return "the host-to-device copy of a frame failed (CUresult " + std::to_string(result) + ")";
+  return "";
+}
+
+// Writes the pattern of frame f into the buffer's CUDA memory (the whole
+// allocation, from a host image of the same layout) and its counts, by the
+// CPU reference, into `expected`. "" or what went wrong.
+std::string FillFrame(GstCudaContext* context, GstBuffer* buffer, int f, std::vector<uint32_t>* expected) {
+  if (gst_buffer_n_memory(buffer) != 1 || !gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0))) {
+    return "a pool frame is not one GstCudaMemory";
+  }
+  const GstVideoMeta* meta = gst_buffer_get_video_meta(buffer);
+  GstMapInfo map;
+  if (!gst_buffer_map(buffer, &map, GstMapFlags(GST_MAP_WRITE | GST_MAP_CUDA))) {
+    return "cannot map a pool frame for writing on the GPU";
+  }
+  std::string why = CheckLayout(meta, map.size);
+  if (why.empty() && map.size % gsize(meta->stride[0]) != 0) why = "a pool frame's size is not a whole number of rows";
+  if (why.empty()) {
+    std::vector<uint8_t> host(map.size, 0);
+    const std::vector<cudahist::PlaneView> views = Nv12Views(host.data(), *meta);
+    WritePattern(views, f);
+    cudahist::HistogramSpec spec;
+    spec.bins = kBins;
+    expected->assign(3 * kBins, 0);
+    if (!cudahist::ReferenceHistogram(spec, views.data(), 3, expected->data()).ok()) {
+      why = "the CPU reference refuses the pattern's views";
+    } else {
+      // A GST_MAP_CUDA map yields the device pointer.
+      const size_t pitch = size_t(meta->stride[0]);
+      why = CopyToDevice(context, host.data(), CUdeviceptr(map.data), pitch, map.size / pitch);
+    }
+  }
+  gst_buffer_unmap(buffer, &map);
+  return why;
 }
 
 GstCaps* CudaNv12Caps() {
@@ -99,32 +175,43 @@ GstCaps* CudaNv12Caps() {
   return caps;
 }
 
-bool MakeFrames(GstCudaContext* context, Frames* frames, std::string* why) {
+// The pool, active, every frame filled and back in it. "" or what went wrong.
+// gst-cuda 1.22's pool finds its allocator by name (gst_allocator_find of
+// GST_CUDA_MEMORY_TYPE_NAME): gst_cuda_memory_init_once() must have run.
+std::string MakeFrames(Frames* frames) {
   GstCaps* caps = CudaNv12Caps();
   GstVideoInfo info;
-  gst_video_info_from_caps(&info, caps);
-  frames->pool = gst_cuda_buffer_pool_new(context);
+  if (!gst_video_info_from_caps(&info, caps)) {
+    gst_caps_unref(caps);
+    return "the frames' caps are not video caps";
+  }
+  frames->pool = gst_cuda_buffer_pool_new(frames->context);
   GstStructure* config = gst_buffer_pool_get_config(frames->pool);
+  // The size is the caps' and the pool replaces it by the CUDA allocation's
+  // (pitched rows); the pool adds a GstVideoMeta with that layout anyway.
   gst_buffer_pool_config_set_params(config, caps, guint(GST_VIDEO_INFO_SIZE(&info)), kPoolFrames, kPoolFrames);
   gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   gst_caps_unref(caps);
-  if (!gst_buffer_pool_set_config(frames->pool, config) || !gst_buffer_pool_set_active(frames->pool, TRUE)) {
-    *why = "the CUDA buffer pool does not take its configuration";
-    return false;
+  if (!gst_buffer_pool_set_config(frames->pool, config)) {
+    return "the CUDA buffer pool refuses its configuration (1080p NV12 memory:CUDAMemory, " +
+           std::to_string(kPoolFrames) + " frames); GST_DEBUG=cudabufferpool:5 tells why";
   }
-  std::vector<GstBuffer*> held;
-  bool ok = true;
-  for (int f = 0; f < kPoolFrames && ok; ++f) {
+  if (!gst_buffer_pool_set_active(frames->pool, TRUE)) {
+    return "the CUDA buffer pool cannot allocate its " + std::to_string(kPoolFrames) + " frames";
+  }
+  std::vector<GstBuffer*> held;  // all at once, so that each is a different frame
+  std::string why;
+  for (int f = 0; f < kPoolFrames && why.empty(); ++f) {
     GstBuffer* b = nullptr;
-    ok = gst_buffer_pool_acquire_buffer(frames->pool, &b, nullptr) == GST_FLOW_OK;
-    if (ok) {
+    if (gst_buffer_pool_acquire_buffer(frames->pool, &b, nullptr) != GST_FLOW_OK) {
+      why = "cannot acquire frame " + std::to_string(f) + " of the pool";
+    } else {
       held.push_back(b);
-      ok = FillFrame(b, info, f, &frames->expected[b]);
+      why = FillFrame(frames->context, b, f, &frames->expected[b]);
     }
   }
   for (GstBuffer* b : held) gst_buffer_unref(b);  // back to the pool, filled
-  if (!ok) *why = "cannot acquire or fill the pool's frames";
-  return ok;
+  return why;
 }
 
 struct RunResult {
@@ -138,17 +225,41 @@ struct RunConfig {
   std::string name;
   const char* factory;
   bool attach_meta, post_messages;
+  bool is_cudahistogram() const { return std::string(factory) == "cudahistogram"; }
 };
 
+// The element of `rc`, given the frames' context (nullptr when it cannot be made).
 GstElement* MakeElement(const RunConfig& rc, GstCudaContext* context) {
   GstElement* e = gst_element_factory_make(rc.factory, nullptr);
-  if (e == nullptr || std::string(rc.factory) != "cudahistogram") return e;
+  if (e == nullptr || !rc.is_cudahistogram()) return e;
   g_object_set(e, "bins", kBins, "attach-meta", gboolean(rc.attach_meta), "post-messages",
                gboolean(rc.post_messages), "interval", guint64(0), nullptr);
-  GstContext* ctx = gst_context_new_cuda_context(context);  // share the frames' context
+  GstContext* ctx = gst_context_new_cuda_context(context);  // what a neighbour would share
   gst_element_set_context(e, ctx);
   gst_context_unref(ctx);
   return e;
+}
+
+// "" when `element` answers a CUDA context query on its sink pad with
+// `context`: it counts in the frames' context, not in one of its own.
+std::string CheckSharedContext(GstElement* element, GstCudaContext* context) {
+  GstPad* pad = gst_element_get_static_pad(element, "sink");
+  GstQuery* query = gst_query_new_context(GST_CUDA_CONTEXT_TYPE);
+  GstCudaContext* answered = nullptr;
+  if (gst_pad_query(pad, query)) {
+    GstContext* c = nullptr;
+    gst_query_parse_context(query, &c);
+    if (c != nullptr) {
+      gst_structure_get(gst_context_get_structure(c), GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &answered, nullptr);
+    }
+  }
+  gst_query_unref(query);
+  gst_object_unref(pad);
+  const bool same = answered != nullptr && answered == context;
+  if (answered != nullptr) gst_object_unref(answered);
+  if (same) return "";
+  return answered != nullptr ? "the element counts in another CUDA context than the frames'"
+                             : "the element answers no CUDA context query (has it no context?)";
 }
 
 // "" when the meta on `buffer` holds the expected counts.
@@ -168,44 +279,77 @@ std::string CheckMeta(GstBuffer* buffer, const std::vector<uint32_t>& expected) 
   return "";
 }
 
-RunResult Run(const RunConfig& rc, GstCudaContext* context, Frames* frames, double seconds) {
+// One frame from the pool through the pipeline, stamped `index`. "" or what went wrong.
+std::string PushFrame(bench::PadPushPipeline* p, GstBufferPool* pool, uint64_t index, double* latency_ns) {
+  GstBuffer* b = nullptr;
+  if (gst_buffer_pool_acquire_buffer(pool, &b, nullptr) != GST_FLOW_OK) return "cannot acquire a frame from the pool";
+  const GstFlowReturn flow = p->Push(b, index, latency_ns);  // our ref goes with it: see the top of the file
+  if (flow != GST_FLOW_OK) return std::string("a push returned ") + gst_flow_get_name(flow);
+  return *latency_ns < 0 ? "a pushed frame never reached the sink" : "";
+}
+
+// Warm-up: every pool frame twice (builds the element's state); "" when
+// each reached the sink unchanged in identity and, with the meta on, counted
+// as the CPU reference says.
+std::string WarmUp(const RunConfig& rc, bench::PadPushPipeline* p, Frames* frames, uint64_t* pushed) {
+  std::string bad;
+  std::set<GstBuffer*> seen;
+  p->SetSinkCheck([&](GstBuffer* b) {
+    if (!bad.empty()) return;
+    auto it = frames->expected.find(b);
+    if (it == frames->expected.end()) {
+      bad = "a buffer that is not a pool frame reached the sink (copied on the way?)";
+      return;
+    }
+    seen.insert(b);
+    if (rc.attach_meta) bad = CheckMeta(b, it->second);
+  });
+  double latency = 0;
+  std::string why;
+  for (; *pushed < 2 * kPoolFrames && why.empty() && bad.empty(); ++*pushed) {
+    why = PushFrame(p, frames->pool, *pushed, &latency);
+  }
+  p->SetSinkCheck(nullptr);
+  if (!why.empty()) return "warm-up: " + why;
+  if (!bad.empty()) return "warm-up: " + bad;
+  if (seen.size() != frames->expected.size()) {
+    return "warm-up reached " + std::to_string(seen.size()) + " of the " + std::to_string(frames->expected.size()) +
+           " pool frames";
+  }
+  return rc.is_cudahistogram() ? CheckSharedContext(p->element(), frames->context) : "";
+}
+
+RunResult Run(const RunConfig& rc, Frames* frames, double seconds) {
   RunResult r;
   r.name = rc.name;
+  GstElement* element = MakeElement(rc, frames->context);
+  if (element == nullptr) {
+    r.failure = std::string("cannot make a ") + rc.factory + " element";
+    return r;
+  }
   std::string why;
-  auto p = bench::PadPushPipeline::Create(MakeElement(rc, context), CudaNv12Caps(), &why);
+  auto p = bench::PadPushPipeline::Create(element, CudaNv12Caps(), &why);
   if (!p) {
     r.failure = why;
     return r;
   }
-  // Warm-up: every pool frame once (uploads it, builds the element's state),
-  // each counted against the CPU reference when the meta is on.
-  std::string bad_meta;
-  uint64_t metas = 0;
-  p->SetSinkCheck([&](GstBuffer* b) {
-    if (!rc.attach_meta || !bad_meta.empty()) return;
-    auto it = frames->expected.find(b);
-    bad_meta = it == frames->expected.end() ? "a buffer that is not from the pool" : CheckMeta(b, it->second);
-  });
   p->StartBusDrain();
-  double latency = 0;
   uint64_t pushed = 0;
-  for (; pushed < 2 * kPoolFrames && bad_meta.empty(); ++pushed) {
-    GstBuffer* b = nullptr;
-    gst_buffer_pool_acquire_buffer(frames->pool, &b, nullptr);
-    if (p->Push(b, pushed, &latency) != GST_FLOW_OK) r.failure = "a push failed during warm-up";
-    if (!r.failure.empty()) break;
-  }
-  if (!bad_meta.empty()) r.failure = "counts in the meta are wrong: " + bad_meta;
-  // Timed: only the meta's presence is checked per buffer (a pointer walk).
-  p->SetSinkCheck([&](GstBuffer* b) { metas += gst_buffer_get_cuda_histogram_meta(b) != nullptr; });
+  r.failure = WarmUp(rc, p.get(), frames, &pushed);
+  // Timed: per buffer only pool membership and the meta's presence (a map
+  // lookup among kPoolFrames and a pointer walk, in every run alike).
+  uint64_t metas = 0, foreign = 0;
+  p->SetSinkCheck([&](GstBuffer* b) {
+    metas += gst_buffer_get_cuda_histogram_meta(b) != nullptr;
+    foreign += frames->expected.count(b) == 0;
+  });
   std::vector<double> latencies;
   latencies.reserve(kMaxPushes);
+  double latency = 0;
   const int64_t start = bench::NowNs(), limit = int64_t(seconds * 1e9);
   for (uint64_t i = 0; r.failure.empty() && latencies.size() < kMaxPushes; ++i) {
-    GstBuffer* b = nullptr;
-    gst_buffer_pool_acquire_buffer(frames->pool, &b, nullptr);
-    if (p->Push(b, pushed + i, &latency) != GST_FLOW_OK || latency < 0) r.failure = "a push failed or never reached the sink";
-    latencies.push_back(latency);
+    r.failure = PushFrame(p.get(), frames->pool, pushed + i, &latency);
+    if (r.failure.empty()) latencies.push_back(latency);
     if ((i & 63) == 0 && bench::NowNs() - start > limit) break;
   }
   const double elapsed = double(bench::NowNs() - start) * 1e-9;
@@ -217,6 +361,7 @@ RunResult Run(const RunConfig& rc, GstCudaContext* context, Frames* frames, doub
   r.p99_latency_us = bench::Quantile(latencies, 0.99) * 1e-3;
   const uint64_t total = pushed + r.frames;
   if (r.failure.empty() && !bus_error.empty()) r.failure = "error on the bus: " + bus_error;
+  if (r.failure.empty() && foreign != 0) r.failure = std::to_string(foreign) + " timed buffers were not pool frames";
   if (r.failure.empty() && rc.attach_meta && metas != r.frames) {
     r.failure = std::to_string(r.frames - metas) + " timed buffers lacked the meta";
   }
@@ -227,36 +372,49 @@ RunResult Run(const RunConfig& rc, GstCudaContext* context, Frames* frames, doub
   return r;
 }
 
+// The CUDA context of device 0, or nullptr with `skip` true where there is
+// no CUDA device (or driver) and false where one exists but fails.
+GstCudaContext* OpenCuda(bool* skip) {
+  *skip = true;
+  if (!gst_cuda_load_library()) return nullptr;  // no libcuda.so: no driver
+  GstCudaContext* context = gst_cuda_context_new(0);
+  int devices = 0;
+  if (context == nullptr) *skip = CuInit(0) != CUDA_SUCCESS || CuDeviceGetCount(&devices) != CUDA_SUCCESS || devices == 0;
+  return context;
+}
+
 int Main(int argc, char** argv) {
-  std::string json_path;
-  double seconds = kDefaultMeasureSeconds;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json" && i + 1 < argc) {
-      json_path = argv[++i];
-    } else if (a == "--seconds" && i + 1 < argc) {
-      seconds = std::atof(argv[++i]);
-    } else {
-      std::fprintf(stderr, "usage: element_bench [--json PATH] [--seconds S]\n");
-      return 2;
-    }
-  }
+  bench::CommonArgs args;
+  args.seconds = kDefaultMeasureSeconds;
+  if (!bench::ParseCommonArgs(argc, argv, kUsage, &args)) return 2;
+  const std::string& json_path = args.json_path;
+  const double seconds = args.seconds;
   gst_init(nullptr, nullptr);
-  GstCudaContext* context = gst_cuda_load_library() ? gst_cuda_context_new(0) : nullptr;
-  if (context == nullptr) {
-    std::printf("SKIP: no CUDA device (gst-cuda cannot create a context on device 0)\n");
+  bool skip = false;
+  GstCudaContext* context = OpenCuda(&skip);
+  if (context == nullptr && skip) {
+    std::printf("SKIP: no CUDA device (gst-cuda finds no CUDA driver or device)\n");
     return kExitSkip;
   }
+  if (context == nullptr) {
+    std::fprintf(stderr, "a CUDA device exists but gst-cuda cannot create a context on device 0\n");
+    return 1;
+  }
+  // Registers gst-cuda's allocator, which its buffer pool looks up by name;
+  // nvcodec does it in its plugin_init, but no plugin is loaded yet here.
+  gst_cuda_memory_init_once();
   GstElementFactory* factory = gst_element_factory_find("cudahistogram");
   if (factory == nullptr) {
     std::fprintf(stderr, "cudahistogram element not found: set GST_PLUGIN_PATH to the folder of libgstcudahistogram.so\n");
+    gst_object_unref(context);
     return 1;
   }
   gst_object_unref(factory);
   Frames frames;
-  std::string why;
-  if (!MakeFrames(context, &frames, &why)) {
-    std::fprintf(stderr, "%s\n", why.c_str());
+  frames.context = context;
+  const std::string why = MakeFrames(&frames);
+  if (!why.empty()) {
+    std::fprintf(stderr, "cannot make the frames: %s\n", why.c_str());
     return 1;
   }
   const std::vector<RunConfig> configs = {
@@ -268,7 +426,7 @@ int Main(int argc, char** argv) {
   for (const RunConfig& rc : configs) {
     std::printf("run: %s ...\n", rc.name.c_str());
     std::fflush(stdout);
-    results.push_back(Run(rc, context, &frames, seconds));
+    results.push_back(Run(rc, &frames, seconds));
   }
   gst_buffer_pool_set_active(frames.pool, FALSE);
   gst_object_unref(frames.pool);
@@ -288,7 +446,10 @@ int Main(int argc, char** argv) {
   std::printf("added: this run's latency quantile minus identity's (same harness, same run).\n");
   if (!json_path.empty()) {
     FILE* f = std::fopen(json_path.c_str(), "w");
-    if (f == nullptr) return 1;
+    if (f == nullptr) {
+      std::fprintf(stderr, "cannot write %s\n", json_path.c_str());
+      return 1;
+    }
     std::fprintf(f, "{\"width\": %d, \"height\": %d, \"format\": \"NV12\", \"pool_frames\": %d, \"seconds\": %.1f, \"runs\": [\n",
                  kWidth, kHeight, kPoolFrames, seconds);
     for (size_t i = 0; i < results.size(); ++i) {
