@@ -90,8 +90,10 @@ void ReportDecoders(GstElement* pipeline, const char* program) {
 }
 
 std::string DescribePipeline(const Input& input, bool gpu, const std::string& histogram_properties) {
-  // cudaupload passes CUDA memory through untouched and uploads system memory.
-  const char* memory = gpu ? " ! cudaupload" : " ! capsfilter caps=video/x-raw";
+  // cudaupload passes CUDA memory through untouched and uploads system memory;
+  // the caps filter keeps it from settling on system memory downstream.
+  const char* memory = gpu ? " ! cudaupload ! video/x-raw(memory:CUDAMemory)"
+                           : " ! capsfilter caps=video/x-raw";
   const std::string properties = histogram_properties.empty() ? "" : " " + histogram_properties;
   return SourceDescription(input) + memory + " ! cudahistogram name=histogram" + properties +
          " ! fakesink sync=false";

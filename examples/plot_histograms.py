@@ -52,7 +52,7 @@ def describe_pipeline(args, gpu):
     else:
         source = "videotestsrc num-buffers=%d pattern=%s ! video/x-raw,format=NV12,width=320,height=240" % (
             args.frames, args.pattern)
-    memory = "cudaupload" if gpu else "capsfilter caps=video/x-raw"
+    memory = "cudaupload ! video/x-raw(memory:CUDAMemory)" if gpu else "capsfilter caps=video/x-raw"
     return "%s ! %s ! cudahistogram attach-meta=false ! fakesink sync=false" % (source, memory)
 
 

@@ -334,6 +334,9 @@ gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
   const Settings settings = CopySettings(self);
   // Only CUDA caps need a GPU: system memory works on any machine.
   if (st->cuda_caps && !EnsureCuda(self, settings.cuda_device_id)) return FALSE;
+  GST_INFO_OBJECT(self, "counting %s %dx%d %s", GST_VIDEO_INFO_NAME(&st->info),
+                  GST_VIDEO_INFO_WIDTH(&st->info), GST_VIDEO_INFO_HEIGHT(&st->info),
+                  st->cuda_caps ? "in CUDA memory on the GPU" : "in system memory with the CPU backend");
   return EnsurePlan(self, settings);
 }
 

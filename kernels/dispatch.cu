@@ -128,11 +128,15 @@ Status LaunchAccumulating(const KernelConfig& config, const Plan& plan,
   Plan plan_arg = plan;
   AccumulatorScratch acc = scratch;
   void* args[] = {&plan_arg, &acc, &counts};
+  const bool deep = config.deep_kernel != nullptr &&
+                    uint64_t(plan.total_units) >= uint64_t(config.deep_resident_blocks) * config.threads *
+                                                      config.deep_loads_per_thread * kPrivatizedDeepMinRounds;
+  const uint32_t resident = deep ? config.deep_resident_blocks : config.resident_blocks;
   const uint32_t blocks_with_a_chunk_per_thread =
       std::max<uint32_t>(1, (plan.total_units + config.threads - 1) / config.threads);
-  const uint32_t grid = std::min(config.resident_blocks, blocks_with_a_chunk_per_thread);
-  const cudaError_t error = cudaLaunchKernel(config.kernel, dim3(grid), dim3(config.threads), args,
-                                             config.shared_bytes, stream);
+  const uint32_t grid = std::min(resident, blocks_with_a_chunk_per_thread);
+  const cudaError_t error = cudaLaunchKernel(deep ? config.deep_kernel : config.kernel, dim3(grid),
+                                             dim3(config.threads), args, config.shared_bytes, stream);
   if (error == cudaSuccess) return Status::Ok();  // no string built on the per-frame path
   return CudaStatus(error, (std::string(config.name) + " kernel launch").c_str());
 }

@@ -51,7 +51,7 @@ CUDAHIST_UNROLL
   }
 }
 
-template <uint32_t kLogCopies, bool kPow2Bins>
+template <uint32_t kLogCopies, bool kPow2Bins, uint32_t kLoads>
 __global__ void __launch_bounds__(kPrivatizedThreads, kPrivatizedMinBlocksPerSm)
     PrivatizedKernel(const Plan plan, const AccumulatorScratch acc, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
@@ -59,23 +59,28 @@ __global__ void __launch_bounds__(kPrivatizedThreads, kPrivatizedMinBlocksPerSm)
   __syncthreads();
   LaneCopiesCounter<kLogCopies> counter{uint32_t(__cvta_generic_to_shared(copies)),
                                         threadIdx.x & ((1u << kLogCopies) - 1)};
-  WalkPlan<kPrivatizedLoadsPerThread, kPow2Bins>(plan, GridWalkPosition<kPrivatizedLoadsPerThread>(),
-                                                 counter);
+  WalkPlan<kLoads, kPow2Bins>(plan, GridWalkPosition<kLoads>(), counter);
   __syncthreads();
   MergeCopies<kLogCopies>(copies, plan.counters, acc.totals);
   FinishThroughAccumulator(acc, plan.counters, counts);
 }
 
-template <bool kPow2Bins>
+template <bool kPow2Bins, uint32_t kLoads>
 const void* PrivatizedKernelFor(uint32_t log_copies) {
   switch (log_copies) {
-    case 0: return reinterpret_cast<const void*>(&PrivatizedKernel<0, kPow2Bins>);
-    case 1: return reinterpret_cast<const void*>(&PrivatizedKernel<1, kPow2Bins>);
-    case 2: return reinterpret_cast<const void*>(&PrivatizedKernel<2, kPow2Bins>);
-    case 3: return reinterpret_cast<const void*>(&PrivatizedKernel<3, kPow2Bins>);
-    case 4: return reinterpret_cast<const void*>(&PrivatizedKernel<4, kPow2Bins>);
-    default: return reinterpret_cast<const void*>(&PrivatizedKernel<5, kPow2Bins>);
+    case 0: return reinterpret_cast<const void*>(&PrivatizedKernel<0, kPow2Bins, kLoads>);
+    case 1: return reinterpret_cast<const void*>(&PrivatizedKernel<1, kPow2Bins, kLoads>);
+    case 2: return reinterpret_cast<const void*>(&PrivatizedKernel<2, kPow2Bins, kLoads>);
+    case 3: return reinterpret_cast<const void*>(&PrivatizedKernel<3, kPow2Bins, kLoads>);
+    case 4: return reinterpret_cast<const void*>(&PrivatizedKernel<4, kPow2Bins, kLoads>);
+    default: return reinterpret_cast<const void*>(&PrivatizedKernel<5, kPow2Bins, kLoads>);
   }
+}
+
+template <uint32_t kLoads>
+const void* PrivatizedKernelFor(bool pow2_bins, uint32_t log_copies) {
+  return pow2_bins ? PrivatizedKernelFor<true, kLoads>(log_copies)
+                   : PrivatizedKernelFor<false, kLoads>(log_copies);
 }
 static_assert(kMaxLaneCopies <= 32, "PrivatizedKernelFor instantiates up to 32 copies");
 
@@ -92,13 +97,20 @@ Status ConfigurePrivatized(const DeviceLimits& limits, uint32_t counters, bool p
     return Status::Ok();
   }
   const uint32_t log_copies = CeilLog2(copies);
-  const void* kernel = pow2_bins ? PrivatizedKernelFor<true>(log_copies)
-                                 : PrivatizedKernelFor<false>(log_copies);
-  CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, kernel, kPrivatizedThreads,
-                                           kPrivatizedLoadsPerThread, uint32_t(bytes),
-                                           copies == 1 ? "privatized-shared" : "privatized",
-                                           config));
+  const char* name = copies == 1 ? "privatized-shared" : "privatized";
+  KernelConfig deep;
+  CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
+      limits, PrivatizedKernelFor<kPrivatizedDeepLoadsPerThread>(pow2_bins, log_copies),
+      kPrivatizedThreads, kPrivatizedDeepLoadsPerThread, uint32_t(bytes), name, &deep));
+  CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
+      limits, PrivatizedKernelFor<kPrivatizedLoadsPerThread>(pow2_bins, log_copies),
+      kPrivatizedThreads, kPrivatizedLoadsPerThread, uint32_t(bytes), name, config));
   config->log_copies = log_copies;
+  if (deep.supported) {
+    config->deep_kernel = deep.kernel;
+    config->deep_loads_per_thread = deep.loads_per_thread;
+    config->deep_resident_blocks = deep.resident_blocks;
+  }
   return Status::Ok();
 }
 

@@ -23,7 +23,10 @@ constexpr uint32_t kChunkBytes = 16;
 #define CUDAHIST_PRIVATIZED_THREADS 1024
 #endif
 #ifndef CUDAHIST_PRIVATIZED_LOADS
-#define CUDAHIST_PRIVATIZED_LOADS 4
+#define CUDAHIST_PRIVATIZED_LOADS 2
+#endif
+#ifndef CUDAHIST_PRIVATIZED_DEEP_LOADS
+#define CUDAHIST_PRIVATIZED_DEEP_LOADS 4
 #endif
 #ifndef CUDAHIST_PRIVATIZED_MIN_BLOCKS
 #define CUDAHIST_PRIVATIZED_MIN_BLOCKS 1
@@ -37,10 +40,17 @@ constexpr uint32_t kChunkBytes = 16;
 constexpr uint32_t kPrivatizedThreads = CUDAHIST_PRIVATIZED_THREADS;
 // Chunk loads a thread issues before it counts the first one. Each holds 4
 // registers plus its row/edge bookkeeping, and __launch_bounds__ caps the
-// registers at 65536 / (threads x kPrivatizedMinBlocksPerSm). On the H200
-// (2026-11-22) 4 beat 2 on every 1 GiB case: 16-bit P010 0.81 -> 0.88 and
-// 4096 bins 0.79 -> 0.86 of the read roofline, 8-bit 0.71 -> 0.75.
+// registers at 65536 / (threads x kPrivatizedMinBlocksPerSm). Two kernels:
+// frames (up to 4K) have few rounds per thread, and there 2 loads won (H200,
+// 2026-11-22: 1080p NV12 9.1 us a frame against 11.8 us with 4, the grid then
+// being the same); large planes run the deep kernel, where 4 loads won on
+// every 1 GiB case (P010 0.81 -> 0.89 of the read roofline, 4096 bins
+// 0.79 -> 0.86, RGBA 0.72 -> 0.76).
 constexpr uint32_t kPrivatizedLoadsPerThread = CUDAHIST_PRIVATIZED_LOADS;
+constexpr uint32_t kPrivatizedDeepLoadsPerThread = CUDAHIST_PRIVATIZED_DEEP_LOADS;
+// A frame runs the deep kernel when it gives every resident thread at least
+// this many rounds of deep loads (a 1 GiB plane: over 100; a 4K RGBA frame: 4).
+constexpr uint32_t kPrivatizedDeepMinRounds = 8;
 // The second __launch_bounds__ argument: blocks of kPrivatizedThreads that
 // must fit an SM at once as far as registers go (shared memory may allow fewer).
 constexpr uint32_t kPrivatizedMinBlocksPerSm = CUDAHIST_PRIVATIZED_MIN_BLOCKS;

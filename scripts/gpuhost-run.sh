@@ -45,7 +45,7 @@ for s in $steps; do
       step launch_nvdec gst-launch-1.0 -m filesrc location="$here/media/clip-1080p.mp4" ! qtdemux ! \
         h264parse ! nvh264dec ! cudahistogram ! fakesink
       step launch_upload gst-launch-1.0 -m videotestsrc num-buffers=5 ! video/x-raw,format=RGBA ! \
-        cudaupload ! cudahistogram ! fakesink ;;
+        cudaupload ! "video/x-raw(memory:CUDAMemory)" ! cudahistogram ! fakesink ;;
     examples)
       # The examples' own tests: on a GPU host their GPU comparisons run
       # instead of skipping (GPU output must equal the CPU path's).

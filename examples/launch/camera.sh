@@ -8,4 +8,4 @@ source "$(dirname "$0")/env.sh"
 device="${1:-/dev/video0}"; [ $# -ge 1 ] && shift
 [ -e "$device" ] || { echo "$0: no camera at $device" >&2; exit 1; }
 exec gst-launch-1.0 -m v4l2src device="$device" ! videoconvert ! video/x-raw,format=NV12 \
-  ! cudaupload ! cudahistogram interval=1000000000 "$@" ! fakesink
+  ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! cudahistogram interval=1000000000 "$@" ! fakesink

@@ -6,4 +6,4 @@ set -euo pipefail
 source "$(dirname "$0")/env.sh"
 frames="${1:-10}"; [ $# -ge 1 ] && shift
 exec gst-launch-1.0 -m videotestsrc num-buffers="$frames" pattern=smpte ! video/x-raw,format=NV12 \
-  ! cudaupload ! cudahistogram "$@" ! fakesink
+  ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! cudahistogram "$@" ! fakesink

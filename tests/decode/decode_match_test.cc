@@ -7,6 +7,7 @@
 //
 // Needs a CUDA device and GStreamer's nvcodec plugin: skipped without them.
 #include <gst/app/gstappsink.h>
+#include <gst/cuda/gstcudamemory.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <gtest/gtest.h>
@@ -28,6 +29,7 @@ using Counts = std::vector<uint32_t>;
 struct FrameRecord {
   Counts meta_counts;       // from GstCudaHistogramMeta
   Counts reference_counts;  // ReferenceHistogram of the frame bytes (system-memory branch only)
+  bool in_cuda_memory = false;
 };
 
 Counts MetaCounts(GstBuffer* buffer) {
@@ -74,6 +76,7 @@ std::map<GstClockTime, FrameRecord> Drain(GstElement* pipeline, const char* sink
   while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 30 * GST_SECOND)) {
     GstBuffer* buffer = gst_sample_get_buffer(sample);
     FrameRecord& record = frames[GST_BUFFER_PTS(buffer)];
+    record.in_cuda_memory = gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0));
     record.meta_counts = MetaCounts(buffer);
     if (with_reference) {
       GstVideoInfo info;
@@ -164,6 +167,8 @@ TEST_F(DecodeMatch, Nvh264decFramesMatchDownloadedFramesAndReference) {
     SCOPED_TRACE(testing::Message() << "frame pts " << pts);
     const auto it = sys.find(pts);
     ASSERT_NE(it, sys.end());
+    ASSERT_TRUE(g.in_cuda_memory) << "the GPU branch's frame is not in CUDA memory";
+    ASSERT_FALSE(it->second.in_cuda_memory) << "the system-memory branch's frame is in CUDA memory";
     ASSERT_FALSE(g.meta_counts.empty()) << "no meta on the GPU branch";
     ASSERT_FALSE(it->second.reference_counts.empty()) << "reference failed";
     EXPECT_EQ(g.meta_counts, it->second.meta_counts) << "GPU and system-memory paths differ";

@@ -2,6 +2,7 @@
 // System-memory tests run anywhere; GPU tests (cudaupload) skip without a
 // CUDA device. The plugin is found through GST_PLUGIN_PATH (set by meson).
 #include <gst/check/gstharness.h>
+#include <gst/cuda/gstcudamemory.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <gtest/gtest.h>
@@ -789,7 +790,8 @@ TEST_P(CudaFormats, MetaEqualsReferenceOfTheSameFrame) {
   for (const char* algorithm : {"auto", "privatized", "two-phase"}) {
     SCOPED_TRACE(f + " algorithm " + algorithm);
     GstElement* p = Launch("videotestsrc num-buffers=3 pattern=snow ! video/x-raw,format=" + f +
-                           ",width=333,height=67 ! cudaupload ! cudahistogram algorithm=" +
+                           ",width=333,height=67 ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+                           "cudahistogram algorithm=" +
                            algorithm + " ! appsink name=sink emit-signals=true sync=false");
     ASSERT_NE(p, nullptr);
     GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
@@ -803,6 +805,8 @@ TEST_P(CudaFormats, MetaEqualsReferenceOfTheSameFrame) {
       GstVideoInfo info;
       ASSERT_TRUE(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
       GstBuffer* buffer = gst_sample_get_buffer(sample);
+      ASSERT_TRUE(gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0)))
+          << "the frame was not in CUDA memory: the GPU path was not taken";
       const GstCudaHistogramMeta* meta = gst_buffer_get_cuda_histogram_meta(buffer);
       ASSERT_NE(meta, nullptr);
       // A plain GST_MAP_READ of CUDA memory downloads it: the same frame on the host.
@@ -827,6 +831,7 @@ TEST(Gpu, InvalidCudaDeviceIdIsAnElementError) {
   SKIP_WITHOUT_CUDA();
   GstElement* p = Launch(
       "videotestsrc num-buffers=3 ! video/x-raw,format=NV12,width=64,height=32 ! cudaupload ! "
+      "video/x-raw(memory:CUDAMemory) ! "
       "cudahistogram cuda-device-id=99 ! fakesink");
   ASSERT_NE(p, nullptr);
   std::vector<GstMessage*> messages;
@@ -840,7 +845,8 @@ TEST(Gpu, InvalidCudaDeviceIdIsAnElementError) {
 TEST(Gpu, StateCyclesWithCudaMemory) {
   SKIP_WITHOUT_CUDA();
   GstElement* p = Launch(
-      "videotestsrc ! video/x-raw,format=NV12,width=64,height=32 ! cudaupload ! cudahistogram ! "
+      "videotestsrc ! video/x-raw,format=NV12,width=64,height=32 ! cudaupload ! "
+      "video/x-raw(memory:CUDAMemory) ! cudahistogram ! "
       "fakesink");
   ASSERT_NE(p, nullptr);
   for (int i = 0; i < 50; ++i) {
