@@ -2,7 +2,7 @@
 # Runs on the GPU host, from the copy of the repository there, after
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
-# Steps (default: all): tests decode examples bench. Each step's full log
+# Steps (default: all): tests decode examples bench; sanitize on demand. Each step's full log
 # goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
 # date, each step's exit status and last lines) is printed and saved as
 # OUTDIR/summary.txt.
@@ -58,6 +58,13 @@ for s in $steps; do
       step quickstart "$bin/quickstart" --frames 5
       step monitor_1080p "$bin/monitor" --summary "$here/media/clip-1080p.mp4"
       step nvdec_1080p "$bin/nvdec_histogram" "$here/media/clip-1080p.h264" ;;
+    sanitize)
+      # memcheck over the coverage frames (every layout, offset and ROI), racecheck
+      # over a sample of them: the ticket, the copies' merge and grid.sync.
+      step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin/kernel_tests" \
+        --gtest_filter='Coverage/*:GpuReuse*:GpuBadInput*'
+      step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
+        --gtest_filter='Coverage/GpuCoverageTest.*/1*' ;;
     bench)
       TAIL_LINES=60 step bench bash "$here/scripts/run_all.sh" "$bin" "$logs/bench" ;;
   esac
