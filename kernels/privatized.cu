@@ -31,6 +31,10 @@ struct LaneCopiesCounter {
   __device__ __forceinline__ void Add(Slot slot, uint32_t bin) {
     asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(slot + (bin << (kLogCopies + 2))) : "memory");
   }
+  __device__ __forceinline__ void AddMany(Slot slot, uint32_t bin, uint32_t n) {
+    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(slot + (bin << (kLogCopies + 2))), "r"(n)
+                 : "memory");
+  }
   template <uint32_t kIncrements>
   __device__ __forceinline__ void BeforeRound() {}
 };

@@ -36,9 +36,10 @@ struct PackedCounter {
 
   using Slot = uint32_t;  // the component's first counter
   __device__ __forceinline__ Slot SlotFor(uint32_t base) const { return base; }
-  __device__ __forceinline__ void Add(Slot base, uint32_t bin) {
+  __device__ __forceinline__ void Add(Slot base, uint32_t bin) { AddMany(base, bin, 1); }
+  __device__ __forceinline__ void AddMany(Slot base, uint32_t bin, uint32_t n) {
     const uint32_t counter = base + bin;
-    columns[(counter >> 2) * kPackedThreads + threadIdx.x] += 1u << ((counter & 3) * 8);
+    columns[(counter >> 2) * kPackedThreads + threadIdx.x] += n << ((counter & 3) * 8);
   }
 
   template <uint32_t kIncrements>

@@ -36,9 +36,10 @@ struct TileCounter {
   // component lies before the tile; the trash counter lies past every tile).
   using Slot = uint32_t;
   __device__ __forceinline__ Slot SlotFor(uint32_t base) const { return base - begin; }
-  __device__ __forceinline__ void Add(Slot slot, uint32_t bin) {
+  __device__ __forceinline__ void Add(Slot slot, uint32_t bin) { AddMany(slot, bin, 1); }
+  __device__ __forceinline__ void AddMany(Slot slot, uint32_t bin, uint32_t n) {
     const uint32_t i = slot + bin;
-    if (i < length) atomicAdd(tile + i, 1u);
+    if (i < length) atomicAdd(tile + i, n);
   }
   template <uint32_t kIncrements>
   __device__ __forceinline__ void BeforeRound() {}

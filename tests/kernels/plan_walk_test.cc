@@ -52,9 +52,11 @@ struct HostCounter {
   bool exceeded = false;
 
   Slot SlotFor(uint32_t base) const { return base; }
-  void Add(Slot slot, uint32_t bin) {
-    ++counts->at(slot + bin);
-    if (++added > announced) exceeded = true;
+  void Add(Slot slot, uint32_t bin) { AddMany(slot, bin, 1); }
+  void AddMany(Slot slot, uint32_t bin, uint32_t n) {
+    counts->at(slot + bin) += n;
+    added += n;
+    if (added > announced) exceeded = true;
   }
   template <uint32_t kIncrements>
   void BeforeRound() {
