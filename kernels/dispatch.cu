@@ -119,6 +119,25 @@ Status LaunchAlgorithm(Algorithm algorithm, const KernelConfig& config, const Pl
                             stream);
 }
 
+// Rows of the vector-layout groups: what the deep kernel's row walk shares out.
+uint64_t VectorRows(const Plan& plan) {
+  uint64_t rows = 0;
+  for (uint32_t i = 0; i < plan.num_groups; ++i) {
+    if (plan.group[i].layout != kGeneral) rows += plan.group[i].rows;
+  }
+  return rows;
+}
+
+// The deep kernel (row walk, more loads in flight) when the frame gives every
+// resident thread at least kPrivatizedDeepMinRounds rounds and every resident
+// warp a row; the frame kernel (unit walk) otherwise.
+bool UseDeepKernel(const KernelConfig& config, const Plan& plan) {
+  if (config.deep_kernel == nullptr) return false;
+  const uint64_t threads = uint64_t(config.deep_resident_blocks) * config.threads;
+  return uint64_t(plan.total_units) >= threads * config.deep_loads_per_thread * kPrivatizedDeepMinRounds &&
+         VectorRows(plan) >= threads / 32;
+}
+
 // The privatized kernels all take (Plan, AccumulatorScratch, counts); the grid is at
 // most what the device holds at once and no more blocks than give every thread
 // a chunk (a small frame does not pay for zeroing and merging the shared
@@ -128,13 +147,11 @@ Status LaunchAccumulating(const KernelConfig& config, const Plan& plan,
   Plan plan_arg = plan;
   AccumulatorScratch acc = scratch;
   void* args[] = {&plan_arg, &acc, &counts};
-  const bool deep = config.deep_kernel != nullptr &&
-                    uint64_t(plan.total_units) >= uint64_t(config.deep_resident_blocks) * config.threads *
-                                                      config.deep_loads_per_thread * kPrivatizedDeepMinRounds;
-  const uint32_t resident = deep ? config.deep_resident_blocks : config.resident_blocks;
+  const bool deep = UseDeepKernel(config, plan);
   const uint32_t blocks_with_a_chunk_per_thread =
       std::max<uint32_t>(1, (plan.total_units + config.threads - 1) / config.threads);
-  const uint32_t grid = std::min(resident, blocks_with_a_chunk_per_thread);
+  const uint32_t grid =
+      std::min(deep ? config.deep_resident_blocks : config.resident_blocks, blocks_with_a_chunk_per_thread);
   const cudaError_t error = cudaLaunchKernel(deep ? config.deep_kernel : config.kernel, dim3(grid),
                                              dim3(config.threads), args, config.shared_bytes, stream);
   if (error == cudaSuccess) return Status::Ok();  // no string built on the per-frame path

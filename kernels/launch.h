@@ -38,8 +38,8 @@ struct KernelConfig {
   uint32_t shared_bytes = 0;
   uint32_t resident_blocks = 0;  // blocks the whole device holds at once
   uint32_t log_copies = 0;       // privatized: log2 of the lane-indexed copies
-  // privatized: the same kernel with more loads in flight, for frames that
-  // give every resident thread many rounds (tuning.h); null when none.
+  // privatized: the deep kernel (row walk, more loads in flight) for planes
+  // that give every resident thread many rounds (tuning.h); null when none.
   const void* deep_kernel = nullptr;
   uint32_t deep_loads_per_thread = 0;
   uint32_t deep_resident_blocks = 0;

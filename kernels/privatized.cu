@@ -55,7 +55,9 @@ CUDAHIST_UNROLL
   }
 }
 
-template <uint32_t kLogCopies, bool kPow2Bins, uint32_t kLoads>
+// kRowWalk: the deep kernel walks rows (device_helpers.cuh, the row walk);
+// the frame kernel walks units, which keeps more blocks busy on small frames.
+template <uint32_t kLogCopies, bool kPow2Bins, uint32_t kLoads, bool kRowWalk>
 __global__ void __launch_bounds__(kPrivatizedThreads, kPrivatizedMinBlocksPerSm)
     PrivatizedKernel(const Plan plan, const AccumulatorScratch acc, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
@@ -63,28 +65,32 @@ __global__ void __launch_bounds__(kPrivatizedThreads, kPrivatizedMinBlocksPerSm)
   __syncthreads();
   LaneCopiesCounter<kLogCopies> counter{uint32_t(__cvta_generic_to_shared(copies)),
                                         threadIdx.x & ((1u << kLogCopies) - 1)};
-  WalkPlan<kLoads, kPow2Bins>(plan, GridWalkPosition<kLoads>(), counter);
+  if constexpr (kRowWalk) {
+    WalkPlanRows<kLoads, kPow2Bins>(plan, GridRowWalkPosition(), GridWalkPosition<kLoads>(), counter);
+  } else {
+    WalkPlan<kLoads, kPow2Bins>(plan, GridWalkPosition<kLoads>(), counter);
+  }
   __syncthreads();
   MergeCopies<kLogCopies>(copies, plan.counters, acc.totals);
   FinishThroughAccumulator(acc, plan.counters, counts);
 }
 
-template <bool kPow2Bins, uint32_t kLoads>
+template <bool kPow2Bins, uint32_t kLoads, bool kRowWalk>
 const void* PrivatizedKernelFor(uint32_t log_copies) {
   switch (log_copies) {
-    case 0: return reinterpret_cast<const void*>(&PrivatizedKernel<0, kPow2Bins, kLoads>);
-    case 1: return reinterpret_cast<const void*>(&PrivatizedKernel<1, kPow2Bins, kLoads>);
-    case 2: return reinterpret_cast<const void*>(&PrivatizedKernel<2, kPow2Bins, kLoads>);
-    case 3: return reinterpret_cast<const void*>(&PrivatizedKernel<3, kPow2Bins, kLoads>);
-    case 4: return reinterpret_cast<const void*>(&PrivatizedKernel<4, kPow2Bins, kLoads>);
-    default: return reinterpret_cast<const void*>(&PrivatizedKernel<5, kPow2Bins, kLoads>);
+    case 0: return reinterpret_cast<const void*>(&PrivatizedKernel<0, kPow2Bins, kLoads, kRowWalk>);
+    case 1: return reinterpret_cast<const void*>(&PrivatizedKernel<1, kPow2Bins, kLoads, kRowWalk>);
+    case 2: return reinterpret_cast<const void*>(&PrivatizedKernel<2, kPow2Bins, kLoads, kRowWalk>);
+    case 3: return reinterpret_cast<const void*>(&PrivatizedKernel<3, kPow2Bins, kLoads, kRowWalk>);
+    case 4: return reinterpret_cast<const void*>(&PrivatizedKernel<4, kPow2Bins, kLoads, kRowWalk>);
+    default: return reinterpret_cast<const void*>(&PrivatizedKernel<5, kPow2Bins, kLoads, kRowWalk>);
   }
 }
 
-template <uint32_t kLoads>
+template <uint32_t kLoads, bool kRowWalk>
 const void* PrivatizedKernelFor(bool pow2_bins, uint32_t log_copies) {
-  return pow2_bins ? PrivatizedKernelFor<true, kLoads>(log_copies)
-                   : PrivatizedKernelFor<false, kLoads>(log_copies);
+  return pow2_bins ? PrivatizedKernelFor<true, kLoads, kRowWalk>(log_copies)
+                   : PrivatizedKernelFor<false, kLoads, kRowWalk>(log_copies);
 }
 static_assert(kMaxLaneCopies <= 32, "PrivatizedKernelFor instantiates up to 32 copies");
 
@@ -104,10 +110,10 @@ Status ConfigurePrivatized(const DeviceLimits& limits, uint32_t counters, bool p
   const char* name = copies == 1 ? "privatized-shared" : "privatized";
   KernelConfig deep;
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
-      limits, PrivatizedKernelFor<kPrivatizedDeepLoadsPerThread>(pow2_bins, log_copies),
+      limits, PrivatizedKernelFor<kPrivatizedDeepLoadsPerThread, true>(pow2_bins, log_copies),
       kPrivatizedThreads, kPrivatizedDeepLoadsPerThread, uint32_t(bytes), name, &deep));
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
-      limits, PrivatizedKernelFor<kPrivatizedLoadsPerThread>(pow2_bins, log_copies),
+      limits, PrivatizedKernelFor<kPrivatizedLoadsPerThread, false>(pow2_bins, log_copies),
       kPrivatizedThreads, kPrivatizedLoadsPerThread, uint32_t(bytes), name, config));
   config->log_copies = log_copies;
   if (deep.supported) {

@@ -40,12 +40,12 @@ constexpr uint32_t kChunkBytes = 16;
 constexpr uint32_t kPrivatizedThreads = CUDAHIST_PRIVATIZED_THREADS;
 // Chunk loads a thread issues before it counts the first one. Each holds 4
 // registers plus its row/edge bookkeeping, and __launch_bounds__ caps the
-// registers at 65536 / (threads x kPrivatizedMinBlocksPerSm). Two kernels:
-// frames (up to 4K) have few rounds per thread, and there 2 loads won (H200,
-// 2026-11-22: 1080p NV12 9.1 us a frame against 11.8 us with 4, the grid then
-// being the same); large planes run the deep kernel, where 4 loads won on
-// every 1 GiB case (P010 0.81 -> 0.89 of the read roofline, 4096 bins
-// 0.79 -> 0.86, RGBA 0.72 -> 0.76).
+// registers at 65536 / (threads x kPrivatizedMinBlocksPerSm). Two kernels
+// (H200, 2026-11-22, bench/RESULTS.md): frames (up to 4K) run the unit walk
+// with 2 loads (1080p NV12 9.1 us a frame against 11.8 us with 4, and 10.4 us
+// with the row walk, which leaves most warps without a row there); large
+// planes run the deep kernel, the row walk with 4 loads (8-bit 1 GiB: 0.73 of
+// the read roofline with the unit walk, 0.95 with the row walk).
 constexpr uint32_t kPrivatizedLoadsPerThread = CUDAHIST_PRIVATIZED_LOADS;
 constexpr uint32_t kPrivatizedDeepLoadsPerThread = CUDAHIST_PRIVATIZED_DEEP_LOADS;
 // A frame runs the deep kernel when it gives every resident thread at least

@@ -86,6 +86,27 @@ std::vector<uint32_t> WalkOnHost(const Plan& plan, uint32_t blocks, uint32_t thr
   return counts;
 }
 
+// The row walk the privatized kernel runs, for `warps` emulated warps of 32
+// lanes (kGeneral groups by units, as `warps` x 32 threads in one block).
+template <uint32_t kLoads>
+std::vector<uint32_t> RowWalkOnHost(const Plan& plan, uint32_t warps) {
+  std::vector<uint32_t> counts(cudahist::detail::StoredCounters(plan.counters), 0);
+  const uint32_t threads = warps * 32;
+  for (uint32_t t = 0; t < threads; ++t) {
+    HostCounter counter{&counts};
+    counter.announced = UINT32_MAX;  // the row walk announces no rounds
+    const cudahist::detail::RowWalkPosition rows{t / 32, warps, t % 32};
+    const WalkPosition units{0, threads * kLoads, t, threads};
+    if (plan.pow2_bins) {
+      cudahist::detail::WalkPlanRows<kLoads, true>(plan, rows, units, counter);
+    } else {
+      cudahist::detail::WalkPlanRows<kLoads, false>(plan, rows, units, counter);
+    }
+  }
+  counts.resize(plan.counters);
+  return counts;
+}
+
 class PlanWalkTest : public ::testing::TestWithParam<FrameSpec> {};
 
 TEST_P(PlanWalkTest, EqualsReference) {
@@ -110,6 +131,8 @@ TEST_P(PlanWalkTest, EqualsReference) {
   EXPECT_EQ(WalkOnHost<1>(plan, 3, 5, &exceeded), expected);
   EXPECT_EQ(WalkOnHost<2>(plan, 2, 32, &exceeded), expected);
   EXPECT_FALSE(exceeded) << "a round made more Add calls than it announced";
+  EXPECT_EQ(RowWalkOnHost<cudahist::detail::kPrivatizedLoadsPerThread>(plan, 1), expected);
+  EXPECT_EQ(RowWalkOnHost<cudahist::detail::kPrivatizedDeepLoadsPerThread>(plan, 3), expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Coverage, PlanWalkTest, ::testing::ValuesIn(CoverageFrames()));
