@@ -282,40 +282,51 @@ CUDAHIST_UNROLL
   }
 }
 
-// An 8-bit vector layout, with the whole-byte bins path where the group allows
-// it (instantiated only for power-of-two bins, the only case it can hold).
-template <uint32_t kLayout, uint32_t kLoads, bool kPow2Bins, class Counter>
-CUDAHIST_HD void WalkByteGroup(const GroupPlan& g, uint32_t bins, const WalkPosition& pos,
-                               Counter& counter) {
+// What a walk needs to know of a group at compile time: its layout, and for
+// 8-bit layouts whether its bins are whole bytes (instantiated only with
+// power-of-two bins, the only case that can hold them).
+template <uint32_t kLayoutV, bool kPow2BinsV, bool kByteIsBinV>
+struct GroupKind {
+  static constexpr uint32_t kLayout = kLayoutV;
+  static constexpr bool kPow2Bins = kPow2BinsV;
+  static constexpr bool kByteIsBin = kByteIsBinV;
+};
+
+template <uint32_t kLayout, bool kPow2Bins, class Visit>
+CUDAHIST_HD void VisitByteGroup(const GroupPlan& g, Visit& visit) {
   if constexpr (kPow2Bins) {
-    if (g.byte_is_bin) return WalkVectorGroup<kLayout, kLoads, true, true>(g, bins, pos, counter);
+    if (g.byte_is_bin) return visit(g, GroupKind<kLayout, true, true>{});
   }
-  WalkVectorGroup<kLayout, kLoads, kPow2Bins, false>(g, bins, pos, counter);
+  visit(g, GroupKind<kLayout, kPow2Bins, false>{});
+}
+
+// Calls visit(group, GroupKind<...>{}) for every group of the plan: the one
+// place where a group's run-time layout becomes a compile-time one.
+template <bool kPow2Bins, class Visit>
+CUDAHIST_HD void ForEachGroup(const Plan& plan, Visit visit) {
+  for (uint32_t i = 0; i < plan.num_groups; ++i) {
+    const GroupPlan& g = plan.group[i];
+    switch (g.layout) {
+      case kBytesStride1: VisitByteGroup<kBytesStride1, kPow2Bins>(g, visit); break;
+      case kBytesStride2: VisitByteGroup<kBytesStride2, kPow2Bins>(g, visit); break;
+      case kBytesStride4: VisitByteGroup<kBytesStride4, kPow2Bins>(g, visit); break;
+      case kWords16: visit(g, GroupKind<kWords16, kPow2Bins, false>{}); break;
+      default: visit(g, GroupKind<kGeneral, kPow2Bins, false>{}); break;
+    }
+  }
 }
 
 // Counts every group of the plan that falls to this thread.
 template <uint32_t kLoads, bool kPow2Bins, class Counter>
 CUDAHIST_HD void WalkPlan(const Plan& plan, const WalkPosition& pos, Counter& counter) {
-  for (uint32_t i = 0; i < plan.num_groups; ++i) {
-    const GroupPlan& g = plan.group[i];
-    switch (g.layout) {
-      case kBytesStride1:
-        WalkByteGroup<kBytesStride1, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
-        break;
-      case kBytesStride2:
-        WalkByteGroup<kBytesStride2, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
-        break;
-      case kBytesStride4:
-        WalkByteGroup<kBytesStride4, kLoads, kPow2Bins>(g, plan.bins, pos, counter);
-        break;
-      case kWords16:
-        WalkVectorGroup<kWords16, kLoads, kPow2Bins, false>(g, plan.bins, pos, counter);
-        break;
-      default:
-        WalkGeneralGroup<kLoads, kPow2Bins>(g, plan.bins, pos, counter);
-        break;
+  ForEachGroup<kPow2Bins>(plan, [&](const GroupPlan& g, auto kind) {
+    using K = decltype(kind);
+    if constexpr (K::kLayout == kGeneral) {
+      WalkGeneralGroup<kLoads, kPow2Bins>(g, plan.bins, pos, counter);
+    } else {
+      WalkVectorGroup<K::kLayout, kLoads, K::kPow2Bins, K::kByteIsBin>(g, plan.bins, pos, counter);
     }
-  }
+  });
 }
 
 // --- The row walk -----------------------------------------------------------
@@ -371,39 +382,18 @@ CUDAHIST_UNROLL
   }
 }
 
-template <uint32_t kLayout, uint32_t kLoads, bool kPow2Bins, class Counter>
-CUDAHIST_HD void WalkByteRows(const GroupPlan& g, uint32_t bins, const RowWalkPosition& pos,
-                              Counter& counter) {
-  if constexpr (kPow2Bins) {
-    if (g.byte_is_bin) return WalkVectorRows<kLayout, kLoads, true, true>(g, bins, pos, counter);
-  }
-  WalkVectorRows<kLayout, kLoads, kPow2Bins, false>(g, bins, pos, counter);
-}
-
 // Every group of the plan: vector layouts by rows, kGeneral by units.
 template <uint32_t kLoads, bool kPow2Bins, class Counter>
 CUDAHIST_HD void WalkPlanRows(const Plan& plan, const RowWalkPosition& rows, const WalkPosition& units,
                               Counter& counter) {
-  for (uint32_t i = 0; i < plan.num_groups; ++i) {
-    const GroupPlan& g = plan.group[i];
-    switch (g.layout) {
-      case kBytesStride1:
-        WalkByteRows<kBytesStride1, kLoads, kPow2Bins>(g, plan.bins, rows, counter);
-        break;
-      case kBytesStride2:
-        WalkByteRows<kBytesStride2, kLoads, kPow2Bins>(g, plan.bins, rows, counter);
-        break;
-      case kBytesStride4:
-        WalkByteRows<kBytesStride4, kLoads, kPow2Bins>(g, plan.bins, rows, counter);
-        break;
-      case kWords16:
-        WalkVectorRows<kWords16, kLoads, kPow2Bins, false>(g, plan.bins, rows, counter);
-        break;
-      default:
-        WalkGeneralGroup<kLoads, kPow2Bins>(g, plan.bins, units, counter);
-        break;
+  ForEachGroup<kPow2Bins>(plan, [&](const GroupPlan& g, auto kind) {
+    using K = decltype(kind);
+    if constexpr (K::kLayout == kGeneral) {
+      WalkGeneralGroup<kLoads, kPow2Bins>(g, plan.bins, units, counter);
+    } else {
+      WalkVectorRows<K::kLayout, kLoads, K::kPow2Bins, K::kByteIsBin>(g, plan.bins, rows, counter);
     }
-  }
+  });
 }
 
 #if defined(__CUDACC__)

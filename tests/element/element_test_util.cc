@@ -25,7 +25,7 @@ std::vector<std::vector<uint16_t>> UnpackRows(const GstVideoInfo& info, GstBuffe
   GstVideoFrame frame;
   if (!gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ)) return rows;
   std::vector<uint8_t> line(size_t(width) * 4 * 2 + 64);
-  for (guint y = 0; y < GST_VIDEO_INFO_HEIGHT(&info); ++y) {
+  for (gint y = 0; y < GST_VIDEO_INFO_HEIGHT(&info); ++y) {
     finfo->unpack_func(finfo, GST_VIDEO_PACK_FLAG_TRUNCATE_RANGE, line.data(), frame.data,
                        frame.info.stride, 0, gint(y), gint(width));
     std::vector<uint16_t> row(size_t(width) * 4);
