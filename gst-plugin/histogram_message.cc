@@ -28,7 +28,13 @@ GType ValueArrayType() { return g_value_array_get_type(); }
 
 GValueArray* NewArray(guint n) { return g_value_array_new(n); }
 
-void AppendValue(GValueArray* array, const GValue* value) { g_value_array_append(array, value); }
+// Appends an unset value in place and returns it: filling it there spares
+// the copy that appending a filled value makes (for a histogram, a deep copy
+// of its whole array of counts).
+GValue* AppendUnsetValue(GValueArray* array) {
+  g_value_array_append(array, nullptr);
+  return g_value_array_get_nth(array, array->n_values - 1);
+}
 
 void SetArrayField(GstStructure* s, const char* field, GValueArray* array) {
   GValue v = G_VALUE_INIT;
@@ -42,11 +48,9 @@ template <typename Fill>
 GValueArray* ArrayOf(GType type, guint n, Fill fill) {
   GValueArray* array = NewArray(n);
   for (guint i = 0; i < n; ++i) {
-    GValue v = G_VALUE_INIT;
-    g_value_init(&v, type);
-    fill(i, &v);
-    AppendValue(array, &v);
-    g_value_unset(&v);
+    GValue* v = AppendUnsetValue(array);
+    g_value_init(v, type);
+    fill(i, v);
   }
   return array;
 }
