@@ -8,8 +8,9 @@
 // copy. C = 1 is the one-copy shared-atomic baseline: the same kernel.
 //
 // Launch: kPrivatizedThreads threads, (counters + trash) * C * 4 bytes of dynamic shared
-// memory, at most as many blocks as the device holds at once and no more than
-// one round of loads over the frame needs (GridForPlan).
+// memory. Two kernels per configuration: frames walk units with
+// kPrivatizedLoadsPerThread loads, large planes walk rows with more (the deep
+// kernel); dispatch.cu picks one per frame and sizes the grid (tuning.h).
 #include "device_helpers.cuh"
 #include "launch.h"
 #include "tuning.h"

@@ -65,13 +65,13 @@ constexpr uint32_t kPrivatizedMinBlocksPerSm = CUDAHIST_PRIVATIZED_MIN_BLOCKS;
 // probe measured 16 at 0.97: the benchmark decides between the two by moving
 // this budget); 4096 bins get 8 (the probe measured 4 at 0.81).
 constexpr uint32_t kMaxLaneCopies = 32;
+constexpr uint32_t kLaneCopiesBudgetBytes = CUDAHIST_LANE_COPIES_BUDGET_KB * 1024;
 // 8-bit layouts up to this pixel stride take the equal-words shortcut
 // (device_helpers.cuh, CountBytes): gray and NV12 planes, not RGBA. With 32
 // lane copies RGBA needs no help on one-value frames (0.95 of the roofline
 // either way on the H200, 2026-11-22), and skipping the test won uniform
 // 0.91 -> 0.93, peaked 0.92 -> 0.94 and photo 0.89 -> 0.93 in the same runs.
 constexpr uint32_t kEqualWordsMaxStride = CUDAHIST_EQUAL_WORDS_MAX_STRIDE;
-constexpr uint32_t kLaneCopiesBudgetBytes = CUDAHIST_LANE_COPIES_BUDGET_KB * 1024;
 // The privatized grid: as many blocks as the device holds at once, but no
 // more than one per kPrivatizedThreads chunks, so that every thread has at
 // least one chunk to count: each block pays for zeroing and merging its
