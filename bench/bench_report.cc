@@ -26,7 +26,11 @@ void Derive(std::vector<Row>* rows) {
   for (Row& r : *rows) {
     if (r.status != "ok" || r.microseconds <= 0) continue;
     r.gigabytes_per_second = r.bytes / (r.microseconds * 1e3);
-    if (const Row* roof = FindOk(*rows, r.case_name, "roofline")) r.roofline_fraction = roof->microseconds / r.microseconds;
+    // Batched rows (several frames a launch) against the roofline read of the same batches.
+    const bool batched = r.method.size() > 6 && r.method.compare(r.method.size() - 6, 6, "+batch") == 0;
+    if (const Row* roof = FindOk(*rows, r.case_name, batched ? "roofline+batch" : "roofline")) {
+      r.roofline_fraction = roof->microseconds / r.microseconds;
+    }
     if (const Row* cub = FindOk(*rows, r.case_name, "cub")) r.speedup_vs_cub = cub->microseconds / r.microseconds;
     if (const Row* npp = FindOk(*rows, r.case_name, "npp")) r.speedup_vs_npp = npp->microseconds / r.microseconds;
   }

@@ -379,6 +379,15 @@ class CaseRunner {
   Timing Time(const Launch& per_frame) const {
     return TimePasses(per_frame, pool_.frames, pool_.frames, opt_.repeats, stream_);
   }
+  // Counts that differ from CUB's: loud, a MISMATCH row, and the run fails.
+  void AddMismatch(const std::string& method, int frame, const std::string& diff) {
+    Loud("MISMATCH of " + method + " vs CUB on frame " + std::to_string(frame) + ": " + diff);
+    Row r = NewRow(method);
+    r.status = "MISMATCH";
+    r.note = diff;
+    Add(r);
+    failed_ = true;
+  }
   void Loud(const std::string& what) { std::fprintf(stderr, "\n*** %s: %s ***\n\n", c_.name.c_str(), what.c_str()); }
 
   bool BuildReference();
@@ -386,6 +395,7 @@ class CaseRunner {
   void RunCub(const std::string& method, int max_groups);
   void RunNpp(const std::string& method, int planes);
   void RunCudahist(cudahist::Algorithm algorithm);
+  void RunCudahistBatch(cudahist::Histogrammer& h, const std::string& method);
 
   const CaseSpec& c_;
   const FramePool& pool_;
@@ -441,7 +451,56 @@ void CaseRunner::RunRoofline() {
     const cudaError_t e = LaunchReadRoofline(pool_.frame(f), pool_.frame_bytes, sink, stream_);
     return e == cudaSuccess ? std::string() : std::string(cudaGetErrorString(e));
   }), "16-byte loads, read only");
+  if (c_.per_frame) {
+    // The same bytes read as ComputeBatch groups them: one launch per
+    // kMaxFramesPerLaunch consecutive frames of the rotation.
+    const int launches = (pool_.frames + cudahist::kMaxFramesPerLaunch - 1) / cudahist::kMaxFramesPerLaunch;
+    AddTimed("roofline+batch", TimePasses([&](int i) {
+      const int first = i * cudahist::kMaxFramesPerLaunch;
+      const int frames = std::min(cudahist::kMaxFramesPerLaunch, pool_.frames - first);
+      const size_t bytes = size_t(frames - 1) * pool_.frame_stride + pool_.frame_bytes;
+      const cudaError_t e = LaunchReadRoofline(pool_.frame(first), bytes, sink, stream_);
+      return e == cudaSuccess ? std::string() : std::string(cudaGetErrorString(e));
+    }, launches, pool_.frames, opt_.repeats, stream_), "read only, frames as ComputeBatch groups them");
+  }
   cudaFree(sink);
+}
+
+// ComputeBatch over the whole rotation: checked on the checked frames, then
+// timed per frame.
+void CaseRunner::RunCudahistBatch(cudahist::Histogrammer& h, const std::string& method) {
+  const std::string name = method + "+batch";
+  std::vector<cudahist::PlaneView> views;
+  for (const auto& frame : pool_.planes) views.insert(views.end(), frame.begin(), frame.end());
+  uint32_t* counts = nullptr;
+  if (cudaMalloc(&counts, words() * pool_.frames * 4) != cudaSuccess) {
+    AddTimed(name, Timing{"cudaMalloc failed", 0, 0});
+    return;
+  }
+  const Launch batch = [&](int) {
+    const cudahist::Status st = h.ComputeBatch(views.data(), pool_.frames, stream_, counts);
+    return st.ok() ? std::string() : st.message();
+  };
+  cudaMemsetAsync(counts, 0xA5, words() * pool_.frames * 4, stream_);  // poison: every count must be written
+  std::string err = batch(0);
+  const auto checked = checked_frames();
+  for (size_t i = 0; i < checked.size() && err.empty(); ++i) {
+    std::vector<uint32_t> got;
+    err = Download(counts + size_t(checked[i]) * words(), words(), &got, stream_);
+    const std::string diff = err.empty() ? Compare(got, reference_[i], c_.bins) : "";
+    if (!diff.empty()) {
+      AddMismatch(name, checked[i], diff);
+      cudaFree(counts);
+      return;
+    }
+  }
+  if (err.empty()) {
+    AddTimed(name, TimePasses(batch, 1, pool_.frames, opt_.repeats, stream_),
+             std::to_string(cudahist::kMaxFramesPerLaunch) + " frames a launch, checked vs CUB");
+  } else {
+    AddTimed(name, Timing{err, 0, 0});
+  }
+  cudaFree(counts);
 }
 
 void CaseRunner::RunCub(const std::string& method, int max_groups) {
@@ -533,11 +592,7 @@ void CaseRunner::RunCudahist(cudahist::Algorithm algorithm) {
     const std::string err = Download(counts, words(), &got, stream_);
     const std::string diff = err.empty() ? Compare(got, reference_[i], c_.bins) : err;
     if (!diff.empty()) {
-      Loud("MISMATCH of " + method + " vs CUB on frame " + std::to_string(checked[i]) + ": " + diff);
-      r.status = "MISMATCH";
-      r.note = diff;
-      Add(r);
-      failed_ = true;
+      AddMismatch(method, checked[i], diff);
       cudaFree(counts);
       return;
     }
@@ -573,6 +628,12 @@ void CaseRunner::RunCudahist(cudahist::Algorithm algorithm) {
     } else {
       AddTimed(method + "+pinned", Timing{ps.message(), 0, 0});
     }
+    // The element's way, latency included: a stream synchronisation after every frame.
+    AddTimed(method + "+sync", Time([&](int f) {
+      const std::string err = launch_into(pinned ? pinned->data() : counts)(f);
+      const cudaError_t e = cudaStreamSynchronize(stream_);
+      return !err.empty() ? err : e == cudaSuccess ? std::string() : std::string(cudaGetErrorString(e));
+    }), "counts into pinned host memory, cudaStreamSynchronize after each frame");
     // Launch overhead taken out: the rotation captured as one CUDA graph.
     const Timing g = TimeGraph(launch_into(counts), pool_.frames, opt_.repeats, stream_);
     if (g.error.empty()) {
@@ -583,6 +644,7 @@ void CaseRunner::RunCudahist(cudahist::Algorithm algorithm) {
       gr.note = g.error;
       Add(gr);
     }
+    RunCudahistBatch(*h, method);
   }
   cudaFree(counts);
 }

@@ -43,6 +43,32 @@ def main(path):
             cells.append(fmt(r["roofline_fraction"]) if r and r["status"] == "ok" else "n/a")
         print(f"| {c} | " + " | ".join(cells) + " |")
 
+    frames = [c for c in cases if c.startswith("frames/")]
+    if frames:
+        columns = [("auto", "auto"), ("auto+pinned", "auto, counts into pinned host memory"),
+                   ("auto+sync", "auto, pinned, synchronised after each frame"),
+                   ("auto+graph", "auto, CUDA graph"), ("auto+batch", "auto, ComputeBatch"),
+                   ("roofline", "roofline kernel"), ("roofline+batch", "roofline kernel, batched"),
+                   ("cub", "CUB, all planes"), ("cub-first-plane", "CUB, first plane"),
+                   ("npp", "NPP, all planes"), ("npp-first-plane", "NPP, first plane")]
+        print("\nPer frame, back to back (us per frame; batched rows: kMaxFramesPerLaunch frames a launch):\n")
+        print("| case | " + " | ".join(title for _, title in columns) + " |")
+        print("|---|" + "---|" * len(columns))
+        for c in frames:
+            cells = []
+            for m, _ in columns:
+                r = by.get((c, m))
+                cells.append(fmt(r["median_us"]) if r and r["status"] == "ok" else "-")
+            print(f"| {c} | " + " | ".join(cells) + " |")
+        print("\nBatched, as a fraction of the batched read roofline:\n")
+        print("| case | auto+batch us | fraction of roofline+batch | xCUB (all planes, a call per frame) |")
+        print("|---|---|---|---|")
+        for c in frames:
+            r = by.get((c, "auto+batch"))
+            if r and r["status"] == "ok":
+                print(f"| {c} | {fmt(r['median_us'])} | {fmt(r['roofline_fraction'])} | "
+                      f"{fmt(r.get('speedup_vs_cub'))} |")
+
 
 if __name__ == "__main__":
     main(sys.argv[1])

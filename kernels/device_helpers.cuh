@@ -329,6 +329,34 @@ CUDAHIST_HD void WalkPlan(const Plan& plan, const WalkPosition& pos, Counter& co
   });
 }
 
+// --- Bank swizzle of lane copies ---------------------------------------------
+// Where bin b of a component sits among C = 2^kLogCopies lane copies
+// (privatized.cu): b itself with 32 copies (or one), otherwise b with its low
+// bits (the 32 / C bins that share a row of 32 banks) XORed with bits 4 and
+// up (tuning.h, kBankSwizzle says why). A permutation of [0, bins) for every
+// power-of-two bin count, since the bits XORed in are left as they are and
+// `low_mask` = (32 / C - 1) & (bins - 1); bin 0 stays 0, so the trash
+// counter (always bin 0) stays in place.
+template <uint32_t kLogCopies, bool kPow2Bins>
+struct BankSwizzle {
+  static constexpr uint32_t kRowBits = 5 - kLogCopies;
+  static constexpr bool kOn = kBankSwizzle && kPow2Bins && kLogCopies > 0 && kLogCopies < 5;
+  // The bits XORed into the low ones start here: bits 4 and up vary in data
+  // that is a multiple of 4 (10-bit samples in 4096 bins) or of 16 (8-bit
+  // samples scaled to 16 bits), and 4 >= kRowBits keeps the map one to one.
+  static constexpr uint32_t kSourceShift = 4;
+  static_assert(!kOn || kSourceShift >= kRowBits, "the XORed bits must lie above the row bits");
+
+  CUDAHIST_HD static uint32_t Apply(uint32_t bin, uint32_t low_mask) {
+    if constexpr (!kOn) {
+      return bin;
+    } else {
+      return bin ^ ((bin >> kSourceShift) & low_mask);
+    }
+  }
+  CUDAHIST_HD static uint32_t LowMask(uint32_t bins) { return ((1u << kRowBits) - 1) & (bins - 1); }
+};
+
 // --- The row walk -----------------------------------------------------------
 // The walk above finds each chunk's row with a division and carries its edges
 // in registers while its loads are in flight. The row walk gives each warp
@@ -398,16 +426,35 @@ CUDAHIST_HD void WalkPlanRows(const Plan& plan, const RowWalkPosition& rows, con
 
 #if defined(__CUDACC__)
 
-__device__ __forceinline__ RowWalkPosition GridRowWalkPosition() {
-  return RowWalkPosition{(blockIdx.x * blockDim.x + threadIdx.x) / 32, gridDim.x * blockDim.x / 32,
-                         threadIdx.x % 32};
+// Walk positions of block `block` of the `blocks` that share one frame (a
+// batch launch gives each frame its own row of blocks, so these are not
+// always blockIdx.x and gridDim.x).
+__device__ __forceinline__ RowWalkPosition GridRowWalkPosition(uint32_t block, uint32_t blocks) {
+  return RowWalkPosition{(block * blockDim.x + threadIdx.x) / 32, blocks * blockDim.x / 32, threadIdx.x % 32};
 }
 
-// A block's walk position when the whole grid shares the frame.
 template <uint32_t kLoads>
-__device__ __forceinline__ WalkPosition GridWalkPosition() {
-  return WalkPosition{blockIdx.x * blockDim.x * kLoads, gridDim.x * blockDim.x * kLoads,
-                      threadIdx.x, blockDim.x};
+__device__ __forceinline__ WalkPosition GridWalkPosition(uint32_t block, uint32_t blocks) {
+  return WalkPosition{block * blockDim.x * kLoads, blocks * blockDim.x * kLoads, threadIdx.x, blockDim.x};
+}
+
+// Programmatic dependent launch (Hopper and later): a kernel launched with
+// the programmatic-serialisation attribute may be scheduled while the kernel
+// before it on the stream is still finishing; it must not touch global memory
+// (the frame, the scratch, the counts) before WaitForPriorGrids returns, which
+// is when that kernel has completed and its writes are visible. What runs
+// before the wait (zeroing shared memory) overlaps the previous kernel's tail.
+// Both are no-ops on older GPUs and when the launch had no such attribute.
+__device__ __forceinline__ void WaitForPriorGrids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void AllowDependentGridsToLaunch() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" :::);
+#endif
 }
 
 __device__ __forceinline__ void ZeroShared(uint32_t* words, uint32_t count) {
@@ -415,17 +462,18 @@ __device__ __forceinline__ void ZeroShared(uint32_t* words, uint32_t count) {
 }
 
 // Call after the block has added its counts to acc.totals (global atomics).
-// The last block to arrive copies the totals to `counts` and leaves totals and
-// ticket zero for the next launch. The fence before the ticket orders each
-// thread's atomics before its block's ticket (as in the CUDA samples'
-// threadFenceReduction); the last block reads the totals with atomicExch,
-// which reads them where the atomics landed (L2) and zeroes them at once.
+// The last of the `blocks` blocks that share acc to arrive copies the totals
+// to `counts` and leaves totals and ticket zero for the next launch. The
+// fence before the ticket orders each thread's atomics before its block's
+// ticket (as in the CUDA samples' threadFenceReduction); the last block reads
+// the totals with atomicExch, which reads them where the atomics landed (L2)
+// and zeroes them at once.
 __device__ __forceinline__ void FinishThroughAccumulator(const AccumulatorScratch& acc, uint32_t counters,
-                                                         uint32_t* counts) {
+                                                         uint32_t* counts, uint32_t blocks) {
   __shared__ bool is_last_block;
   __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0) is_last_block = atomicAdd(acc.ticket, 1u) == gridDim.x - 1;
+  if (threadIdx.x == 0) is_last_block = atomicAdd(acc.ticket, 1u) == blocks - 1;
   __syncthreads();
   if (!is_last_block) return;
   __threadfence();

@@ -109,14 +109,13 @@ bool ScratchMustBeZero(Algorithm algorithm) { return algorithm != Algorithm::kTw
 uint64_t ScratchWords(Algorithm algorithm, const KernelConfig& config, uint32_t counters) {
   if (!config.supported) return 0;
   if (algorithm == Algorithm::kTwoPhase) return uint64_t(config.max_slices) * counters;
-  return uint64_t(counters) + 1;
+  return uint64_t(StoredCounters(counters)) * (config.batch_kernel != nullptr ? kMaxBatchFrames : 1);
 }
 
 Status LaunchAlgorithm(Algorithm algorithm, const KernelConfig& config, const Plan& plan,
                        uint32_t* scratch, uint32_t* counts, cudaStream_t stream) {
   if (algorithm == Algorithm::kTwoPhase) return LaunchTwoPhase(config, plan, scratch, counts, stream);
-  return LaunchAccumulating(config, plan, AccumulatorScratch{scratch, scratch + plan.counters}, counts,
-                            stream);
+  return LaunchAccumulating(config, plan, BatchAccumulator(scratch, plan.counters, 0), counts, stream);
 }
 
 // Rows of the vector-layout groups: what the deep kernel's row walk shares out.
@@ -138,24 +137,71 @@ bool UseDeepKernel(const KernelConfig& config, const Plan& plan) {
          VectorRows(plan) >= threads / 32;
 }
 
-// The privatized kernels all take (Plan, AccumulatorScratch, counts); the grid is at
-// most what the device holds at once and no more blocks than give every thread
-// a chunk (a small frame does not pay for zeroing and merging the shared
-// copies of blocks that would count nothing; see tuning.h).
+// The grid of the frame kernel: at most what the device holds at once and no
+// more blocks than give every thread `chunks_per_thread` chunks (a small frame
+// does not pay for zeroing and merging the shared copies of blocks that would
+// count nothing; see tuning.h).
+uint32_t FrameGrid(const KernelConfig& config, const Plan& plan, uint32_t chunks_per_thread) {
+  const uint64_t per_block = uint64_t(config.threads) * chunks_per_thread;
+  const uint64_t blocks = std::max<uint64_t>(1, (uint64_t(plan.total_units) + per_block - 1) / per_block);
+  return uint32_t(std::min<uint64_t>(config.resident_blocks, blocks));
+}
+
+// Every privatized launch goes through here: the programmatic-serialisation
+// attribute where tuning.h asks for it (the kernels wait for the previous
+// grid before touching global memory, so it is safe after any kernel).
+cudaError_t LaunchPrivatizedKernel(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
+                                   void** args, cudaStream_t stream) {
+  cudaLaunchConfig_t launch = {};
+  launch.gridDim = grid;
+  launch.blockDim = dim3(threads);
+  launch.dynamicSmemBytes = shared_bytes;
+  launch.stream = stream;
+  cudaLaunchAttribute attribute = {};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  if (kProgrammaticLaunch) {
+    launch.attrs = &attribute;
+    launch.numAttrs = 1;
+  }
+  return cudaLaunchKernelExC(&launch, kernel, args);
+}
+
+// The privatized kernels all take (Plan, AccumulatorScratch, counts).
 Status LaunchAccumulating(const KernelConfig& config, const Plan& plan,
                           const AccumulatorScratch& scratch, uint32_t* counts, cudaStream_t stream) {
   Plan plan_arg = plan;
   AccumulatorScratch acc = scratch;
   void* args[] = {&plan_arg, &acc, &counts};
   const bool deep = UseDeepKernel(config, plan);
-  const uint32_t blocks_with_a_chunk_per_thread =
-      std::max<uint32_t>(1, (plan.total_units + config.threads - 1) / config.threads);
-  const uint32_t grid =
-      std::min(deep ? config.deep_resident_blocks : config.resident_blocks, blocks_with_a_chunk_per_thread);
-  const cudaError_t error = cudaLaunchKernel(deep ? config.deep_kernel : config.kernel, dim3(grid),
-                                             dim3(config.threads), args, config.shared_bytes, stream);
+  const uint32_t grid = deep ? config.deep_resident_blocks : FrameGrid(config, plan, 1);
+  const cudaError_t error = LaunchPrivatizedKernel(deep ? config.deep_kernel : config.kernel, dim3(grid),
+                                                   config.threads, config.shared_bytes, args, stream);
   if (error == cudaSuccess) return Status::Ok();  // no string built on the per-frame path
   return CudaStatus(error, (std::string(config.name) + " kernel launch").c_str());
+}
+
+bool CanLaunchBatch(const KernelConfig& config, const Plan* plans, uint32_t frames) {
+  if (config.batch_kernel == nullptr) return false;
+  for (uint32_t f = 0; f < frames; ++f) {
+    if (UseDeepKernel(config, plans[f])) return false;
+  }
+  return true;
+}
+
+Status LaunchBatch(const KernelConfig& config, const Plan* plans, uint32_t frames, uint32_t* scratch,
+                   uint32_t* counts, cudaStream_t stream) {
+  PlanBatch batch;
+  uint32_t blocks_per_frame = 1;
+  for (uint32_t f = 0; f < frames; ++f) {
+    batch.frame[f] = plans[f];
+    blocks_per_frame = std::max(blocks_per_frame, FrameGrid(config, plans[f], kBatchChunksPerThread));
+  }
+  void* args[] = {&batch, &scratch, &counts};
+  const cudaError_t error = LaunchPrivatizedKernel(config.batch_kernel, dim3(blocks_per_frame, frames),
+                                                   config.threads, config.shared_bytes, args, stream);
+  if (error == cudaSuccess) return Status::Ok();
+  return CudaStatus(error, (std::string(config.name) + " batch kernel launch").c_str());
 }
 
 }  // namespace cudahist::detail

@@ -1,10 +1,13 @@
 // cudahist: Histogrammer, PinnedCounts and CheckCudaDevice. Everything that
 // costs (configuration, scratch allocation and its first zeroing) happens in
 // Create, in the CUDA context current there; Compute validates, builds the
-// launch plan on the host and enqueues one launch.
+// launch plan on the host and enqueues one launch; ComputeBatch does the same
+// for up to kMaxBatchFrames frames per launch.
 #include "cudahist/histogrammer.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "launch.h"
 #include "launch_plan.h"
@@ -12,6 +15,8 @@
 namespace cudahist {
 
 using detail::CudaStatus;
+
+static_assert(detail::kMaxBatchFrames == uint32_t(kMaxFramesPerLaunch), "the public constant is the tuning one");
 
 Status CheckCudaDevice() {
   int count = 0;
@@ -48,6 +53,27 @@ struct Histogrammer::Impl {
     if (!detail::ScratchMustBeZero(algorithm)) return Status::Ok();
     CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemsetAsync(scratch, 0, bytes, nullptr), "cudaMemsetAsync(scratch)"));
     return CudaStatus(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize(scratch zeroing)");
+  }
+
+  // Reused by ComputeBatch, so that a batch allocates only when it grows.
+  std::vector<detail::Plan> batch_plans;
+
+  // Checks one frame's planes against this Histogrammer and plans its walk.
+  Status PlanFrame(const PlaneView* planes, int num_planes, detail::Plan* plan) const {
+    CUDAHIST_RETURN_IF_ERROR(ValidateRequest(spec, planes, num_planes));
+    if (num_planes != num_components) {
+      return Status::InvalidArgument("num_planes: " + std::to_string(num_planes) +
+                                     " differs from the Histogrammer's num_components " +
+                                     std::to_string(num_components));
+    }
+    if (!config.supported) return Status::Unsupported(config.why);
+    return detail::BuildPlan(spec, planes, num_planes, plan);
+  }
+
+  // A failed launch may have left a partial frame in the accumulator.
+  Status Launched(const Status& launch) {
+    if (!launch.ok()) scratch_needs_zeroing = true;
+    return launch;
   }
 
   // Only after a failed launch; the next frame's zeroing goes on its stream.
@@ -97,20 +123,43 @@ Status Histogrammer::Create(const HistogramSpec& spec, int num_components,
 Status Histogrammer::Compute(const PlaneView* planes, int num_planes, cudaStream_t stream,
                              uint32_t* counts) {
   Impl& s = *impl_;
-  CUDAHIST_RETURN_IF_ERROR(ValidateRequest(s.spec, planes, num_planes));
-  if (num_planes != s.num_components) {
-    return Status::InvalidArgument("num_planes: " + std::to_string(num_planes) +
-                                   " differs from the Histogrammer's num_components " +
-                                   std::to_string(s.num_components));
+  detail::Plan plan;
+  CUDAHIST_RETURN_IF_ERROR(s.PlanFrame(planes, num_planes, &plan));
+  if (counts == nullptr) return Status::InvalidArgument("counts: null");
+  CUDAHIST_RETURN_IF_ERROR(s.RezeroScratchIfNeeded(stream));
+  return s.Launched(detail::LaunchAlgorithm(s.algorithm, s.config, plan, s.scratch, counts, stream));
+}
+
+Status Histogrammer::ComputeBatch(const PlaneView* planes, int num_frames, cudaStream_t stream,
+                                  uint32_t* counts) {
+  Impl& s = *impl_;
+  if (num_frames < 1) {
+    return Status::InvalidArgument("num_frames: " + std::to_string(num_frames) + " (must be at least 1)");
+  }
+  if (planes == nullptr) return Status::InvalidArgument("planes: null");
+  // Every frame is checked before the first launch, so bad input launches nothing.
+  s.batch_plans.resize(size_t(num_frames));
+  for (int f = 0; f < num_frames; ++f) {
+    const Status planned = s.PlanFrame(planes + size_t(f) * s.num_components, s.num_components, &s.batch_plans[f]);
+    if (!planned.ok()) return Status(planned.code(), "frame " + std::to_string(f) + ": " + planned.message());
   }
   if (counts == nullptr) return Status::InvalidArgument("counts: null");
-  if (!s.config.supported) return Status::Unsupported(s.config.why);
-  detail::Plan plan;
-  CUDAHIST_RETURN_IF_ERROR(detail::BuildPlan(s.spec, planes, num_planes, &plan));
   CUDAHIST_RETURN_IF_ERROR(s.RezeroScratchIfNeeded(stream));
-  const Status launched = detail::LaunchAlgorithm(s.algorithm, s.config, plan, s.scratch, counts, stream);
-  if (!launched.ok()) s.scratch_needs_zeroing = true;
-  return launched;
+  for (uint32_t first = 0; first < uint32_t(num_frames); first += detail::kMaxBatchFrames) {
+    const uint32_t frames = std::min<uint32_t>(detail::kMaxBatchFrames, uint32_t(num_frames) - first);
+    const detail::Plan* plans = &s.batch_plans[first];
+    uint32_t* frame_counts = counts + size_t(first) * s.counters;
+    if (detail::CanLaunchBatch(s.config, plans, frames)) {
+      CUDAHIST_RETURN_IF_ERROR(
+          s.Launched(detail::LaunchBatch(s.config, plans, frames, s.scratch, frame_counts, stream)));
+      continue;
+    }
+    for (uint32_t f = 0; f < frames; ++f) {
+      CUDAHIST_RETURN_IF_ERROR(s.Launched(detail::LaunchAlgorithm(s.algorithm, s.config, plans[f], s.scratch,
+                                                                  frame_counts + size_t(f) * s.counters, stream)));
+    }
+  }
+  return Status::Ok();
 }
 
 const HistogramSpec& Histogrammer::spec() const { return impl_->spec; }

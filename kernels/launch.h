@@ -43,6 +43,9 @@ struct KernelConfig {
   const void* deep_kernel = nullptr;
   uint32_t deep_loads_per_thread = 0;
   uint32_t deep_resident_blocks = 0;
+  // privatized: the batch kernel (the frame kernel's walk; a row of blocks
+  // per frame); null when the algorithm has none.
+  const void* batch_kernel = nullptr;
   // two-phase
   uint32_t tile_counters = 0;
   uint32_t tiles = 0;
@@ -54,7 +57,8 @@ struct KernelConfig {
 // while one copy fits the device; 0 when not even one does.
 uint32_t LaneCopiesFor(uint32_t counters, const DeviceLimits& limits);
 
-// privatized.cu: `copies` 1 (privatized-shared) or LaneCopiesFor(...).
+// privatized.cu: `copies` 1 (privatized-shared) or LaneCopiesFor(...), for
+// the frame, deep and batch kernels alike.
 Status ConfigurePrivatized(const DeviceLimits& limits, uint32_t counters, bool pow2_bins,
                            uint32_t copies, KernelConfig* config);
 // privatized_packed.cu
@@ -93,12 +97,23 @@ Status ConfigureAlgorithm(Algorithm algorithm, const DeviceLimits& limits, uint3
 
 // Global scratch a configured algorithm needs, in 32-bit words: the
 // accumulating ones counters + 1 (totals and ticket; zero between launches),
-// two-phase max_slices * counters partials (no zeroing needed).
+// kMaxBatchFrames times over when they have a batch kernel, two-phase
+// max_slices * counters partials (no zeroing needed).
 uint64_t ScratchWords(Algorithm algorithm, const KernelConfig& config, uint32_t counters);
 bool ScratchMustBeZero(Algorithm algorithm);
 
 // The one launch of a frame.
 Status LaunchAlgorithm(Algorithm algorithm, const KernelConfig& config, const Plan& plan,
                        uint32_t* scratch, uint32_t* counts, cudaStream_t stream);
+
+// Whether LaunchBatch can count these frames in one launch: the algorithm has
+// a batch kernel and no frame is large enough for the deep kernel (such
+// frames fill the GPU on their own: they are launched one by one).
+bool CanLaunchBatch(const KernelConfig& config, const Plan* plans, uint32_t frames);
+// One launch for frames 1 to kMaxBatchFrames (CanLaunchBatch true); frame f's
+// counts go to counts + f * plans[f].counters, its accumulator is
+// BatchAccumulator(scratch, counters, f).
+Status LaunchBatch(const KernelConfig& config, const Plan* plans, uint32_t frames, uint32_t* scratch,
+                   uint32_t* counts, cudaStream_t stream);
 
 }  // namespace cudahist::detail

@@ -14,6 +14,7 @@
 #include "cudahist/histogram_spec.h"
 #include "cudahist/plane_view.h"
 #include "cudahist/status.h"
+#include "tuning.h"
 
 #if defined(__CUDACC__)
 #define CUDAHIST_HD __host__ __device__ __forceinline__
@@ -111,6 +112,19 @@ struct AccumulatorScratch {
 
 // Counters an algorithm stores: the reported ones and the trash counter.
 CUDAHIST_HD uint32_t StoredCounters(uint32_t counters) { return counters + 1; }
+
+// The frames of one batch launch (Histogrammer::ComputeBatch), passed by value.
+struct PlanBatch {
+  Plan frame[kMaxBatchFrames];
+};
+
+// Frame `frame`'s accumulator in scratch that holds one per batch frame
+// (totals then ticket, StoredCounters words each); frame 0's is the one a
+// single-frame launch uses.
+CUDAHIST_HD AccumulatorScratch BatchAccumulator(uint32_t* scratch, uint32_t counters, uint32_t frame) {
+  uint32_t* totals = scratch + uint64_t(frame) * StoredCounters(counters);
+  return AccumulatorScratch{totals, totals + counters};
+}
 
 inline bool IsPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 

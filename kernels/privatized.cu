@@ -7,10 +7,11 @@
 // degenerate data serialises the warp; with C < 32 lanes l and l + C share a
 // copy. C = 1 is the one-copy shared-atomic baseline: the same kernel.
 //
-// Launch: kPrivatizedThreads threads, (counters + trash) * C * 4 bytes of dynamic shared
-// memory. Two kernels per configuration: frames walk units with
-// kPrivatizedLoadsPerThread loads, large planes walk rows with more (the deep
-// kernel); dispatch.cu picks one per frame and sizes the grid (tuning.h).
+// Launch: kPrivatizedThreads threads, (counters + trash) * C * 4 bytes of
+// dynamic shared memory. Three kernels per configuration: frames walk units
+// with kPrivatizedLoadsPerThread loads, large planes walk rows with more (the
+// deep kernel), and batches count a frame per row of blocks with the frame
+// kernel's walk. dispatch.cu picks the kernel and sizes the grid.
 #include "device_helpers.cuh"
 #include "launch.h"
 #include "tuning.h"
@@ -18,23 +19,27 @@
 namespace cudahist::detail {
 namespace {
 
-template <uint32_t kLogCopies>
+template <uint32_t kLogCopies, bool kPow2Bins>
 struct LaneCopiesCounter {
+  using Swizzle = BankSwizzle<kLogCopies, kPow2Bins>;
   // Shared-window address of this lane's copy of a component's bin 0, so that
   // a count is one shift-add (LEA) and one shared reduction (no return value).
   using Slot = uint32_t;
   uint32_t copies;     // shared-window address of the copies
   uint32_t lane_copy;  // lane % copies
+  uint32_t low_mask;   // BankSwizzle's
 
   __device__ __forceinline__ Slot SlotFor(uint32_t base) const {
     return copies + ((base << kLogCopies) + lane_copy) * uint32_t(sizeof(uint32_t));
   }
+  __device__ __forceinline__ uint32_t Address(Slot slot, uint32_t bin) const {
+    return slot + (Swizzle::Apply(bin, low_mask) << (kLogCopies + 2));
+  }
   __device__ __forceinline__ void Add(Slot slot, uint32_t bin) {
-    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(slot + (bin << (kLogCopies + 2))) : "memory");
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(Address(slot, bin)) : "memory");
   }
   __device__ __forceinline__ void AddMany(Slot slot, uint32_t bin, uint32_t n) {
-    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(slot + (bin << (kLogCopies + 2))), "r"(n)
-                 : "memory");
+    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(Address(slot, bin)), "r"(n) : "memory");
   }
   template <uint32_t kIncrements>
   __device__ __forceinline__ void BeforeRound() {}
@@ -43,57 +48,109 @@ struct LaneCopiesCounter {
 // Sums the C copies of each counter into the global totals. Each lane starts
 // at a different copy (rotated by the lane) so that a warp reading 32 counters
 // does not pile onto one bank.
-template <uint32_t kLogCopies>
-__device__ __forceinline__ void MergeCopies(const uint32_t* copies, uint32_t counters,
-                                            uint32_t* totals) {
+template <uint32_t kLogCopies, bool kPow2Bins>
+__device__ __forceinline__ void MergeCopies(const uint32_t* copies, uint32_t bins, uint32_t counters,
+                                            uint32_t low_mask, uint32_t* totals) {
+  using Swizzle = BankSwizzle<kLogCopies, kPow2Bins>;
   constexpr uint32_t kCopies = 1u << kLogCopies;
   const uint32_t lane = threadIdx.x % 32;
   for (uint32_t i = threadIdx.x; i < counters; i += blockDim.x) {
+    // Counter i is bin i % bins of its component (bins is a power of two
+    // whenever the swizzle is on).
+    const uint32_t stored = Swizzle::kOn ? (i & ~(bins - 1)) | Swizzle::Apply(i & (bins - 1), low_mask) : i;
     uint32_t sum = 0;
 CUDAHIST_UNROLL
-    for (uint32_t c = 0; c < kCopies; ++c) sum += copies[(i << kLogCopies) + ((c + lane) & (kCopies - 1))];
+    for (uint32_t c = 0; c < kCopies; ++c) sum += copies[(stored << kLogCopies) + ((c + lane) & (kCopies - 1))];
     if (sum != 0) atomicAdd(totals + i, sum);
   }
 }
 
+// One block's share of one frame: block `block` of the `blocks` that count
+// it into `acc`; the last of them writes `counts`.
 // kRowWalk: the deep kernel walks rows (device_helpers.cuh, the row walk);
 // the frame kernel walks units, which keeps more blocks busy on small frames.
 template <uint32_t kLogCopies, bool kPow2Bins, uint32_t kLoads, bool kRowWalk>
-__global__ void __launch_bounds__(kPrivatizedThreads, kPrivatizedMinBlocksPerSm)
-    PrivatizedKernel(const Plan plan, const AccumulatorScratch acc, uint32_t* counts) {
+__device__ __forceinline__ void CountFrameBlock(const Plan& plan, uint32_t block, uint32_t blocks,
+                                                const AccumulatorScratch& acc, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
+  AllowDependentGridsToLaunch();
   ZeroShared(copies, StoredCounters(plan.counters) << kLogCopies);
   __syncthreads();
-  LaneCopiesCounter<kLogCopies> counter{uint32_t(__cvta_generic_to_shared(copies)),
-                                        threadIdx.x & ((1u << kLogCopies) - 1)};
+  WaitForPriorGrids();
+  const uint32_t low_mask = BankSwizzle<kLogCopies, kPow2Bins>::LowMask(plan.bins);
+  LaneCopiesCounter<kLogCopies, kPow2Bins> counter{uint32_t(__cvta_generic_to_shared(copies)),
+                                                   threadIdx.x & ((1u << kLogCopies) - 1), low_mask};
   if constexpr (kRowWalk) {
-    WalkPlanRows<kLoads, kPow2Bins>(plan, GridRowWalkPosition(), GridWalkPosition<kLoads>(), counter);
+    WalkPlanRows<kLoads, kPow2Bins>(plan, GridRowWalkPosition(block, blocks), GridWalkPosition<kLoads>(block, blocks),
+                                    counter);
   } else {
-    WalkPlan<kLoads, kPow2Bins>(plan, GridWalkPosition<kLoads>(), counter);
+    WalkPlan<kLoads, kPow2Bins>(plan, GridWalkPosition<kLoads>(block, blocks), counter);
   }
   __syncthreads();
-  MergeCopies<kLogCopies>(copies, plan.counters, acc.totals);
-  FinishThroughAccumulator(acc, plan.counters, counts);
+  MergeCopies<kLogCopies, kPow2Bins>(copies, plan.bins, plan.counters, low_mask, acc.totals);
+  FinishThroughAccumulator(acc, plan.counters, counts, blocks);
 }
 
-template <bool kPow2Bins, uint32_t kLoads, bool kRowWalk>
-const void* PrivatizedKernelFor(uint32_t log_copies) {
+template <uint32_t kLogCopies, bool kPow2Bins, uint32_t kLoads, bool kRowWalk>
+__global__ void __launch_bounds__(kPrivatizedThreads, kPrivatizedMinBlocksPerSm)
+    PrivatizedKernel(const Plan plan, const AccumulatorScratch acc, uint32_t* counts) {
+  CountFrameBlock<kLogCopies, kPow2Bins, kLoads, kRowWalk>(plan, blockIdx.x, gridDim.x, acc, counts);
+}
+
+// A batch: frame blockIdx.y, counted by the gridDim.x blocks of its row.
+template <uint32_t kLogCopies, bool kPow2Bins>
+__global__ void __launch_bounds__(kPrivatizedThreads, kPrivatizedMinBlocksPerSm)
+    PrivatizedBatchKernel(const PlanBatch batch, uint32_t* scratch, uint32_t* counts) {
+  const uint32_t frame = blockIdx.y;
+  const Plan& plan = batch.frame[frame];
+  constexpr uint32_t kLoads = kBatchRowWalk ? kPrivatizedDeepLoadsPerThread : kPrivatizedLoadsPerThread;
+  CountFrameBlock<kLogCopies, kPow2Bins, kLoads, kBatchRowWalk>(plan, blockIdx.x, gridDim.x,
+                                                                BatchAccumulator(scratch, plan.counters, frame),
+                                                                counts + size_t(frame) * plan.counters);
+}
+
+// The kernel of each variant, by the run-time log2 of its copies.
+template <template <uint32_t> class Variant>
+const void* ForLogCopies(uint32_t log_copies) {
   switch (log_copies) {
-    case 0: return reinterpret_cast<const void*>(&PrivatizedKernel<0, kPow2Bins, kLoads, kRowWalk>);
-    case 1: return reinterpret_cast<const void*>(&PrivatizedKernel<1, kPow2Bins, kLoads, kRowWalk>);
-    case 2: return reinterpret_cast<const void*>(&PrivatizedKernel<2, kPow2Bins, kLoads, kRowWalk>);
-    case 3: return reinterpret_cast<const void*>(&PrivatizedKernel<3, kPow2Bins, kLoads, kRowWalk>);
-    case 4: return reinterpret_cast<const void*>(&PrivatizedKernel<4, kPow2Bins, kLoads, kRowWalk>);
-    default: return reinterpret_cast<const void*>(&PrivatizedKernel<5, kPow2Bins, kLoads, kRowWalk>);
+    case 0: return Variant<0>::Kernel();
+    case 1: return Variant<1>::Kernel();
+    case 2: return Variant<2>::Kernel();
+    case 3: return Variant<3>::Kernel();
+    case 4: return Variant<4>::Kernel();
+    default: return Variant<5>::Kernel();
   }
 }
+static_assert(kMaxLaneCopies <= 32, "ForLogCopies instantiates up to 32 copies");
+
+template <bool kPow2Bins, uint32_t kLoads, bool kRowWalk>
+struct SingleFrame {
+  template <uint32_t kLogCopies>
+  struct Variant {
+    static const void* Kernel() {
+      return reinterpret_cast<const void*>(&PrivatizedKernel<kLogCopies, kPow2Bins, kLoads, kRowWalk>);
+    }
+  };
+};
+
+template <bool kPow2Bins>
+struct Batch {
+  template <uint32_t kLogCopies>
+  struct Variant {
+    static const void* Kernel() { return reinterpret_cast<const void*>(&PrivatizedBatchKernel<kLogCopies, kPow2Bins>); }
+  };
+};
 
 template <uint32_t kLoads, bool kRowWalk>
 const void* PrivatizedKernelFor(bool pow2_bins, uint32_t log_copies) {
-  return pow2_bins ? PrivatizedKernelFor<true, kLoads, kRowWalk>(log_copies)
-                   : PrivatizedKernelFor<false, kLoads, kRowWalk>(log_copies);
+  return pow2_bins ? ForLogCopies<SingleFrame<true, kLoads, kRowWalk>::template Variant>(log_copies)
+                   : ForLogCopies<SingleFrame<false, kLoads, kRowWalk>::template Variant>(log_copies);
 }
-static_assert(kMaxLaneCopies <= 32, "PrivatizedKernelFor instantiates up to 32 copies");
+
+const void* PrivatizedBatchKernelFor(bool pow2_bins, uint32_t log_copies) {
+  return pow2_bins ? ForLogCopies<Batch<true>::template Variant>(log_copies)
+                   : ForLogCopies<Batch<false>::template Variant>(log_copies);
+}
 
 }  // namespace
 
@@ -109,19 +166,22 @@ Status ConfigurePrivatized(const DeviceLimits& limits, uint32_t counters, bool p
   }
   const uint32_t log_copies = CeilLog2(copies);
   const char* name = copies == 1 ? "privatized-shared" : "privatized";
-  KernelConfig deep;
+  KernelConfig deep, batch;
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
       limits, PrivatizedKernelFor<kPrivatizedDeepLoadsPerThread, true>(pow2_bins, log_copies),
       kPrivatizedThreads, kPrivatizedDeepLoadsPerThread, uint32_t(bytes), name, &deep));
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
+      limits, PrivatizedBatchKernelFor(pow2_bins, log_copies), kPrivatizedThreads,
+      kBatchRowWalk ? kPrivatizedDeepLoadsPerThread : kPrivatizedLoadsPerThread, uint32_t(bytes), name, &batch));
+  CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
       limits, PrivatizedKernelFor<kPrivatizedLoadsPerThread, false>(pow2_bins, log_copies),
       kPrivatizedThreads, kPrivatizedLoadsPerThread, uint32_t(bytes), name, config));
-  config->log_copies = log_copies;
   if (deep.supported) {
     config->deep_kernel = deep.kernel;
     config->deep_loads_per_thread = deep.loads_per_thread;
     config->deep_resident_blocks = deep.resident_blocks;
   }
+  if (batch.supported) config->batch_kernel = batch.kernel;
   return Status::Ok();
 }
 

@@ -83,12 +83,12 @@ __global__ void __launch_bounds__(kPackedThreads)
   ZeroShared(shared, rows * (kPackedThreads + 4));
   __syncthreads();
   PackedCounter counter{shared, shared + rows * kPackedThreads, rows};
-  WalkPlan<kPackedLoadsPerThread, kPow2Bins>(plan, GridWalkPosition<kPackedLoadsPerThread>(), counter);
+  WalkPlan<kPackedLoadsPerThread, kPow2Bins>(plan, GridWalkPosition<kPackedLoadsPerThread>(blockIdx.x, gridDim.x), counter);
   counter.Merge();
   for (uint32_t i = threadIdx.x; i < plan.counters; i += blockDim.x) {
     if (counter.totals[i] != 0) atomicAdd(acc.totals + i, counter.totals[i]);
   }
-  FinishThroughAccumulator(acc, plan.counters, counts);
+  FinishThroughAccumulator(acc, plan.counters, counts, gridDim.x);
 }
 
 }  // namespace

@@ -37,6 +37,18 @@ constexpr uint32_t kChunkBytes = 16;
 #ifndef CUDAHIST_LANE_COPIES_BUDGET_KB
 #define CUDAHIST_LANE_COPIES_BUDGET_KB 128
 #endif
+#ifndef CUDAHIST_BANK_SWIZZLE
+#define CUDAHIST_BANK_SWIZZLE 1
+#endif
+#ifndef CUDAHIST_PROGRAMMATIC_LAUNCH
+#define CUDAHIST_PROGRAMMATIC_LAUNCH 1
+#endif
+#ifndef CUDAHIST_BATCH_CHUNKS
+#define CUDAHIST_BATCH_CHUNKS 32
+#endif
+#ifndef CUDAHIST_BATCH_ROW_WALK
+#define CUDAHIST_BATCH_ROW_WALK 1
+#endif
 // 1024 threads: RGBA in the H200 probe wanted 1024 threads with 32 copies; a
 // block of 1024 keeps 1024 x kPrivatizedLoadsPerThread x 16 bytes in flight
 // when its shared copies (up to kLaneCopiesBudgetBytes) allow one block per SM.
@@ -66,6 +78,17 @@ constexpr uint32_t kPrivatizedMinBlocksPerSm = CUDAHIST_PRIVATIZED_MIN_BLOCKS;
 // this budget); 4096 bins get 8 (the probe measured 4 at 0.81).
 constexpr uint32_t kMaxLaneCopies = 32;
 constexpr uint32_t kLaneCopiesBudgetBytes = CUDAHIST_LANE_COPIES_BUDGET_KB * 1024;
+// With C < 32 copies, the 32 / C bins of a row of 32 banks share their banks
+// with every bin congruent to them modulo 32 / C: data that uses only every
+// 16th bin (8-bit video scaled into a 16-bit container, 4096 bins, C = 8)
+// lands on 8 of the 32 banks. The swizzle (device_helpers.cuh, BankSwizzle)
+// XORs bits 4 and up of the bin into its row bits: two instructions per
+// count. H200, 2026-11-22 (bench/RESULTS.md), 16-bit 1 GiB in 4096 bins,
+// fractions of the read roofline, uniform / peaked / photo, over two runs:
+// none 0.94-0.96 / 0.94-0.95 / 0.78; this swizzle 0.91-0.92 / 0.92 /
+// 0.92-0.93; a multiplicative hash of the upper bits (four instructions)
+// 0.89-0.91 in all three.
+constexpr bool kBankSwizzle = CUDAHIST_BANK_SWIZZLE != 0;
 // 8-bit layouts up to this pixel stride take the equal-words shortcut
 // (device_helpers.cuh, CountBytes): gray and NV12 planes, not RGBA. With 32
 // lane copies RGBA needs no help on one-value frames (0.95 of the roofline
@@ -77,6 +100,34 @@ constexpr uint32_t kEqualWordsMaxStride = CUDAHIST_EQUAL_WORDS_MAX_STRIDE;
 // least one chunk to count: each block pays for zeroing and merging its
 // copies. (Fewer, busier blocks lost on 1080p frames on the H200: 4 rounds of
 // loads per block took 13.4 us a frame against 9.4 us at one.)
+
+// Batches (Histogrammer::ComputeBatch): frames counted by one launch, a row
+// of blocks per frame. Their plans travel as the kernel's parameter (about
+// 540 bytes a frame; CUDA 12.1+ allows 32 KB of parameters), and the
+// accumulator scratch holds one set of totals per frame.
+constexpr uint32_t kMaxBatchFrames = 16;
+// Blocks per frame in a batch: one per kPrivatizedThreads x this many chunks,
+// at most the device's resident blocks (a single frame gets one per
+// kPrivatizedThreads chunks). Each block pays for zeroing and merging its
+// copies while the batch keeps other frames' blocks running, so fewer,
+// busier blocks win. H200, 2026-11-22, us per frame with the row walk at
+// 16 / 32 / 64 chunks: 1080p NV12 1.94 / 1.70 / 2.53, 4K NV12 5.43 / 4.70 /
+// 5.64, 4K RGBA 13.6 / 12.3 / 11.4, 4K 16-bit in 4096 bins 7.6 / 6.3 / 6.0
+// (with the unit walk, 1080p NV12 went 2.45 / 2.11-2.29 / 3.37 at 8 / 32 / 64
+// chunks). 32 favours NV12, the element's format: 6 blocks a 1080p frame.
+constexpr uint32_t kBatchChunksPerThread = CUDAHIST_BATCH_CHUNKS;
+// The batch kernel's walk: 1, the deep kernel's row walk and loads; 0, the
+// frame kernel's unit walk. The row walk took 1080p NV12 batches from 2.20 to
+// 1.70 us a frame, 4K NV12 from 5.8 to 4.7, 4K RGBA from 14.6 to 12.4
+// (H200, same run).
+constexpr bool kBatchRowWalk = CUDAHIST_BATCH_ROW_WALK != 0;
+
+// Programmatic dependent launch (Hopper): every privatized launch lets the
+// next kernel on the stream be scheduled before it ends; that kernel waits
+// for it before reading anything, so only the launch gap and the zeroing of
+// shared memory overlap. H200, 2026-11-22, one call per frame back to back:
+// 1080p NV12 9.20 -> 7.26 us, 4K NV12 11.41 -> 9.68, 4K RGBA 19.16 -> 17.45.
+constexpr bool kProgrammaticLaunch = CUDAHIST_PROGRAMMATIC_LAUNCH != 0;
 
 // --- privatized-packed: seed 003's per-thread 8-bit counters -----------------
 // 64 threads as in the seed: every thread owns one 32-bit column per four

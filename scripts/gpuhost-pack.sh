@@ -4,6 +4,7 @@
 # plugin and meta library (gst-plugin/, lib/), test, benchmark and example
 # binaries (bin/), the scripts that run them, and an H.264 test clip made
 # here with x264enc (media/). The GPU host has no GStreamer and no registry.
+# bin/ travels as bin.tar.gz (see the end).
 #   usage: scripts/gpuhost-pack.sh [BUILD_DIR]     (default: build)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -49,4 +50,7 @@ if [ ! -s "$es" ]; then
 fi
 
 bash ../shared/tools/gst-bundle.sh "$out/gst" "$out/bin" "$out/gst-plugin" "$out/lib" >/dev/null
+# Every binary carries the kernels' fatbin (about 6 MB each); compressed they
+# fit the device tool's 64 MiB. gpuhost-run.sh unpacks them there.
+tar -C "$out" -czf "$out/bin.tar.gz" bin && rm -rf "$out/bin"
 du -sh "$out"

@@ -7,6 +7,7 @@
 #include <cudahist/cudahist.h>
 
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <string>
@@ -288,6 +289,198 @@ TEST(GpuBadInputTest, InvalidPlanesLaunchNothing) {
     ASSERT_TRUE(run.Run(device.views(), Output::kDevice, &counts).ok());
     EXPECT_EQ(counts, Reference(frame, 256));
   }
+}
+
+// --- ComputeBatch --------------------------------------------------------------
+
+// Frames of three components in several sizes, NV12 with pitch padding and
+// odd base offsets, one with an ROI, and (when `with_large`) 4K frames that
+// take the deep kernel and so a launch of their own.
+std::vector<FrameSpec> BatchSpecs(size_t count, bool with_large) {
+  const std::pair<uint32_t, uint32_t> sizes[] = {{1920, 1080}, {17, 3}, {333, 77}, {1, 1}, {640, 360}, {96, 2}};
+  std::vector<FrameSpec> specs;
+  for (size_t i = 0; i < count; ++i) {
+    FrameSpec s;
+    s.kind = FrameSpec::Kind::kNv12;
+    s.name = "nv12";
+    s.layout.width = sizes[i % std::size(sizes)].first;
+    s.layout.height = sizes[i % std::size(sizes)].second;
+    s.layout.pitch_padding = uint32_t(i % 7);
+    s.layout.base_offset = uint32_t(i % 16);
+    s.distribution = i % 3 == 0 ? Distribution::kUniform : i % 3 == 1 ? Distribution::kPeaked : Distribution::kOneValue;
+    s.one_value = uint32_t(i * 37 % 256);
+    if (i % 5 == 2) {
+      s.has_roi = true;
+      // Inside the half-size chroma planes too (the ROI applies to every view).
+      s.roi = cudahist::Roi{s.layout.width / 8, s.layout.height / 8, s.layout.width / 4, s.layout.height / 4};
+    }
+    specs.push_back(s);
+  }
+  if (with_large) {
+    specs[count / 2].layout.width = specs[count - 1].layout.width = 3840;
+    specs[count / 2].layout.height = specs[count - 1].layout.height = 2160;
+    specs[count / 2].has_roi = specs[count - 1].has_roi = false;
+  }
+  return specs;
+}
+
+// The frames of a batch on the device, their views back to back as
+// ComputeBatch takes them, and each frame's reference counts.
+struct DeviceBatch {
+  std::vector<std::unique_ptr<DeviceFrame>> frames;
+  std::vector<PlaneView> views;
+  std::vector<std::vector<uint32_t>> expected;
+};
+
+void UploadBatch(const std::vector<FrameSpec>& specs, uint32_t bins, std::mt19937_64& rng, DeviceBatch* batch) {
+  for (const FrameSpec& spec : specs) {
+    const Frame frame = MakeFrame(spec, rng);
+    batch->expected.push_back(Reference(frame, bins));
+    batch->frames.push_back(std::make_unique<DeviceFrame>());
+    ASSERT_CUDA(batch->frames.back()->Upload(frame));
+    const auto& v = batch->frames.back()->views();
+    batch->views.insert(batch->views.end(), v.begin(), v.end());
+  }
+}
+
+// ComputeBatch into poisoned device counts; the counts, frame by frame.
+Status RunBatch(Histogrammer& h, const std::vector<PlaneView>& views, int frames, size_t words_per_frame,
+                std::vector<std::vector<uint32_t>>* counts) {
+  uint32_t* device_counts = nullptr;
+  const size_t words = words_per_frame * size_t(frames);
+  if (cudaMalloc(reinterpret_cast<void**>(&device_counts), words * 4) != cudaSuccess) {
+    return Status(StatusCode::kCudaError, "cudaMalloc(counts)");
+  }
+  std::vector<uint32_t> all(words, kPoison);
+  Status s = cudaMemcpy(device_counts, all.data(), words * 4, cudaMemcpyHostToDevice) == cudaSuccess
+                 ? h.ComputeBatch(views.data(), frames, nullptr, device_counts)
+                 : Status(StatusCode::kCudaError, "poisoning counts");
+  if (cudaDeviceSynchronize() != cudaSuccess ||
+      cudaMemcpy(all.data(), device_counts, words * 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
+    s = Status(StatusCode::kCudaError, "reading counts");
+  }
+  cudaFree(device_counts);
+  counts->clear();
+  for (int f = 0; f < frames; ++f) {
+    counts->emplace_back(all.begin() + f * words_per_frame, all.begin() + (f + 1) * words_per_frame);
+  }
+  return s;
+}
+
+void ExpectBatchMatches(const std::vector<FrameSpec>& specs, uint32_t bins) {
+  const int components = specs[0].kind == FrameSpec::Kind::kNv12 ? 3 : 1;
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
+  std::mt19937_64 rng(seed);
+  DeviceBatch batch;
+  UploadBatch(specs, bins, rng, &batch);
+  for (Algorithm algorithm : kAlgorithms) {
+    SCOPED_TRACE(cudahist::AlgorithmName(algorithm));
+    HistogramSpec spec;
+    spec.bins = bins;
+    spec.algorithm = algorithm;
+    std::unique_ptr<Histogrammer> h;
+    ASSERT_TRUE(Histogrammer::Create(spec, components, &h).ok());
+    std::vector<std::vector<uint32_t>> counts;
+    const Status s = RunBatch(*h, batch.views, int(specs.size()), size_t(bins) * components, &counts);
+    if (!Supported(algorithm, bins * uint32_t(components))) {
+      EXPECT_EQ(s.code(), StatusCode::kUnsupported) << s.message();
+      continue;
+    }
+    ASSERT_TRUE(s.ok()) << s.message();
+    for (size_t f = 0; f < specs.size(); ++f) {
+      EXPECT_EQ(counts[f], batch.expected[f]) << "frame " << f << ": " << Describe(specs[f]);
+    }
+  }
+}
+
+// 37 frames: two full launches of 16 and a partial one, every algorithm.
+TEST(GpuBatchTest, EveryFrameOfABatchEqualsItsReference) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  ExpectBatchMatches(BatchSpecs(37, false), 256);
+}
+
+// 4K frames among small ones: those launches go frame by frame.
+TEST(GpuBatchTest, FramesForTheDeepKernelAmongSmallOnes) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  ExpectBatchMatches(BatchSpecs(18, true), 256);
+}
+
+// 16-bit samples in 4096 bins: 8 lane copies, so the bank swizzle is on.
+TEST(GpuBatchTest, ManyBinsPerComponent) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  std::vector<FrameSpec> specs = BatchSpecs(21, false);
+  for (FrameSpec& s : specs) {
+    s.kind = FrameSpec::Kind::kSingle;
+    s.name = "gray16";
+    s.layout.sample_size = 2;
+    s.layout.pixel_stride = 2;
+    s.layout.depth = 16;
+    s.layout.base_offset &= ~size_t(1);
+    s.layout.pitch_padding &= ~size_t(1);
+  }
+  ExpectBatchMatches(specs, 4096);
+}
+
+// Single frames and batches on one Histogrammer: the scratch each leaves
+// behind is ready for the other.
+TEST(GpuBatchTest, BatchesAndSingleFramesInterleave) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  std::mt19937_64 rng(FreshSeed());
+  DeviceBatch batch;
+  UploadBatch(BatchSpecs(20, false), 256, rng, &batch);
+  for (Algorithm algorithm : kAlgorithms) {
+    SCOPED_TRACE(cudahist::AlgorithmName(algorithm));
+    GpuRun run;
+    ASSERT_TRUE(run.Create(algorithm, 256, 3).ok());
+    for (int round = 0; round < 2; ++round) {
+      std::vector<std::vector<uint32_t>> counts;
+      const Status s = RunBatch(run.histogrammer(), batch.views, 20, 768, &counts);
+      ASSERT_TRUE(s.ok()) << s.message();
+      EXPECT_EQ(counts, batch.expected);
+      std::vector<uint32_t> single;
+      const std::vector<PlaneView> frame7(batch.views.begin() + 21, batch.views.begin() + 24);
+      ASSERT_TRUE(run.Run(frame7, Output::kDevice, &single).ok());
+      EXPECT_EQ(single, batch.expected[7]);
+    }
+  }
+}
+
+// A bad frame anywhere refuses the whole batch before anything is launched,
+// and says which frame.
+TEST(GpuBatchTest, BadFramesLaunchNothing) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  std::mt19937_64 rng(FreshSeed());
+  DeviceBatch batch;
+  UploadBatch(BatchSpecs(20, false), 256, rng, &batch);
+  GpuRun run;
+  ASSERT_TRUE(run.Create(Algorithm::kAuto, 256, 3).ok());
+  Histogrammer& h = run.histogrammer();
+  const std::vector<uint32_t> poisoned(768, kPoison);
+  const auto expect_refused = [&](const std::vector<PlaneView>& views, int frames, const std::string& words) {
+    std::vector<std::vector<uint32_t>> counts;
+    const Status s = RunBatch(h, views, frames, 768, &counts);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.message();
+    EXPECT_NE(s.message().find(words), std::string::npos) << s.message();
+    for (const auto& c : counts) EXPECT_EQ(c, poisoned);
+  };
+  std::vector<PlaneView> bad = batch.views;
+  bad[17 * 3 + 1].pitch = 1;  // frame 17, past the first launch of 16
+  expect_refused(bad, 20, "frame 17: plane[1].pitch");
+  bad = batch.views;
+  bad[3 * 3].depth = 0;
+  expect_refused(bad, 20, "frame 3: plane[0].depth");
+  uint32_t unused = kPoison;
+  EXPECT_EQ(h.ComputeBatch(batch.views.data(), 0, nullptr, &unused).message(), "num_frames: 0 (must be at least 1)");
+  EXPECT_EQ(h.ComputeBatch(batch.views.data(), -2, nullptr, &unused).message(),
+            "num_frames: -2 (must be at least 1)");
+  EXPECT_EQ(h.ComputeBatch(nullptr, 2, nullptr, &unused).message(), "planes: null");
+  EXPECT_EQ(h.ComputeBatch(batch.views.data(), 2, nullptr, nullptr).message(), "counts: null");
+  EXPECT_EQ(unused, kPoison);
+  // And the next good batch is still right.
+  std::vector<std::vector<uint32_t>> counts;
+  ASSERT_TRUE(RunBatch(h, batch.views, 20, 768, &counts).ok());
+  EXPECT_EQ(counts, batch.expected);
 }
 
 TEST(GpuUnsupportedTest, PackedCountersBeyondSharedMemoryAreRefused) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "device_helpers.cuh"
@@ -158,6 +159,45 @@ FrameSpec Spec(FrameSpec::Kind kind, uint32_t stride, int components, uint32_t s
   s.layout.sample_size = sample_size;
   s.components = components;
   return s;
+}
+
+// The lane copies' bank swizzle must be a permutation of every power-of-two
+// bin count (counts are merged back through it), keep bin 0 (the trash
+// counter) in place, and spread bins that are 16 apart (8-bit data scaled
+// into 16-bit samples) over every row of 32 banks.
+template <uint32_t kLogCopies>
+void ExpectSwizzleIsAPermutationThatSpreads() {
+  using Swizzle = cudahist::detail::BankSwizzle<kLogCopies, true>;
+  static_assert(Swizzle::kOn == cudahist::detail::kBankSwizzle, "on for 2 to 16 copies");
+  SCOPED_TRACE(std::to_string(1u << kLogCopies) + " copies");
+  for (uint32_t bins = 1; bins <= 65536; bins *= 2) {
+    const uint32_t low_mask = Swizzle::LowMask(bins);
+    std::vector<bool> seen(bins, false);
+    for (uint32_t b = 0; b < bins; ++b) {
+      const uint32_t at = Swizzle::Apply(b, low_mask);
+      ASSERT_LT(at, bins) << "bin " << b << " of " << bins;
+      ASSERT_FALSE(seen[at]) << "bin " << b << " of " << bins << " collides at " << at;
+      seen[at] = true;
+    }
+    EXPECT_EQ(Swizzle::Apply(0, low_mask), 0u);
+  }
+  if constexpr (cudahist::detail::kBankSwizzle) {
+    constexpr uint32_t kRows = 1u << Swizzle::kRowBits;  // bins per row of 32 banks
+    std::vector<uint32_t> per_row(kRows, 0);
+    for (uint32_t b = 0; b < 4096; b += 16) ++per_row[Swizzle::Apply(b, Swizzle::LowMask(4096)) % kRows];
+    for (uint32_t r = 0; r < kRows; ++r) EXPECT_GE(per_row[r], 256 / kRows / 2) << "bank row " << r;
+  }
+}
+
+TEST(BankSwizzleTest, PermutesEveryPowerOfTwoAndSpreadsStridedBins) {
+  ExpectSwizzleIsAPermutationThatSpreads<1>();
+  ExpectSwizzleIsAPermutationThatSpreads<2>();
+  ExpectSwizzleIsAPermutationThatSpreads<3>();
+  ExpectSwizzleIsAPermutationThatSpreads<4>();
+  // 32 copies (one bin per bank row) and one copy (the baseline) are left alone.
+  EXPECT_FALSE((cudahist::detail::BankSwizzle<5, true>::kOn));
+  EXPECT_FALSE((cudahist::detail::BankSwizzle<0, true>::kOn));
+  EXPECT_FALSE((cudahist::detail::BankSwizzle<3, false>::kOn));
 }
 
 TEST(BuildPlanTest, RgbaIsOneGroupOfFourSlots) {

@@ -31,6 +31,9 @@ namespace cudahist {
 // kOk when a CUDA device is usable; kNoDevice with "no CUDA device: <why>" otherwise.
 Status CheckCudaDevice();
 
+// Frames that one ComputeBatch launch counts together.
+constexpr int kMaxFramesPerLaunch = 16;
+
 class Histogrammer {
  public:
   // `spec.bins` and `num_components` (1 to 4) are fixed for the object's life;
@@ -45,6 +48,18 @@ class Histogrammer {
   // `counts` receives num_planes * bins 32-bit counts, component-major.
   // Bad planes return kInvalidArgument before anything is launched.
   Status Compute(const PlaneView* planes, int num_planes, cudaStream_t stream, uint32_t* counts);
+
+  // Enqueues the counts of `num_frames` frames at once (many streams, or a
+  // queue of decoded frames): frame f's planes are planes[f * num_components]
+  // to planes[f * num_components + num_components - 1], its counts go to
+  // counts + f * num_components * bins. With the privatized algorithms (auto
+  // up to 8192 counters) up to kMaxFramesPerLaunch frames share one launch,
+  // which hides the fixed cost of a launch that dominates small frames;
+  // frames large enough to fill the GPU alone, and the other algorithms, get
+  // a launch each.
+  // Every frame is validated before anything is launched; an error names the
+  // frame ("frame 3: plane[0].pitch: ...").
+  Status ComputeBatch(const PlaneView* planes, int num_frames, cudaStream_t stream, uint32_t* counts);
 
   const HistogramSpec& spec() const;
   int num_components() const;
