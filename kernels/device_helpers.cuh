@@ -382,28 +382,40 @@ CUDAHIST_HD void WalkVectorRows(const GroupPlan& g, uint32_t bins, const RowWalk
     const uintptr_t begin = pixel0 + g.span_begin;
     const uintptr_t end = pixel0 + g.span_end;
     const uintptr_t first = begin & ~uintptr_t(kChunkBytes - 1);
-    for (uint32_t c0 = pos.lane; c0 < g.units_per_row; c0 += kLanes * kLoads) {
+    // The row's chunks, counted from `first` in 32-bit: [0, chunks) hold span
+    // bytes (never a load past the span's end: on the last row that could
+    // leave the allocation), and all but a partial first and last one lie
+    // wholly inside it, so the hot loop does no 64-bit edge arithmetic (which
+    // it did per chunk before: H200, 1 GiB, same runs, 8-bit photo 0.94 ->
+    // 0.95-0.96 of the read roofline, RGBA 0.94 -> 0.95-0.96).
+    const uint32_t chunks = uint32_t((end - 1 - first) / kChunkBytes) + 1;
+    const uint32_t whole_begin = begin % kChunkBytes != 0 ? 1 : 0;
+    const uint32_t whole_end = end % kChunkBytes != 0 ? chunks - 1 : chunks;
+    // Chunk j's byte position in the pixel is this + 16 j, the same modulo
+    // every pixel stride (1, 2 or 4), which is all CountChunk looks at.
+    ChunkRef ref;
+    ref.any = true;
+    ref.phase = uint32_t(first - pixel0);
+    for (uint32_t c0 = pos.lane; c0 < chunks; c0 += kLanes * kLoads) {
       Chunk16 chunk[kLoads];
 CUDAHIST_UNROLL
       for (uint32_t i = 0; i < kLoads; ++i) {
-        // Never past the span's end: on the last row that could leave the allocation.
-        const uintptr_t a = first + uintptr_t(c0 + i * kLanes) * kChunkBytes;
-        chunk[i] = a < end ? LoadChunk16(reinterpret_cast<const uint8_t*>(a)) : Chunk16{{0, 0, 0, 0}};
+        const uint32_t j = c0 + i * kLanes;
+        chunk[i] = j < chunks ? LoadChunk16(reinterpret_cast<const uint8_t*>(first + uintptr_t(j) * kChunkBytes))
+                              : Chunk16{{0, 0, 0, 0}};
       }
 CUDAHIST_UNROLL
       for (uint32_t i = 0; i < kLoads; ++i) {
-        const uintptr_t a = first + uintptr_t(c0 + i * kLanes) * kChunkBytes;
-        if (a >= end) break;  // units_per_row is the most any row's alignment needs
-        ChunkRef ref;
-        ref.any = true;
-        ref.address = reinterpret_cast<const uint8_t*>(a);
-        ref.phase = uint32_t(a - pixel0);
-        ref.lo = a < begin ? int(begin - a) : 0;
-        ref.hi = end - a < kChunkBytes ? int(end - a) : int(kChunkBytes);
-        if (ref.lo == 0 && ref.hi == int(kChunkBytes)) {
+        const uint32_t j = c0 + i * kLanes;
+        if (j >= chunks) break;
+        if (j >= whole_begin && j < whole_end) {
           CountChunk<kLayout, kPow2Bins, kByteIsBin, true>(chunk[i], ref, p, bins, counter);
         } else {
-          CountChunk<kLayout, kPow2Bins, kByteIsBin, false>(chunk[i], ref, p, bins, counter);
+          const uintptr_t a = first + uintptr_t(j) * kChunkBytes;
+          ChunkRef edge = ref;
+          edge.lo = a < begin ? int(begin - a) : 0;
+          edge.hi = end - a < kChunkBytes ? int(end - a) : int(kChunkBytes);
+          CountChunk<kLayout, kPow2Bins, kByteIsBin, false>(chunk[i], edge, p, bins, counter);
         }
       }
     }
