@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # bench/tune_privatized.sh OUTDIR NAME=FLAGS...
 # Builds one histbench per variant of the privatized kernel's tuning constants
-# (kernels/tuning.h: CUDAHIST_PRIVATIZED_THREADS, _LOADS, _MIN_BLOCKS,
-# CUDAHIST_LANE_COPIES_BUDGET_KB), for sm_90,
+# (every CUDAHIST_* macro of kernels/tuning.h: threads, loads, copies budget,
+# bank swizzle, programmatic launch, batch chunks and walk), for sm_90,
 # into OUTDIR/histbench-NAME, so that one run on the GPU host times them side
-# by side. Example:
+# by side (bench/compare_variants.py prints their JSON together). Example:
 #   bench/tune_privatized.sh .gpuhost/bin base= loads4="-DCUDAHIST_PRIVATIZED_LOADS=4"
 set -euo pipefail
 out=${1:?usage: tune_privatized.sh OUTDIR NAME=FLAGS...}; shift
