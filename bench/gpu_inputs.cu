@@ -75,6 +75,13 @@ __device__ uint32_t Fold(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
 __global__ void __launch_bounds__(kRooflineThreads)
     ReadRooflineKernel(const uint4* __restrict__ data, size_t vectors, const uint8_t* __restrict__ tail,
                        uint32_t tail_bytes, uint32_t* __restrict__ sink) {
+#if __CUDA_ARCH__ >= 900
+  // Launched with programmatic serialisation (LaunchReadRoofline's
+  // `programmatic`), wait for the previous kernel before reading, as
+  // cudahist's kernels do; a no-op otherwise.
+  asm volatile("griddepcontrol.launch_dependents;" :::);
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   uint32_t acc = 0;
@@ -132,17 +139,27 @@ static size_t ResidentRooflineBlocks() {
   return resident;
 }
 
-cudaError_t LaunchReadRoofline(const void* data, size_t bytes, uint32_t* sink, cudaStream_t stream) {
+cudaError_t LaunchReadRoofline(const void* data, size_t bytes, uint32_t* sink, cudaStream_t stream,
+                               bool programmatic) {
   // The tail (under 16 bytes) is read by block 0's first threads: one byte each.
   static_assert(kRooflineThreads >= 16, "tail needs 16 threads");
   const size_t vectors = bytes / 16;
   const uint32_t tail_bytes = uint32_t(bytes % 16);
   const size_t per_block = size_t(kRooflineThreads) * kRooflineLoadsInFlight;
   const size_t blocks = std::clamp<size_t>((vectors + per_block - 1) / per_block, 1, ResidentRooflineBlocks());
-  ReadRooflineKernel<<<unsigned(blocks), kRooflineThreads, 0, stream>>>(
-      static_cast<const uint4*>(data), vectors, static_cast<const uint8_t*>(data) + vectors * 16,
-      tail_bytes, sink);
-  return cudaGetLastError();
+  cudaLaunchConfig_t launch = {};
+  launch.gridDim = dim3(unsigned(blocks));
+  launch.blockDim = dim3(kRooflineThreads);
+  launch.stream = stream;
+  cudaLaunchAttribute attribute = {};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  if (programmatic) {
+    launch.attrs = &attribute;
+    launch.numAttrs = 1;
+  }
+  return cudaLaunchKernelEx(&launch, ReadRooflineKernel, static_cast<const uint4*>(data), vectors,
+                            static_cast<const uint8_t*>(data) + vectors * 16, tail_bytes, sink);
 }
 
 }  // namespace bench

@@ -42,6 +42,9 @@ cudaError_t FillPlane(const cudahist::PlaneView& plane, const FillRecipe& recipe
 // word per block written to `sink` (so nothing can be optimised away).
 // `sink` must hold RooflineSinkWords() words.
 size_t RooflineSinkWords();
-cudaError_t LaunchReadRoofline(const void* data, size_t bytes, uint32_t* sink, cudaStream_t stream);
+// `programmatic`: launched as cudahist launches its kernels (programmatic
+// dependent launch), to show what that alone saves on small frames.
+cudaError_t LaunchReadRoofline(const void* data, size_t bytes, uint32_t* sink, cudaStream_t stream,
+                               bool programmatic = false);
 
 }  // namespace bench

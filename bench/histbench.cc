@@ -452,6 +452,10 @@ void CaseRunner::RunRoofline() {
     return e == cudaSuccess ? std::string() : std::string(cudaGetErrorString(e));
   }), "16-byte loads, read only");
   if (c_.per_frame) {
+    AddTimed("roofline+pdl", Time([&](int f) {
+      const cudaError_t e = LaunchReadRoofline(pool_.frame(f), pool_.frame_bytes, sink, stream_, true);
+      return e == cudaSuccess ? std::string() : std::string(cudaGetErrorString(e));
+    }), "launched like cudahist's kernels (programmatic dependent launch)");
     // The same bytes read as ComputeBatch groups them: one launch per
     // kMaxFramesPerLaunch consecutive frames of the rotation.
     const int launches = (pool_.frames + cudahist::kMaxFramesPerLaunch - 1) / cudahist::kMaxFramesPerLaunch;

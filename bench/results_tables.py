@@ -48,7 +48,8 @@ def main(path):
         columns = [("auto", "auto"), ("auto+pinned", "auto, counts into pinned host memory"),
                    ("auto+sync", "auto, pinned, synchronised after each frame"),
                    ("auto+graph", "auto, CUDA graph"), ("auto+batch", "auto, ComputeBatch"),
-                   ("roofline", "roofline kernel"), ("roofline+batch", "roofline kernel, batched"),
+                   ("roofline", "roofline kernel"), ("roofline+pdl", "roofline kernel, programmatic launch"),
+                   ("roofline+batch", "roofline kernel, batched"),
                    ("cub", "CUB, all planes"), ("cub-first-plane", "CUB, first plane"),
                    ("npp", "NPP, all planes"), ("npp-first-plane", "NPP, first plane")]
         print("\nPer frame, back to back (us per frame; batched rows: kMaxFramesPerLaunch frames a launch):\n")

@@ -28,6 +28,12 @@ constexpr uint32_t kChunkBytes = 16;
 #ifndef CUDAHIST_PRIVATIZED_DEEP_LOADS
 #define CUDAHIST_PRIVATIZED_DEEP_LOADS 4
 #endif
+#ifndef CUDAHIST_PRIVATIZED_DEEP_MIN_ROUNDS
+#define CUDAHIST_PRIVATIZED_DEEP_MIN_ROUNDS 8
+#endif
+#ifndef CUDAHIST_FRAME_CHUNKS
+#define CUDAHIST_FRAME_CHUNKS 1
+#endif
 #ifndef CUDAHIST_PRIVATIZED_MIN_BLOCKS
 #define CUDAHIST_PRIVATIZED_MIN_BLOCKS 1
 #endif
@@ -65,7 +71,7 @@ constexpr uint32_t kPrivatizedLoadsPerThread = CUDAHIST_PRIVATIZED_LOADS;
 constexpr uint32_t kPrivatizedDeepLoadsPerThread = CUDAHIST_PRIVATIZED_DEEP_LOADS;
 // A frame runs the deep kernel when it gives every resident thread at least
 // this many rounds of deep loads (a 1 GiB plane: over 100; a 4K RGBA frame: 4).
-constexpr uint32_t kPrivatizedDeepMinRounds = 8;
+constexpr uint32_t kPrivatizedDeepMinRounds = CUDAHIST_PRIVATIZED_DEEP_MIN_ROUNDS;
 // The second __launch_bounds__ argument: blocks of kPrivatizedThreads that
 // must fit an SM at once as far as registers go (shared memory may allow fewer).
 constexpr uint32_t kPrivatizedMinBlocksPerSm = CUDAHIST_PRIVATIZED_MIN_BLOCKS;
@@ -96,10 +102,13 @@ constexpr bool kBankSwizzle = CUDAHIST_BANK_SWIZZLE != 0;
 // 0.91 -> 0.93, peaked 0.92 -> 0.94 and photo 0.89 -> 0.93 in the same runs.
 constexpr uint32_t kEqualWordsMaxStride = CUDAHIST_EQUAL_WORDS_MAX_STRIDE;
 // The privatized grid: as many blocks as the device holds at once, but no
-// more than one per kPrivatizedThreads chunks, so that every thread has at
-// least one chunk to count: each block pays for zeroing and merging its
-// copies. (Fewer, busier blocks lost on 1080p frames on the H200: 4 rounds of
-// loads per block took 13.4 us a frame against 9.4 us at one.)
+// more than one per kPrivatizedThreads x kFrameChunksPerThread chunks, so
+// that every thread has a chunk to count: each block pays for zeroing and
+// merging its copies. (Fewer, busier blocks lost on 1080p frames on the H200:
+// 4 rounds of loads per block took 13.4 us a frame against 9.4 us at one;
+// with programmatic launch, 1080p NV12 took 7.25 us at 1 and 2 chunks a
+// thread and 8.43-8.49 at 4, bench/results/2026-11-22-variants/h200-t8.)
+constexpr uint32_t kFrameChunksPerThread = CUDAHIST_FRAME_CHUNKS;
 
 // Batches (Histogrammer::ComputeBatch): frames counted by one launch, a row
 // of blocks per frame. Their plans travel as the kernel's parameter (about
