@@ -112,8 +112,8 @@ constexpr uint32_t kFrameChunksPerThread = CUDAHIST_FRAME_CHUNKS;
 
 // Batches (Histogrammer::ComputeBatch): frames counted by one launch, a row
 // of blocks per frame. Their plans travel as the kernel's parameter (about
-// 540 bytes a frame; CUDA 12.1+ allows 32 KB of parameters), and the
-// accumulator scratch holds one set of totals per frame.
+// 570 bytes a frame, 9 KB for 16; CUDA 12.1+ allows 32 KB of parameters),
+// and the accumulator scratch holds one set of totals per frame.
 constexpr uint32_t kMaxBatchFrames = 16;
 // Blocks per frame in a batch: one per kPrivatizedThreads x this many chunks,
 // at most the device's resident blocks (a single frame gets one per

@@ -247,10 +247,10 @@ GstBuffer* TwoValueFrame(const GstVideoInfo& info, uint8_t low, uint8_t high) {
   GstBuffer* b = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
   GstVideoFrame f;
   gst_video_frame_map(&f, &info, b, GST_MAP_WRITE);
-  for (guint y = 0; y < GST_VIDEO_INFO_HEIGHT(&info); ++y) {
+  for (gint y = 0; y < GST_VIDEO_INFO_HEIGHT(&info); ++y) {
     uint8_t* row = static_cast<uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&f, 0)) +
                    y * GST_VIDEO_FRAME_PLANE_STRIDE(&f, 0);
-    for (guint x = 0; x < GST_VIDEO_INFO_WIDTH(&info); ++x) {
+    for (gint x = 0; x < GST_VIDEO_INFO_WIDTH(&info); ++x) {
       row[x] = x < GST_VIDEO_INFO_WIDTH(&info) / 2 ? low : high;
     }
   }
