@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "cudahist/histogram_spec.h"
+#include "cudahist/statistics.h"
 
 namespace monitor {
 namespace {
@@ -14,12 +14,8 @@ uint64_t Total(const HistogramRef& h) {
   return total;
 }
 
-uint32_t LowestValue(const HistogramRef& h, uint32_t bin) {
-  return cudahist::BinLowestValue(bin, h.bins, h.depth);
-}
-
 uint32_t HighestValue(const HistogramRef& h, uint32_t bin) {
-  return cudahist::BinLowestValue(bin + 1, h.bins, h.depth) - 1;
+  return cudahist::BinHighestValue(bin, h.bins, h.depth);
 }
 
 // Values are printed with a fixed, locale-independent precision so that
@@ -38,24 +34,7 @@ std::string FramePrefix(const char* event, const FrameFindings& f, double pts_se
 
 }  // namespace
 
-ComponentSummary Summarize(const HistogramRef& h) {
-  ComponentSummary s;
-  s.samples = Total(h);
-  if (s.samples == 0) return s;
-  double sum = 0.0;
-  bool seen = false;
-  for (uint32_t b = 0; b < h.bins; ++b) {
-    if (h.counts[b] == 0) continue;
-    if (!seen) s.min = LowestValue(h, b);
-    seen = true;
-    s.max = HighestValue(h, b);
-    sum += double(h.counts[b]) * 0.5 * (double(LowestValue(h, b)) + double(HighestValue(h, b)));
-  }
-  s.mean = sum / double(s.samples);
-  s.clipped_low = double(h.counts[0]) / double(s.samples);
-  s.clipped_high = double(h.counts[h.bins - 1]) / double(s.samples);
-  return s;
-}
+ComponentSummary Summarize(const HistogramRef& h) { return cudahist::Statistics(h.counts, h.bins, h.depth); }
 
 double FractionBelow(const HistogramRef& h, uint32_t threshold8) {
   const uint64_t total = Total(h);

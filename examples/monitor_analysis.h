@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "cudahist/statistics.h"
+
 namespace monitor {
 
 struct HistogramRef {
@@ -18,16 +20,10 @@ struct HistogramRef {
   uint32_t depth = 8;
 };
 
-// Sample statistics read back from the counts. With bins == 2^depth they are
-// exact; with fewer bins a bin stands for the middle of its value range.
-struct ComponentSummary {
-  uint64_t samples = 0;
-  double mean = 0.0;
-  uint32_t min = 0;  // lowest value of the lowest non-empty bin
-  uint32_t max = 0;  // highest value of the highest non-empty bin
-  double clipped_low = 0.0;   // fraction of samples in the lowest bin
-  double clipped_high = 0.0;  // fraction of samples in the highest bin
-};
+// Sample statistics read back from the counts, as the element's message
+// computes them (cudahist/statistics.h): exact with bins == 2^depth; with
+// fewer bins a bin stands for the middle of its value range.
+using ComponentSummary = cudahist::HistogramStatistics;
 
 ComponentSummary Summarize(const HistogramRef& h);
 

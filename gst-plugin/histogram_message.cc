@@ -2,23 +2,12 @@
 
 #include <gst/video/video.h>
 
-#include <cmath>
 #include <functional>
 
-#include "cudahist/histogram_spec.h"
+#include "cudahist/statistics.h"
 
 namespace cudahistogram {
 namespace {
-
-// Lowest code value of `bin` (bins == 2^depth: the bin itself).
-double BinLow(guint bin, guint bins, guint depth) {
-  return double(cudahist::BinLowestValue(bin, bins, depth));
-}
-
-// Highest code value of `bin`: one below the next bin's lowest.
-double BinHigh(guint bin, guint bins, guint depth) {
-  return double(cudahist::BinLowestValue(bin + 1, bins, depth)) - 1.0;
-}
 
 // GValueArray is what `level` uses for its per-channel arrays, and what
 // PyGObject turns into a list; GLib deprecated it without a replacement that
@@ -55,10 +44,12 @@ GValueArray* ArrayOf(GType type, guint n, Fill fill) {
   return array;
 }
 
-void SetStatField(GstStructure* s, const char* field, const ComponentStats* stats, guint n,
-                  double ComponentStats::*member) {
+// One double per component, read off its statistics by `value`.
+template <typename Value>
+void SetStatField(GstStructure* s, const char* field, const cudahist::HistogramStatistics* stats,
+                  guint n, Value value) {
   SetArrayField(s, field, ArrayOf(G_TYPE_DOUBLE, n, [&](guint i, GValue* v) {
-                  g_value_set_double(v, stats[i].*member);
+                  g_value_set_double(v, double(value(stats[i])));
                 }));
 }
 
@@ -73,34 +64,6 @@ GValueArray* HistogramsArray(const HistogramAccumulator& acc) {
 }
 
 }  // namespace
-
-ComponentStats ComputeStats(const uint64_t* counts, guint bins, guint depth) {
-  ComponentStats stats;
-  uint64_t total = 0;
-  double sum = 0;
-  guint lowest = bins, highest = 0;
-  for (guint b = 0; b < bins; ++b) {
-    if (counts[b] == 0) continue;
-    const double centre = (BinLow(b, bins, depth) + BinHigh(b, bins, depth)) / 2;
-    total += counts[b];
-    sum += centre * double(counts[b]);
-    if (lowest == bins) lowest = b;
-    highest = b;
-  }
-  if (total == 0) return stats;
-  stats.mean = sum / double(total);
-  double squares = 0;
-  for (guint b = lowest; b <= highest; ++b) {
-    const double d = (BinLow(b, bins, depth) + BinHigh(b, bins, depth)) / 2 - stats.mean;
-    squares += d * d * double(counts[b]);
-  }
-  stats.stddev = std::sqrt(squares / double(total));
-  stats.min = BinLow(lowest, bins, depth);
-  stats.max = BinHigh(highest, bins, depth);
-  stats.clipped_low = double(counts[0]) / double(total);
-  stats.clipped_high = double(counts[bins - 1]) / double(total);
-  return stats;
-}
 
 GstStructure* HistogramStructure(const HistogramAccumulator& acc) {
   const HistogramLayout& l = acc.layout();
@@ -121,16 +84,17 @@ GstStructure* HistogramStructure(const HistogramAccumulator& acc) {
                   g_value_set_uint(v, l.depths[i]);
                 }));
   SetArrayField(s, "histograms", HistogramsArray(acc));
-  ComponentStats stats[kMaxComponents];
+  cudahist::HistogramStatistics stats[kMaxComponents];
   for (guint c = 0; c < n; ++c) {
-    stats[c] = ComputeStats(acc.counts().data() + size_t(c) * l.bins, l.bins, l.depths[c]);
+    stats[c] = cudahist::Statistics(acc.counts().data() + size_t(c) * l.bins, l.bins, l.depths[c]);
   }
-  SetStatField(s, "mean", stats, n, &ComponentStats::mean);
-  SetStatField(s, "stddev", stats, n, &ComponentStats::stddev);
-  SetStatField(s, "min", stats, n, &ComponentStats::min);
-  SetStatField(s, "max", stats, n, &ComponentStats::max);
-  SetStatField(s, "clipped-low", stats, n, &ComponentStats::clipped_low);
-  SetStatField(s, "clipped-high", stats, n, &ComponentStats::clipped_high);
+  using Stats = cudahist::HistogramStatistics;
+  SetStatField(s, "mean", stats, n, [](const Stats& st) { return st.mean; });
+  SetStatField(s, "stddev", stats, n, [](const Stats& st) { return st.stddev; });
+  SetStatField(s, "min", stats, n, [](const Stats& st) { return st.min; });
+  SetStatField(s, "max", stats, n, [](const Stats& st) { return st.max; });
+  SetStatField(s, "clipped-low", stats, n, [](const Stats& st) { return st.clipped_low; });
+  SetStatField(s, "clipped-high", stats, n, [](const Stats& st) { return st.clipped_high; });
   return s;
 }
 

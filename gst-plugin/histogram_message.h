@@ -31,19 +31,6 @@ namespace cudahistogram {
 
 constexpr const char* kMessageName = "cudahistogram";
 
-struct ComponentStats {
-  double mean = 0;
-  double stddev = 0;
-  double min = 0;
-  double max = 0;
-  double clipped_low = 0;
-  double clipped_high = 0;
-};
-
-// Statistics of one component's `bins` counts of `depth`-bit samples.
-// All zero when the counts hold no sample.
-ComponentStats ComputeStats(const uint64_t* counts, guint bins, guint depth);
-
 // The message's structure for what `accumulator` holds (it must not be empty).
 GstStructure* HistogramStructure(const HistogramAccumulator& accumulator);
 

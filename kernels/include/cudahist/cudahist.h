@@ -5,4 +5,5 @@
 #include "cudahist/histogram_spec.h"
 #include "cudahist/histogrammer.h"
 #include "cudahist/plane_view.h"
+#include "cudahist/statistics.h"
 #include "cudahist/status.h"
