@@ -473,6 +473,17 @@ __device__ __forceinline__ void ZeroShared(uint32_t* words, uint32_t count) {
   for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) words[i] = 0;
 }
 
+// The start of every kernel that dispatch.cu launches with programmatic
+// serialisation (LaunchPrivatizedKernel): zeroes the block's shared counters
+// while the previous kernel on the stream may still be finishing, then waits
+// for it, so that nothing after this touches global memory too early.
+__device__ __forceinline__ void ZeroSharedThenWaitForPriorGrids(uint32_t* words, uint32_t count) {
+  AllowDependentGridsToLaunch();
+  ZeroShared(words, count);
+  __syncthreads();
+  WaitForPriorGrids();
+}
+
 // Call after the block has added its counts to acc.totals (global atomics).
 // The last of the `blocks` blocks that share acc to arrive copies the totals
 // to `counts` and leaves totals and ticket zero for the next launch. The

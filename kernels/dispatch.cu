@@ -147,9 +147,10 @@ uint32_t FrameGrid(const KernelConfig& config, const Plan& plan, uint32_t chunks
   return uint32_t(std::min<uint64_t>(config.resident_blocks, blocks));
 }
 
-// Every privatized launch goes through here: the programmatic-serialisation
-// attribute where tuning.h asks for it (the kernels wait for the previous
-// grid before touching global memory, so it is safe after any kernel).
+// Every launch of the accumulating kernels (privatized, packed, batch) goes
+// through here: the programmatic-serialisation attribute where tuning.h asks
+// for it. Each of those kernels starts with ZeroSharedThenWaitForPriorGrids
+// (device_helpers.cuh), so it is safe after any kernel.
 cudaError_t LaunchPrivatizedKernel(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
                                    void** args, cudaStream_t stream) {
   cudaLaunchConfig_t launch = {};

@@ -43,8 +43,8 @@ struct KernelConfig {
   const void* deep_kernel = nullptr;
   uint32_t deep_loads_per_thread = 0;
   uint32_t deep_resident_blocks = 0;
-  // privatized: the batch kernel (the frame kernel's walk; a row of blocks
-  // per frame); null when the algorithm has none.
+  // privatized: the batch kernel (a row of blocks per frame, the frame
+  // kernel's copies); null when the algorithm has none.
   const void* batch_kernel = nullptr;
   // two-phase
   uint32_t tile_counters = 0;
@@ -107,8 +107,9 @@ Status LaunchAlgorithm(Algorithm algorithm, const KernelConfig& config, const Pl
                        uint32_t* scratch, uint32_t* counts, cudaStream_t stream);
 
 // Whether LaunchBatch can count these frames in one launch: the algorithm has
-// a batch kernel and no frame is large enough for the deep kernel (such
-// frames fill the GPU on their own: they are launched one by one).
+// a batch kernel and no frame is large enough for the deep kernel (such a
+// frame fills the GPU on its own; ComputeBatch then launches the frames of
+// that group one by one).
 bool CanLaunchBatch(const KernelConfig& config, const Plan* plans, uint32_t frames);
 // One launch for frames 1 to kMaxBatchFrames (CanLaunchBatch true); frame f's
 // counts go to counts + f * plans[f].counters, its accumulator is

@@ -10,8 +10,9 @@
 // Launch: kPrivatizedThreads threads, (counters + trash) * C * 4 bytes of
 // dynamic shared memory. Three kernels per configuration: frames walk units
 // with kPrivatizedLoadsPerThread loads, large planes walk rows with more (the
-// deep kernel), and batches count a frame per row of blocks with the frame
-// kernel's walk. dispatch.cu picks the kernel and sizes the grid.
+// deep kernel), and batches count a frame per row of blocks (with the deep
+// kernel's row walk; tuning.h, kBatchRowWalk). dispatch.cu picks the kernel
+// and sizes the grid.
 #include "device_helpers.cuh"
 #include "launch.h"
 #include "tuning.h"
@@ -73,10 +74,7 @@ template <uint32_t kLogCopies, bool kPow2Bins, uint32_t kLoads, bool kRowWalk>
 __device__ __forceinline__ void CountFrameBlock(const Plan& plan, uint32_t block, uint32_t blocks,
                                                 const AccumulatorScratch& acc, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
-  AllowDependentGridsToLaunch();
-  ZeroShared(copies, StoredCounters(plan.counters) << kLogCopies);
-  __syncthreads();
-  WaitForPriorGrids();
+  ZeroSharedThenWaitForPriorGrids(copies, StoredCounters(plan.counters) << kLogCopies);
   const uint32_t low_mask = BankSwizzle<kLogCopies, kPow2Bins>::LowMask(plan.bins);
   LaneCopiesCounter<kLogCopies, kPow2Bins> counter{uint32_t(__cvta_generic_to_shared(copies)),
                                                    threadIdx.x & ((1u << kLogCopies) - 1), low_mask};

@@ -80,10 +80,10 @@ __global__ void __launch_bounds__(kPackedThreads)
     PackedKernel(const Plan plan, const AccumulatorScratch acc, uint32_t* counts) {
   extern __shared__ uint32_t shared[];
   const uint32_t rows = PackedRows(plan.counters);
-  ZeroShared(shared, rows * (kPackedThreads + 4));
-  __syncthreads();
+  ZeroSharedThenWaitForPriorGrids(shared, rows * (kPackedThreads + 4));
   PackedCounter counter{shared, shared + rows * kPackedThreads, rows};
-  WalkPlan<kPackedLoadsPerThread, kPow2Bins>(plan, GridWalkPosition<kPackedLoadsPerThread>(blockIdx.x, gridDim.x), counter);
+  WalkPlan<kPackedLoadsPerThread, kPow2Bins>(plan, GridWalkPosition<kPackedLoadsPerThread>(blockIdx.x, gridDim.x),
+                                             counter);
   counter.Merge();
   for (uint32_t i = threadIdx.x; i < plan.counters; i += blockDim.x) {
     if (counter.totals[i] != 0) atomicAdd(acc.totals + i, counter.totals[i]);

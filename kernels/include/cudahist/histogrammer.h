@@ -54,9 +54,9 @@ class Histogrammer {
   // to planes[f * num_components + num_components - 1], its counts go to
   // counts + f * num_components * bins. With the privatized algorithms (auto
   // up to 8192 counters) up to kMaxFramesPerLaunch frames share one launch,
-  // which hides the fixed cost of a launch that dominates small frames;
-  // frames large enough to fill the GPU alone, and the other algorithms, get
-  // a launch each.
+  // which hides the fixed cost of a launch that dominates small frames. A
+  // group of kMaxFramesPerLaunch that holds a frame large enough to fill the
+  // GPU alone, and every frame with the other algorithms, get a launch each.
   // Every frame is validated before anything is launched; an error names the
   // frame ("frame 3: plane[0].pitch: ...").
   Status ComputeBatch(const PlaneView* planes, int num_frames, cudaStream_t stream, uint32_t* counts);
