@@ -227,6 +227,9 @@ std::string MakePool(const CaseSpec& c, const Device& dev, bool quick, const Dev
 
 using Launch = std::function<std::string(int frame)>;  // "" on success
 
+// What a Launch returns for a CUDA call's result.
+std::string ErrorText(cudaError_t e) { return e == cudaSuccess ? std::string() : cudaGetErrorString(e); }
+
 struct Timing {
   std::string error;
   double microseconds = 0;  // median per frame
@@ -288,9 +291,7 @@ Timing TimeGraph(const Launch& launch, int frames, int repeats, cudaStream_t str
   if (err.empty() && end != cudaSuccess) err = std::string("capture: ") + cudaGetErrorString(end);
   if (err.empty() && cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess) err = "cudaGraphInstantiate failed";
   if (err.empty()) {
-    t = TimePasses([&](int) { const cudaError_t e = cudaGraphLaunch(exec, stream);
-                              return e == cudaSuccess ? std::string() : std::string(cudaGetErrorString(e)); },
-                   1, frames, repeats, stream);
+    t = TimePasses([&](int) { return ErrorText(cudaGraphLaunch(exec, stream)); }, 1, frames, repeats, stream);
   } else {
     t.error = err;
   }
@@ -448,13 +449,11 @@ void CaseRunner::RunRoofline() {
     return;
   }
   AddTimed("roofline", Time([&](int f) {
-    const cudaError_t e = LaunchReadRoofline(pool_.frame(f), pool_.frame_bytes, sink, stream_);
-    return e == cudaSuccess ? std::string() : std::string(cudaGetErrorString(e));
+    return ErrorText(LaunchReadRoofline(pool_.frame(f), pool_.frame_bytes, sink, stream_));
   }), "16-byte loads, read only");
   if (c_.per_frame) {
     AddTimed("roofline+pdl", Time([&](int f) {
-      const cudaError_t e = LaunchReadRoofline(pool_.frame(f), pool_.frame_bytes, sink, stream_, true);
-      return e == cudaSuccess ? std::string() : std::string(cudaGetErrorString(e));
+      return ErrorText(LaunchReadRoofline(pool_.frame(f), pool_.frame_bytes, sink, stream_, true));
     }), "launched like cudahist's kernels (programmatic dependent launch)");
     // The same bytes read as ComputeBatch groups them: one launch per
     // kMaxFramesPerLaunch consecutive frames of the rotation.
@@ -463,8 +462,7 @@ void CaseRunner::RunRoofline() {
       const int first = i * cudahist::kMaxFramesPerLaunch;
       const int frames = std::min(cudahist::kMaxFramesPerLaunch, pool_.frames - first);
       const size_t bytes = size_t(frames - 1) * pool_.frame_stride + pool_.frame_bytes;
-      const cudaError_t e = LaunchReadRoofline(pool_.frame(first), bytes, sink, stream_);
-      return e == cudaSuccess ? std::string() : std::string(cudaGetErrorString(e));
+      return ErrorText(LaunchReadRoofline(pool_.frame(first), bytes, sink, stream_));
     }, launches, pool_.frames, opt_.repeats, stream_), "read only, frames as ComputeBatch groups them");
   }
   cudaFree(sink);
@@ -635,8 +633,8 @@ void CaseRunner::RunCudahist(cudahist::Algorithm algorithm) {
     // The element's way, latency included: a stream synchronisation after every frame.
     AddTimed(method + "+sync", Time([&](int f) {
       const std::string err = launch_into(pinned ? pinned->data() : counts)(f);
-      const cudaError_t e = cudaStreamSynchronize(stream_);
-      return !err.empty() ? err : e == cudaSuccess ? std::string() : std::string(cudaGetErrorString(e));
+      const std::string synced = ErrorText(cudaStreamSynchronize(stream_));
+      return err.empty() ? synced : err;
     }), "counts into pinned host memory, cudaStreamSynchronize after each frame");
     // Launch overhead taken out: the rotation captured as one CUDA graph.
     const Timing g = TimeGraph(launch_into(counts), pool_.frames, opt_.repeats, stream_);
