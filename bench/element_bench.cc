@@ -7,7 +7,12 @@
 //   [our src pad] ! <element> ! fakesink      (see pad_push.h)
 // for kMeasureSeconds, with <element> = identity (the harness's own cost),
 // cudahistogram with the meta on and messages off, and cudahistogram with a
-// message per frame (a thread drains the bus meanwhile).
+// message per frame (a thread drains the bus meanwhile). Built against
+// GStreamer 1.24+, one more run takes its frames from a second pool whose
+// frames carry a producer CUDA stream with work marked pending
+// (GST_CUDA_MEMORY_TRANSFER_NEED_SYNC, as every frame of a 1.24+ decoder or
+// uploader): there the element orders each count after that stream, and the
+// run shows what the ordering costs.
 //
 // What one push measures: a frame acquired from the pool (refcount 1) is
 // handed to the pipeline; the element gets it exclusively, hence writable,
@@ -37,6 +42,9 @@
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
+#if GST_CHECK_VERSION(1, 24, 0)
+#include <gst/cuda/gstcudastream.h>
+#endif
 #include <gst/video/video.h>
 
 #include <cstdio>
@@ -64,6 +72,7 @@ const char kUsage[] = "element_bench [--json PATH] [--seconds S]";
 struct Frames {
   GstCudaContext* context = nullptr;  // the pool's and, shared, the element's
   GstBufferPool* pool = nullptr;
+  bool on_producer_stream = false;  // frames carry a GstCudaStream (1.24+)
   std::map<GstBuffer*, std::vector<uint32_t>> expected;  // counts per pool buffer (Y, U, V)
 };
 
@@ -175,6 +184,20 @@ GstCaps* CudaNv12Caps() {
   return caps;
 }
 
+// "" when the frame carries a producer stream with work marked pending: what
+// the element must order its count after (GStreamer 1.24+).
+std::string CheckPendingOnProducerStream(GstBuffer* buffer) {
+#if GST_CHECK_VERSION(1, 24, 0)
+  GstMemory* mem = gst_buffer_peek_memory(buffer, 0);
+  if (gst_cuda_memory_get_stream(GST_CUDA_MEMORY_CAST(mem)) == nullptr) return "a pool frame carries no CUDA stream";
+  if (!GST_MEMORY_FLAG_IS_SET(mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC)) return "a pool frame has no pending work marked";
+  return "";
+#else
+  (void)buffer;
+  return "GStreamer 1.22's CUDA memory carries no stream";
+#endif
+}
+
 // The pool, active, every frame filled and back in it. "" or what went wrong.
 // gst-cuda 1.22's pool finds its allocator by name (gst_allocator_find of
 // GST_CUDA_MEMORY_TYPE_NAME): gst_cuda_memory_init_once() must have run.
@@ -192,6 +215,13 @@ std::string MakeFrames(Frames* frames) {
   gst_buffer_pool_config_set_params(config, caps, guint(GST_VIDEO_INFO_SIZE(&info)), kPoolFrames, kPoolFrames);
   gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   gst_caps_unref(caps);
+#if GST_CHECK_VERSION(1, 24, 0)
+  if (frames->on_producer_stream) {
+    GstCudaStream* stream = gst_cuda_stream_new(frames->context);
+    gst_buffer_pool_config_set_cuda_stream(config, stream);  // the pool takes its own reference
+    gst_clear_cuda_stream(&stream);
+  }
+#endif
   if (!gst_buffer_pool_set_config(frames->pool, config)) {
     return "the CUDA buffer pool refuses its configuration (1080p NV12 memory:CUDAMemory, " +
            std::to_string(kPoolFrames) + " frames); GST_DEBUG=cudabufferpool:5 tells why";
@@ -208,6 +238,7 @@ std::string MakeFrames(Frames* frames) {
     } else {
       held.push_back(b);
       why = FillFrame(frames->context, b, f, &frames->expected[b]);
+      if (why.empty() && frames->on_producer_stream) why = CheckPendingOnProducerStream(b);
     }
   }
   for (GstBuffer* b : held) gst_buffer_unref(b);  // back to the pool, filled
@@ -225,6 +256,7 @@ struct RunConfig {
   std::string name;
   const char* factory;
   bool attach_meta, post_messages;
+  bool producer_stream = false;  // frames from the pool whose frames carry a stream (1.24+)
   bool is_cudahistogram() const { return std::string(factory) == "cudahistogram"; }
 };
 
@@ -410,26 +442,37 @@ int Main(int argc, char** argv) {
     return 1;
   }
   gst_object_unref(factory);
-  Frames frames;
-  frames.context = context;
-  const std::string why = MakeFrames(&frames);
-  if (!why.empty()) {
-    std::fprintf(stderr, "cannot make the frames: %s\n", why.c_str());
-    return 1;
-  }
-  const std::vector<RunConfig> configs = {
+  Frames plain_frames, stream_frames;
+  plain_frames.context = stream_frames.context = context;
+  stream_frames.on_producer_stream = true;
+  std::vector<Frames*> pools = {&plain_frames};
+  std::vector<RunConfig> configs = {
       {"identity (harness)", "identity", false, false},
       {"cudahistogram meta, no messages", "cudahistogram", true, false},
       {"cudahistogram meta + message/frame", "cudahistogram", true, true},
   };
+#if GST_CHECK_VERSION(1, 24, 0)
+  pools.push_back(&stream_frames);
+  configs.push_back({"cudahistogram meta, producer stream", "cudahistogram", true, false, true});
+#endif
+  for (Frames* frames : pools) {
+    const std::string why = MakeFrames(frames);
+    if (!why.empty()) {
+      std::fprintf(stderr, "cannot make the frames: %s\n", why.c_str());
+      return 1;
+    }
+  }
+  std::printf("GStreamer %s (built against %d.%d)\n", gst_version_string(), GST_VERSION_MAJOR, GST_VERSION_MINOR);
   std::vector<RunResult> results;
   for (const RunConfig& rc : configs) {
     std::printf("run: %s ...\n", rc.name.c_str());
     std::fflush(stdout);
-    results.push_back(Run(rc, &frames, seconds));
+    results.push_back(Run(rc, rc.producer_stream ? &stream_frames : &plain_frames, seconds));
   }
-  gst_buffer_pool_set_active(frames.pool, FALSE);
-  gst_object_unref(frames.pool);
+  for (Frames* frames : pools) {
+    gst_buffer_pool_set_active(frames->pool, FALSE);
+    gst_object_unref(frames->pool);
+  }
   gst_object_unref(context);
 
   bool ok = true;

@@ -2,34 +2,15 @@
 
 #include <cuda_runtime_api.h>
 
+#include "cuda_support.h"
+
 namespace cudahistogram {
 namespace {
-
-// Pushes a GstCudaContext for the lifetime of the object.
-class ScopedContext {
- public:
-  explicit ScopedContext(GstCudaContext* context) : pushed_(gst_cuda_context_push(context)) {}
-  ~ScopedContext() {
-    if (pushed_) gst_cuda_context_pop(nullptr);
-  }
-  bool pushed() const { return pushed_; }
-
- private:
-  bool pushed_;
-};
-
-bool CudaOk(cudaError_t result, const char* what, std::string* error) {
-  if (result == cudaSuccess) return true;
-  *error = std::string(what) + ": " + cudaGetErrorName(result) + ": " + cudaGetErrorString(result);
-  return false;
-}
 
 bool LibraryOk(const cudahist::Status& status, std::string* error) {
   if (!status.ok()) *error = status.message();
   return status.ok();
 }
-
-const char kPushFailed[] = "could not make the CUDA context current (gst_cuda_context_push failed)";
 
 }  // namespace
 
@@ -37,11 +18,16 @@ bool CudaCounter::Open(GstCudaContext* context, std::string* error) {
   Close();
   ScopedContext scoped(context);
   if (!scoped.pushed()) {
-    *error = kPushFailed;
+    *error = kContextPushFailed;
     return false;
   }
   if (!CudaOk(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags",
               error)) {
+    stream_ = nullptr;
+    return false;
+  }
+  if (!order_.Open(context, error)) {
+    cudaStreamDestroy(stream_);
     stream_ = nullptr;
     return false;
   }
@@ -56,6 +42,7 @@ void CudaCounter::Close() {
     ScopedContext scoped(context_);
     histogrammer_.reset();
     pinned_.reset();
+    order_.Close();
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
     stream_ = nullptr;
   }
@@ -75,18 +62,20 @@ bool CudaCounter::EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n,
          LibraryOk(cudahist::PinnedCounts::Create(cudahist::CountsLength(spec, n), &pinned_), error);
 }
 
-bool CudaCounter::Count(const cudahist::HistogramSpec& spec, const cudahist::PlaneView* planes,
-                        int n, const uint32_t** counts, std::string* error) {
+bool CudaCounter::Count(const cudahist::HistogramSpec& spec, GstBuffer* frame,
+                        const cudahist::PlaneView* planes, int n, const uint32_t** counts,
+                        std::string* error) {
   if (context_ == nullptr) {
     *error = "no CUDA context";
     return false;
   }
   ScopedContext scoped(context_);
   if (!scoped.pushed()) {
-    *error = kPushFailed;
+    *error = kContextPushFailed;
     return false;
   }
   if (!EnsureHistogrammer(spec, n, error)) return false;
+  if (!order_.OrderAfterProducers(frame, stream_, error)) return false;
   if (!LibraryOk(histogrammer_->Compute(planes, n, stream_, pinned_->data()), error)) return false;
   if (!CudaOk(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", error)) return false;
   *counts = pinned_->data();

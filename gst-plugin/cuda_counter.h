@@ -1,18 +1,21 @@
 // The element's CUDA state: one CUDA context (GStreamer's, shared with the
 // neighbouring CUDA elements), the element's own non-blocking stream in it,
-// and the Histogrammer and pinned counts reused frame after frame.
+// the event that orders it after a frame's producer (GStreamer 1.24+, see
+// cuda_stream_order.h), and the Histogrammer and pinned counts reused frame
+// after frame.
 //
 // Everything that touches CUDA runs between gst_cuda_context_push and
-// gst_cuda_context_pop: GStreamer's context is not the runtime's primary one,
-// and the runtime API works in whichever context is current. Waiting is on
-// the element's stream only, never the device.
+// gst_cuda_context_pop (ScopedContext). Waiting is on the element's stream
+// only, never the device, and never on the producer's stream from the CPU.
 #pragma once
 
 #include <gst/cuda/gstcudacontext.h>
+#include <gst/gst.h>
 
 #include <memory>
 #include <string>
 
+#include "cuda_stream_order.h"
 #include "cudahist/histogrammer.h"
 
 namespace cudahistogram {
@@ -24,26 +27,29 @@ class CudaCounter {
   CudaCounter(const CudaCounter&) = delete;
   CudaCounter& operator=(const CudaCounter&) = delete;
 
-  // Creates the stream in `context` (a new reference is taken). Closes
-  // whatever was open before.
+  // Creates the stream and event in `context` (a new reference is taken).
+  // Closes whatever was open before.
   bool Open(GstCudaContext* context, std::string* error);
-  // Destroys the stream, Histogrammer and pinned counts in their context.
+  // Destroys the stream, event, Histogrammer and pinned counts in their context.
   void Close();
   bool is_open() const { return context_ != nullptr; }
   GstCudaContext* context() const { return context_; }
 
-  // Counts `planes` (device pointers valid in this counter's context) and
-  // waits for the result on the element's stream. The Histogrammer and the
-  // pinned counts are (re)built only when spec or component count change.
-  // On success *counts points to n * spec.bins counts, valid until the next call.
-  bool Count(const cudahist::HistogramSpec& spec, const cudahist::PlaneView* planes, int n,
-             const uint32_t** counts, std::string* error);
+  // Counts `planes` (device pointers valid in this counter's context, into
+  // the CUDA memory of `frame`) once the work pending on the producer
+  // streams of `frame` is done, and waits for the result on the element's
+  // stream. The Histogrammer and the pinned counts are (re)built only when
+  // spec or component count change. On success *counts points to
+  // n * spec.bins counts, valid until the next call.
+  bool Count(const cudahist::HistogramSpec& spec, GstBuffer* frame, const cudahist::PlaneView* planes,
+             int n, const uint32_t** counts, std::string* error);
 
  private:
   bool EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n, std::string* error);
 
   GstCudaContext* context_ = nullptr;
   cudaStream_t stream_ = nullptr;
+  StreamOrder order_;
   std::unique_ptr<cudahist::Histogrammer> histogrammer_;
   std::unique_ptr<cudahist::PinnedCounts> pinned_;
 };

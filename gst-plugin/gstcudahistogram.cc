@@ -174,7 +174,9 @@ bool EnsureCuda(GstCudaHistogram* self, gint device_id) {
 bool MapFrame(GstCudaHistogram* self, GstBuffer* buf, GstMapFlags flags, GstVideoFrame* frame) {
   if (gst_video_frame_map(frame, &self->state->info, buf, flags)) return true;
   GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Could not map the video frame for reading"),
-                    ("gst_video_frame_map failed on %" GST_PTR_FORMAT, buf));
+                    ("gst_video_frame_map (%s) failed on %" GST_PTR_FORMAT " (mapped for writing "
+                     "elsewhere, or its memory refuses to be mapped)",
+                     (flags & GST_MAP_CUDA) ? "GST_MAP_CUDA, device pointers" : "system memory", buf));
   return false;
 }
 
@@ -200,7 +202,7 @@ bool CountOnGpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
   cudahist::HistogramSpec spec;
   spec.bins = settings.bins;
   spec.algorithm = settings.algorithm;
-  const bool ok = st->cuda.Count(spec, views, st->plan.layout.n_components, counts, &error);
+  const bool ok = st->cuda.Count(spec, buf, views, st->plan.layout.n_components, counts, &error);
   gst_video_frame_unmap(&frame);
   if (!ok) {
     GST_ELEMENT_ERROR(self, STREAM, FAILED, ("CUDA histogram failed: %s", error.c_str()),
@@ -317,6 +319,27 @@ gboolean Stop(GstBaseTransform* trans) {
   return TRUE;
 }
 
+// GStreamer's CUDA copies (cudaupload, cudadownload, gst_cuda_buffer_copy)
+// move width x pixel-stride bytes per row: for packed 4:2:2 of odd width that
+// is 2 bytes short of the row, so the last V sample of every row is not the
+// source's (seen on 1.22, see the README). The element cannot tell which
+// producer wrote the frame, so it says so once per negotiation.
+void WarnOfOddWidthPacked422(GstCudaHistogram* self) {
+  const GstVideoInfo& info = self->state->info;
+  const GstVideoFormat format = GST_VIDEO_INFO_FORMAT(&info);
+  if (!self->state->cuda_caps || (format != GST_VIDEO_FORMAT_YUY2 && format != GST_VIDEO_FORMAT_UYVY) ||
+      GST_VIDEO_INFO_WIDTH(&info) % 2 == 0) {
+    return;
+  }
+  GST_ELEMENT_WARNING(self, STREAM, FORMAT,
+                      ("%s frames of odd width (%d) in CUDA memory: if they were copied into CUDA memory "
+                       "by GStreamer (cudaupload), the last V sample of every row was lost on the way "
+                       "and the V histogram counts what the copy left there",
+                       GST_VIDEO_INFO_NAME(&info), GST_VIDEO_INFO_WIDTH(&info)),
+                      ("gst-cuda copies width x pixel stride = %d bytes per row; the row holds %d",
+                       GST_VIDEO_INFO_WIDTH(&info) * 2, (GST_VIDEO_INFO_WIDTH(&info) + 1) / 2 * 4));
+}
+
 gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
   GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
   State* st = self->state;
@@ -334,6 +357,7 @@ gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
   const Settings settings = CopySettings(self);
   // Only CUDA caps need a GPU: system memory works on any machine.
   if (st->cuda_caps && !EnsureCuda(self, settings.cuda_device_id)) return FALSE;
+  WarnOfOddWidthPacked422(self);
   GST_INFO_OBJECT(self, "counting %s %dx%d %s", GST_VIDEO_INFO_NAME(&st->info),
                   GST_VIDEO_INFO_WIDTH(&st->info), GST_VIDEO_INFO_HEIGHT(&st->info),
                   st->cuda_caps ? "in CUDA memory on the GPU" : "in system memory with the CPU backend");

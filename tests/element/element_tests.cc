@@ -499,6 +499,55 @@ TEST(Element, BufferSmallerThanItsCapsIsAnError) {
   EXPECT_NE(text.find("Buffer too small for its caps"), std::string::npos) << text;
 }
 
+// Memory that cannot be mapped, nor copied (GstBuffer copies a writable
+// buffer's memory when a map fails): what a producer's memory whose map
+// fails looks like to the element.
+struct UnmappableMemory {
+  GstMemory mem;
+};
+
+GType UnmappableAllocatorType() {
+  static const GType type = g_type_register_static_simple(
+      GST_TYPE_ALLOCATOR, "CudaHistogramTestUnmappableAllocator", sizeof(GstAllocatorClass),
+      [](gpointer klass, gpointer) {
+        GST_ALLOCATOR_CLASS(klass)->free = [](GstAllocator*, GstMemory* m) {
+          g_free(reinterpret_cast<UnmappableMemory*>(m));
+        };
+      },
+      sizeof(GstAllocator),
+      [](GTypeInstance* instance, gpointer) {
+        GstAllocator* a = GST_ALLOCATOR(instance);
+        a->mem_type = "UnmappableMemory";
+        a->mem_map = [](GstMemory*, gsize, GstMapFlags) -> gpointer { return nullptr; };
+        a->mem_unmap = [](GstMemory*) {};
+        a->mem_copy = [](GstMemory*, gssize, gssize) -> GstMemory* { return nullptr; };
+        a->mem_share = [](GstMemory*, gssize, gssize) -> GstMemory* { return nullptr; };
+      },
+      GTypeFlags(0));
+  return type;
+}
+
+GstMemory* NewUnmappableMemory(gsize size) {
+  static GstAllocator* const allocator = GST_ALLOCATOR(g_object_new(UnmappableAllocatorType(), nullptr));
+  auto* m = g_new0(UnmappableMemory, 1);
+  gst_memory_init(&m->mem, GstMemoryFlags(0), allocator, nullptr, size, 0, 0, size);
+  return &m->mem;
+}
+
+// A frame whose map fails: an element error, and nothing counted.
+TEST(Element, FrameThatCannotBeMappedIsAnError) {
+  Harness hx;
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
+  hx.SetCaps(info);
+  GstBuffer* frame = gst_buffer_new();
+  gst_buffer_append_memory(frame, NewUnmappableMemory(GST_VIDEO_INFO_SIZE(&info)));
+  EXPECT_EQ(hx.Push(frame, 0, kFrame), GST_FLOW_ERROR);
+  gst_buffer_unref(frame);
+  const std::string text = PopErrorText(hx.bus());
+  EXPECT_NE(text.find("Could not map the video frame for reading"), std::string::npos) << text;
+  EXPECT_EQ(PopHistogramMessage(hx.bus()), nullptr);
+}
+
 // CUDA caps need a CUDA device: without a driver (CI) the element must fail
 // negotiation with an element error, not abort inside gst-cuda; on a GPU host
 // the same holds for a device id that does not exist.

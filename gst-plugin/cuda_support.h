@@ -1,0 +1,39 @@
+// Small pieces every CUDA user of the plugin shares: a GstCudaContext made
+// current for a scope, and a CUDA runtime result turned into an error text.
+#pragma once
+
+#include <cuda_runtime_api.h>
+#include <gst/cuda/gstcudacontext.h>
+
+#include <string>
+
+namespace cudahistogram {
+
+// Pushes a GstCudaContext for the lifetime of the object. GStreamer's context
+// is not the runtime's primary one, and the runtime API works in whichever
+// context is current on the thread.
+class ScopedContext {
+ public:
+  explicit ScopedContext(GstCudaContext* context) : pushed_(gst_cuda_context_push(context)) {}
+  ~ScopedContext() {
+    if (pushed_) gst_cuda_context_pop(nullptr);
+  }
+  ScopedContext(const ScopedContext&) = delete;
+  ScopedContext& operator=(const ScopedContext&) = delete;
+  bool pushed() const { return pushed_; }
+
+ private:
+  bool pushed_;
+};
+
+constexpr char kContextPushFailed[] =
+    "could not make the CUDA context current (gst_cuda_context_push failed)";
+
+// True on cudaSuccess; otherwise `error` = "<what>: <error name>: <error string>".
+inline bool CudaOk(cudaError_t result, const char* what, std::string* error) {
+  if (result == cudaSuccess) return true;
+  *error = std::string(what) + ": " + cudaGetErrorName(result) + ": " + cudaGetErrorString(result);
+  return false;
+}
+
+}  // namespace cudahistogram
