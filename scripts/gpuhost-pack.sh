@@ -1,32 +1,65 @@
 #!/usr/bin/env bash
 # Packs what the GPU host needs into .gpuhost/ (ignored by git, travels with
-# the device tool's `carry`): a relocatable GStreamer runtime (gst/), the
-# plugin and meta library (gst-plugin/, lib/), test, benchmark and example
-# binaries (bin/), the scripts that run them, and an H.264 test clip made
-# here with x264enc (media/). The GPU host has no GStreamer and no registry.
-# bin/ travels as bin.tar.gz (see the end).
-#   usage: scripts/gpuhost-pack.sh [BUILD_DIR]     (default: build)
+# the device tool's `carry`): a relocatable GStreamer 1.22 runtime (gst/),
+# the plugin and meta library (gst-plugin/, lib/), test, benchmark and
+# example binaries (bin/), the scripts that run them, and H.264 test clips
+# made here with x264enc (media/). The GPU host has no GStreamer and no
+# registry. All of it but the scripts and clips travels as gst122.tar.xz.
+#
+# With --gst126 BUILD_TRIXIE (a build made in the Debian 13 root,
+# scripts/in-trixie.sh) it also packs gst126.tar.xz: the same binaries built
+# against GStreamer 1.26, a GStreamer 1.26 runtime from the trixie root and
+# trixie's own C library and loader (its binaries ask for glibc 2.38 symbols,
+# newer than some hosts have). Every executable in it is patched (patchelf)
+# to start through that loader and find its libraries first, from the fixed
+# path /tmp/cudahist-gst126, which gpuhost-run.sh links to the unpacked
+# folder; nothing of it is put on LD_LIBRARY_PATH, so the host's own programs
+# (python3) keep the host's libraries.
+#   usage: scripts/gpuhost-pack.sh [BUILD_DIR] [--gst126 BUILD_DIR_TRIXIE
+#                                  [--unchanged-plugin126 OLD_PLUGIN.so]]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-build=${1:-build}
+build=build
+build126=""
+unchanged126=""  # a libgstcudahistogram.so of an earlier commit, built against 1.26 (race126)
+while [ $# -gt 0 ]; do
+  case $1 in
+    --gst126) build126=${2:?--gst126 needs the trixie build folder}; shift 2 ;;
+    --unchanged-plugin126) unchanged126=${2:?}; shift 2 ;;
+    *) build=$1; shift ;;
+  esac
+done
 out=.gpuhost
-[ -f "$build/build.ninja" ] || { echo "gpuhost-pack: build $build first (scripts/test.sh)" >&2; exit 2; }
+bundle_tool=../shared/tools/gst-bundle.sh
+gst126_prefix=/tmp/cudahist-gst126
+for b in "$build" $build126; do
+  [ -f "$b/build.ninja" ] || { echo "gpuhost-pack: build $b first" >&2; exit 2; }
+done
 ninja -C "$build" >/dev/null
 
-rm -rf "$out/bin" "$out/gst-plugin" "$out/lib" "$out/scripts"
-mkdir -p "$out/bin" "$out/gst-plugin" "$out/lib" "$out/media" "$out/scripts"
 copy_if_built() {  # copy_if_built DEST PATH...
   local dest=$1; shift
   for f in "$@"; do [ -e "$f" ] && cp -L "$f" "$dest/"; done
   return 0
 }
-copy_if_built "$out/gst-plugin" "$build"/gst-plugin/libgstcudahistogram.so
-copy_if_built "$out/lib" $(ls -d "$build"/gst-plugin/meta/libgstcudahistogrammeta-1.0.so* | grep -v "\.p$")
-for exe in $(find "$build"/tests "$build"/bench "$build"/examples -maxdepth 2 -type f -perm -u+x \
-               ! -name '*.so*' ! -name '*.p' 2>/dev/null); do
-  head -c4 "$exe" | grep -q ELF && cp "$exe" "$out/bin/"
-done
+# pack_binaries BUILD DEST: the plugin, the meta library and every test,
+# benchmark and example executable of BUILD into DEST/{gst-plugin,lib,bin}.
+pack_binaries() {
+  local from=$1 dest=$2
+  rm -rf "$dest/bin" "$dest/gst-plugin" "$dest/lib"
+  mkdir -p "$dest/bin" "$dest/gst-plugin" "$dest/lib"
+  copy_if_built "$dest/gst-plugin" "$from"/gst-plugin/libgstcudahistogram.so
+  copy_if_built "$dest/lib" $(ls -d "$from"/gst-plugin/meta/libgstcudahistogrammeta-1.0.so* | grep -v "\.p$")
+  for exe in $(find "$from"/tests "$from"/bench "$from"/examples -maxdepth 2 -type f -perm -u+x \
+                 ! -name '*.so*' ! -name '*.p' 2>/dev/null); do
+    head -c4 "$exe" | grep -q ELF && cp "$exe" "$dest/bin/"
+  done
+}
+
+rm -rf "$out/scripts"
+mkdir -p "$out/media" "$out/scripts"
+pack_binaries "$build" "$out"
 cp bench/*.sh bench/*.py examples/*.py "$out/scripts/" 2>/dev/null || true
 cp -r examples/launch "$out/scripts/" 2>/dev/null || true
 cp scripts/gpuhost-run.sh "$out/"
@@ -49,8 +82,62 @@ if [ ! -s "$es" ]; then
     video/x-h264,stream-format=byte-stream ! filesink location="$es"
 fi
 
-bash ../shared/tools/gst-bundle.sh "$out/gst" "$out/bin" "$out/gst-plugin" "$out/lib" >/dev/null
-# Every binary carries the kernels' fatbin (about 6 MB each); compressed they
-# fit the device tool's 64 MiB. gpuhost-run.sh unpacks them there.
-tar -C "$out" -czf "$out/bin.tar.gz" bin && rm -rf "$out/bin"
-du -sh "$out"
+bash "$bundle_tool" "$out/gst" "$out/bin" "$out/gst-plugin" "$out/lib" >/dev/null
+# Every binary carries the kernels' fatbin (about 6 MB each); xz-compressed
+# the binaries and both runtimes fit the device tool's 64 MiB together.
+# gpuhost-run.sh unpacks them there.
+pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz), then removed
+  local archive=$1; shift
+  rm -f "$out/$archive"
+  tar -C "$out" -cf - "$@" | xz -T0 -6 > "$out/$archive"
+  (cd "$out" && rm -rf "$@")
+}
+pack gst122.tar.xz bin gst gst-plugin lib
+
+if [ -n "$build126" ]; then
+  command -v patchelf >/dev/null || {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends patchelf >/dev/null
+  }
+  stage=$out/gst126
+  rm -rf "$stage"
+  mkdir -p "$stage/tools" "$stage/glibc"
+  pack_binaries "$build126" "$stage"
+  if [ -n "$unchanged126" ]; then
+    mkdir -p "$stage/gst-plugin-unchanged" && cp -L "$unchanged126" "$stage/gst-plugin-unchanged/"
+  fi
+  cp "$bundle_tool" "$stage/tools/"
+  # Inside the trixie root: its GStreamer and, for every ELF file packed,
+  # the C and C++ runtime libraries and loader it was linked against.
+  bash scripts/in-trixie.sh bash -c '
+    set -euo pipefail
+    stage=$1
+    bash "$stage/tools/gst-bundle.sh" "$stage/gst" "$stage/bin" "$stage/gst-plugin" "$stage/lib" >/dev/null
+    runtime="/(libc|libm|libmvec|libdl|libpthread|librt|libresolv|libstdc\+\+|libgcc_s)\.so"
+    find "$stage" -type f \( -perm -u+x -o -name "*.so*" \) | while read -r f; do
+      ldd "$f" 2>/dev/null || true
+    done | awk "/=> \\//{print \$3}" | sort -u | { grep -E "$runtime" || true; } |
+      xargs -r cp -L -t "$stage/glibc/"
+    cp -L /lib64/ld-linux-x86-64.so.2 "$stage/glibc/"
+  ' pack-gst126 "$stage"
+  rpath=$gst126_prefix/glibc:$gst126_prefix/lib:$gst126_prefix/gst/lib
+  # Executables start through trixie's loader; executables and the
+  # project's own libraries look in the bundle first (DT_RPATH, which also
+  # serves the libraries they load, unlike a RUNPATH).
+  for f in "$stage"/bin/* "$stage"/gst/bin/* "$stage"/gst/libexec/*; do
+    patchelf --set-interpreter "$gst126_prefix/glibc/ld-linux-x86-64.so.2" --force-rpath --set-rpath "$rpath" "$f"
+  done
+  for f in "$stage"/gst-plugin*/*.so "$stage"/lib/*.so*; do
+    patchelf --force-rpath --set-rpath "$rpath" "$f"
+  done
+  cat > "$stage/env.sh" <<ENV
+# GStreamer 1.26 from the trixie root; gpuhost-run.sh links $gst126_prefix here first.
+export PATH="$gst126_prefix/gst/bin:\$PATH"
+export GST_PLUGIN_SYSTEM_PATH_1_0="$gst126_prefix/gst/lib/gstreamer-1.0"
+export GST_PLUGIN_SCANNER_1_0="$gst126_prefix/gst/libexec/gst-plugin-scanner"
+export GST_REGISTRY_1_0="\${TMPDIR:-/tmp}/gst126-registry-\$\$.bin"
+ENV
+  rm -rf "$stage/tools"
+  pack gst126.tar.xz gst126
+fi
+rm -f "$out"/bin.tar.gz "$out"/gst126.tar.gz  # the layout of earlier packs
+du -sh "$out"/*.tar.xz "$out"

@@ -2,27 +2,56 @@
 # Runs on the GPU host, from the copy of the repository there, after
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
-# Steps (default: all): tests decode examples bench; sanitize on demand. Each step's full log
-# goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
-# date, each step's exit status and last lines) is printed and saved as
-# OUTDIR/summary.txt.
+# Steps against GStreamer 1.22 (default: tests decode examples bench):
+#   tests decode examples bench sanitize oddwidth
+# and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
+#   tests126 decode126 bench126 oddwidth126
+# race126 runs the stream-ordering tests against the plugin of commit 983ba61
+# (before the ordering; packed as gst126/gst-plugin-unchanged). Each step's full
+# log goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
+# date, host C library, each step's exit status and last lines) is printed
+# and saved as OUTDIR/summary.txt.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${1:?usage: gpuhost-run.sh OUTDIR [STEP ...]}; shift
 steps=${*:-tests decode examples bench}
 logs=$(mktemp -d)/logs; mkdir -p "$logs"
 
-source "$here/gst/env.sh"
-export GST_PLUGIN_PATH="$here/gst-plugin"
-export BUILD_DIR="$here"   # the launch recipes look for $BUILD_DIR/gst-plugin
-export LD_LIBRARY_PATH="$here/lib:$LD_LIBRARY_PATH"
-bin=$here/bin
-# gpuhost-pack.sh compresses bin/ so that it fits what the device tool carries.
-if [ -f "$here/bin.tar.gz" ]; then rm -rf "$bin" && tar -C "$here" -xzf "$here/bin.tar.gz"; fi
+unpack() {  # unpack ARCHIVE: xz tarball of .gpuhost, by tar or, without xz, by Python
+  [ -f "$here/$1" ] || return 0
+  tar -C "$here" -xJf "$here/$1" 2>/dev/null ||
+    python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$here/$1" "$here"
+}
+unpack gst122.tar.xz
+unpack gst126.tar.xz
+# gst126's executables start through trixie's loader at this fixed path.
+[ -d "$here/gst126" ] && ln -sfn "$here/gst126" /tmp/cudahist-gst126
+
+# The environment of one GStreamer runtime: use_gst 122 | 126. Sets $bin.
+base_path=$PATH
+base_ld=${LD_LIBRARY_PATH:-}
+use_gst() {
+  unset GST_PLUGIN_SYSTEM_PATH_1_0 GST_PLUGIN_SCANNER_1_0 GST_REGISTRY_1_0
+  export PATH=$base_path LD_LIBRARY_PATH=$base_ld
+  if [ "$1" = 126 ]; then
+    source "$here/gst126/env.sh"
+    export GST_PLUGIN_PATH="$here/gst126/gst-plugin"
+    export BUILD_DIR="$here/gst126"  # the launch recipes look for $BUILD_DIR/gst-plugin
+    bin=$here/gst126/bin
+  else
+    source "$here/gst/env.sh"
+    export GST_PLUGIN_PATH="$here/gst-plugin"
+    export BUILD_DIR="$here"
+    export LD_LIBRARY_PATH="$here/lib:$LD_LIBRARY_PATH"
+    bin=$here/bin
+  fi
+}
 
 {
   date -u '+date: %Y-%m-%d %H:%M UTC'
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem --format=csv
+  echo "host C library: $(ldd --version 2>&1 | head -n 1)"
+  [ -d "$here/gst126" ] && echo "trixie C library (carried): $("$here/gst126/glibc/ld-linux-x86-64.so.2" --version 2>&1 | head -n 1)"
 } > "$logs/device.txt" 2>&1
 
 summary=$logs/summary.txt
@@ -35,22 +64,70 @@ step() {  # step NAME COMMAND...: runs it with a log; records exit code and tail
   { echo "=== $name: exit $rc, $((SECONDS - t0)) s"; tail -n "${TAIL_LINES:-6}" "$logs/$name.log"; } >> "$summary"
 }
 
+gpu_tests() {  # gpu_tests SUFFIX: the test binaries of the current runtime
+  step "kernel_tests$1" "$bin/kernel_tests"
+  step "cpu_tests$1" "$bin/cpu_tests"
+  step "element_tests$1" "$bin/element_tests"
+  step "cuda_input_tests$1" "$bin/cuda_input_tests"
+}
+decode_checks() {  # decode_checks SUFFIX: NVDEC end to end, gst-inspect, the launch recipes
+  CUDAHIST_TEST_CLIP="$here/media/clip-1080p.mp4" step "decode_match$1" "$bin/decode_match_test"
+  step "inspect$1" gst-inspect-1.0 cudahistogram
+  step "nvcodec_elements$1" bash -c 'for e in cudaupload cudadownload nvh264dec cudaconvert cudascale; do
+      if gst-inspect-1.0 --exists "$e"; then echo "$e: registered"; else echo "$e: NOT registered"; fi; done'
+  step "launch_nvdec$1" gst-launch-1.0 -m filesrc location="$here/media/clip-1080p.mp4" ! qtdemux ! \
+    h264parse ! nvh264dec ! cudahistogram ! fakesink
+  step "launch_upload$1" gst-launch-1.0 -m videotestsrc num-buffers=5 ! video/x-raw,format=RGBA ! \
+    cudaupload ! "video/x-raw(memory:CUDAMemory)" ! cudahistogram ! fakesink
+  step "recipe_decode_file$1" bash "$here/scripts/launch/decode_file.sh" "$here/media/clip-1080p.mp4"
+  step "recipe_upload$1" bash "$here/scripts/launch/upload.sh" 10
+}
+# Packed 4:2:2 through cudaupload ! cudadownload, odd and even widths: are the
+# bytes that come back the bytes that went in?
+odd_width_round_trip() {
+  local dir; dir=$(mktemp -d)
+  for format in YUY2 UYVY; do
+    for width in 333 334; do
+      gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=snow ! \
+        "video/x-raw,format=$format,width=$width,height=4" ! tee name=t ! queue ! \
+        filesink location="$dir/in.raw" t. ! queue ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! \
+        cudadownload ! video/x-raw ! filesink location="$dir/out.raw" || { echo "$format $width: pipeline failed"; continue; }
+      python3 - "$dir/in.raw" "$dir/out.raw" "$format" "$width" <<'PY'
+import sys
+a, b = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+fmt, width = sys.argv[3], int(sys.argv[4])
+stride = (((width + 1) // 2 * 4) + 3) // 4 * 4
+row = (width + 1) // 2 * 4
+diff = [i for i in range(min(len(a), len(b))) if i % stride < row and a[i] != b[i]]
+cols = sorted({i % stride for i in diff})
+v_byte = row - 1 if fmt == "YUY2" else row - 2
+print(f"{fmt} width {width}: {len(a)} bytes in, {len(b)} out, {len(diff)} differ"
+      + (f" at row offsets {cols} (the last V sample is byte {v_byte})" if diff else ": identical"))
+PY
+    done
+  done
+  rm -rf "$dir"
+}
+
 for s in $steps; do
   case $s in
-    tests)
-      step kernel_tests "$bin/kernel_tests"
-      step cpu_tests "$bin/cpu_tests"
-      step element_tests "$bin/element_tests" ;;
-    decode)
-      CUDAHIST_TEST_CLIP="$here/media/clip-1080p.mp4" step decode_match "$bin/decode_match_test"
-      step inspect gst-inspect-1.0 cudahistogram
-      step launch_nvdec gst-launch-1.0 -m filesrc location="$here/media/clip-1080p.mp4" ! qtdemux ! \
-        h264parse ! nvh264dec ! cudahistogram ! fakesink
-      step launch_upload gst-launch-1.0 -m videotestsrc num-buffers=5 ! video/x-raw,format=RGBA ! \
-        cudaupload ! "video/x-raw(memory:CUDAMemory)" ! cudahistogram ! fakesink ;;
+    tests) use_gst 122; gpu_tests "" ;;
+    tests126) use_gst 126; gpu_tests 126 ;;
+    decode) use_gst 122; decode_checks "" ;;
+    decode126) use_gst 126; decode_checks 126 ;;
+    oddwidth) use_gst 122; step oddwidth odd_width_round_trip ;;
+    oddwidth126) use_gst 126; step oddwidth126 odd_width_round_trip ;;
+    race126)
+      # The stream-ordering tests against the plugin from before the ordering:
+      # they must fail there (they pass with the current plugin: tests126).
+      use_gst 126
+      GST_PLUGIN_PATH="$here/gst126/gst-plugin-unchanged" step race126_unchanged \
+        "$bin/cuda_input_tests" --gtest_filter='StreamOrder.CountsWait*'
+      step race126_current "$bin/cuda_input_tests" --gtest_filter='StreamOrder.CountsWait*' ;;
     examples)
       # The examples' own tests: on a GPU host their GPU comparisons run
       # instead of skipping (GPU output must equal the CPU path's).
+      use_gst 122
       ex=$here/../examples
       export PYTHONPATH="$ex/tests" PYTHONDONTWRITEBYTECODE=1
       step ex_quickstart python3 "$ex/tests/quickstart_test.py" "$bin/quickstart"
@@ -63,16 +140,26 @@ for s in $steps; do
     sanitize)
       # memcheck over the coverage frames (every layout, offset and ROI), racecheck
       # over a sample of them: the ticket, the copies' merge and grid.sync.
+      use_gst 122
       step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='Coverage/*:GpuReuse*:GpuBadInput*:GpuBatch*'
       step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='Coverage/GpuCoverageTest.*/1*' ;;
     bench)
+      use_gst 122
       TAIL_LINES=60 step bench bash "$here/scripts/run_all.sh" "$bin" "$logs/bench" ;;
+    bench126)
+      # The element on both runtimes in one call: 1.22's plain path and 1.26's
+      # (its plain pool and a pool whose frames carry a producer stream).
+      use_gst 122
+      TAIL_LINES=12 step element_bench122 "$bin/element_bench" --json "$logs/element_bench122.json"
+      use_gst 126
+      TAIL_LINES=12 step element_bench126 "$bin/element_bench" --json "$logs/element_bench126.json" ;;
   esac
 done
 
 cp "$summary" "$out/summary.txt"
 [ -d "$logs/bench" ] && cp "$logs"/bench/*.json "$out/" 2>/dev/null
+cp "$logs"/element_bench12*.json "$out/" 2>/dev/null
 tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
 cat "$summary"
