@@ -60,7 +60,7 @@ pack_binaries() {
 rm -rf "$out/scripts"
 mkdir -p "$out/media" "$out/scripts"
 pack_binaries "$build" "$out"
-cp bench/*.sh bench/*.py examples/*.py "$out/scripts/" 2>/dev/null || true
+cp bench/*.sh bench/*.py examples/*.py scripts/compare_cuda_branches.py "$out/scripts/" 2>/dev/null || true
 cp -r examples/launch "$out/scripts/" 2>/dev/null || true
 cp scripts/gpuhost-run.sh "$out/"
 

@@ -5,7 +5,7 @@
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
 #   tests decode examples bench sanitize oddwidth
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
-#   tests126 decode126 bench126 oddwidth126
+#   tests126 decode126 bench126 oddwidth126 convert126
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
 # (before the ordering; packed as gst126/gst-plugin-unchanged). Each step's full
 # log goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
@@ -117,6 +117,20 @@ for s in $steps; do
     decode126) use_gst 126; decode_checks 126 ;;
     oddwidth) use_gst 122; step oddwidth odd_width_round_trip ;;
     oddwidth126) use_gst 126; step oddwidth126 odd_width_round_trip ;;
+    convert126)
+      # Does 1.26's cudaconvert register here (1.22's does not: its NVRTC check
+      # asks for compute_30)? gst-cuda opens "libnvrtc.so"; the host's CUDA
+      # toolkit has one that is not on the loader's path, so it is named.
+      use_gst 126
+      nvrtc=$(ls /usr/local/cuda/lib64/libnvrtc.so 2>/dev/null | head -n 1)
+      step nvrtc126_default bash -c 'GST_REGISTRY_1_0=$(mktemp -u) GST_DEBUG=cudanvrtc:6 gst-inspect-1.0 cudaconvert 2>&1 | grep -Ev "^\s*$" | tail -n 30'
+      export GST_CUDA_NVRTC_LIBNAME=$nvrtc GST_REGISTRY_1_0=$(mktemp -u)
+      step nvrtc126_toolkit bash -c 'echo "GST_CUDA_NVRTC_LIBNAME=$GST_CUDA_NVRTC_LIBNAME"; GST_DEBUG=cudanvrtc:6 gst-inspect-1.0 cudaconvert 2>&1 | tail -n 30'
+      if gst-inspect-1.0 --exists cudaconvert; then
+        step convert126 python3 "$here/scripts/compare_cuda_branches.py" cudaconvert \
+          I420 Y42B Y444 I420_10LE I422_10LE Y444_16LE P010_10LE P016_LE RGBA BGRx RGB BGR10A2_LE GBR GBRA
+      fi
+      unset GST_CUDA_NVRTC_LIBNAME ;;
     race126)
       # The stream-ordering tests against the plugin from before the ordering:
       # they must fail there (they pass with the current plugin: tests126).
