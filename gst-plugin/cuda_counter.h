@@ -8,6 +8,7 @@
 // the element's stream only, never the device.
 #pragma once
 
+#include <cuda_runtime_api.h>
 #include <gst/cuda/gstcudacontext.h>
 
 #include <memory>
