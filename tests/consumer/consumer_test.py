@@ -34,7 +34,10 @@ PACKAGES = ("cudahist", "gstreamer-cudahistogram-meta-1.0")
 # Whatever points into the build or source tree is dropped from the environment.
 TREE_VARIABLES = ("GST_PLUGIN_PATH", "GST_PLUGIN_PATH_1_0", "GI_TYPELIB_PATH", "LD_LIBRARY_PATH",
                   "PKG_CONFIG_PATH", "PYTHONPATH", "GST_REGISTRY", "GST_REGISTRY_1_0", "BUILD_DIR")
-README_SNIPPET_SECTION = "### The meta in C"
+# The README's snippets, and the pipeline that runs both: C and Python must print the same.
+README_C_SECTION, README_PYTHON_SECTION = "### The meta in C", "### The meta in Python"
+SNIPPET_PIPELINE = ("videotestsrc num-buffers=3 ! video/x-raw,format=NV12 ! cudahistogram name=histogram "
+                    "post-messages=false ! fakesink")
 
 
 def run(command, env, cwd, check=True):
@@ -51,13 +54,17 @@ def build_options():
     return {o["name"]: o["value"] for o in options}
 
 
-def readme_c_snippet():
-    """The first ```c block after the README's "The meta in C" heading: (#include lines, the rest)."""
+def readme_block(heading, language):
+    """The first ```language block after `heading` in README.md."""
     with open(os.path.join(SOURCE_DIR, "README.md")) as f:
         readme = f.read()
-    start = readme.index(README_SNIPPET_SECTION)
-    block = re.search(r"```c\n(.*?)```", readme[start:], re.S).group(1)
-    lines = block.splitlines()
+    start = readme.index(heading)
+    return re.search(r"```%s\n(.*?)```" % language, readme[start:], re.S).group(1)
+
+
+def readme_c_snippet():
+    """The README's C snippet: (its #include lines, the rest)."""
+    lines = readme_block(README_C_SECTION, "c").splitlines()
     includes = [l for l in lines if l.startswith("#include")]
     return "\n".join(includes) + "\n", "\n".join(l for l in lines if not l.startswith("#include")) + "\n"
 
@@ -163,22 +170,38 @@ class Consumer(unittest.TestCase):
             for tree in trees:
                 self.assertNotIn(tree, text, header)
 
+    def meta_reader(self):
+        """meta_reader built around the README's C snippet (once per test run)."""
+        program = os.path.join(self.prefix.work, "meta_reader")
+        if not os.path.exists(program):
+            includes, snippet = readme_c_snippet()
+            for name, text in (("readme_includes.inc", includes), ("readme_snippet.inc", snippet)):
+                with open(os.path.join(self.prefix.work, name), "w") as f:
+                    f.write(text)
+            source = self.copy_source("meta_reader.c")
+            self.prefix.run(["cc", "-Wall", "-Wextra", "-Werror", source, "-o", program] +
+                            self.prefix.pkg_config("--cflags", "--libs", "gstreamer-cudahistogram-meta-1.0"))
+        return program
+
     def test_readme_c_snippet_reads_the_meta(self):
-        includes, snippet = readme_c_snippet()
-        for name, text in (("readme_includes.inc", includes), ("readme_snippet.inc", snippet)):
-            with open(os.path.join(self.prefix.work, name), "w") as f:
-                f.write(text)
-        source = self.copy_source("meta_reader.c")
-        self.prefix.run(["cc", "-Wall", "-Wextra", "-Werror", source, "-o", "meta_reader"] +
-                        self.prefix.pkg_config("--cflags", "--libs", "gstreamer-cudahistogram-meta-1.0"))
         result = self.prefix.run([
-            os.path.join(self.prefix.work, "meta_reader"),
+            self.meta_reader(),
             "videotestsrc num-buffers=3 pattern=white ! video/x-raw,format=NV12,width=64,height=48 ! "
             "cudahistogram name=histogram ! fakesink"])
         lines = result.stdout.splitlines()
         self.assertTrue(lines[0].startswith("plugin: " + self.prefix.libdir), lines[0])
         # videotestsrc's white is luma 235 (limited range); a bare buffer prints nothing.
         self.assertEqual(lines[1:], ["64x48 NV12: mean luma in bin 235.0 of 256"] * 3 + ["frames: 3"])
+
+    def test_readme_python_program_prints_what_the_c_snippet_prints(self):
+        program = readme_block(README_PYTHON_SECTION, "python")
+        self.assertIn(SNIPPET_PIPELINE.replace(" ! cudahistogram", ' "\n                            "! cudahistogram'),
+                      program, "the README's Python pipeline is not the one the C snippet runs here")
+        python = self.prefix.run([sys.executable, "-c", program]).stdout.splitlines()
+        c = self.prefix.run([self.meta_reader(), SNIPPET_PIPELINE]).stdout.splitlines()[1:-1]
+        self.assertEqual(len(python), 3, python)
+        self.assertRegex(python[0], r"^320x240 NV12: mean luma in bin [\d.]+ of 256$")
+        self.assertEqual(python, c)
 
     def test_cpp_program_counts_a_frame_on_the_cpu_backend(self):
         source = self.copy_source("count_frame.cc")
