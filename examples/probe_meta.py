@@ -18,6 +18,7 @@ and GI_TYPELIB_PATH the folder of GstCudaHistogram-1.0.typelib when they are
 not installed in the system's folders.
 """
 import argparse
+import functools
 import itertools
 import sys
 
@@ -67,6 +68,7 @@ def describe_pipeline(args, gpu):
         source, memory, args.bins)
 
 
+@functools.lru_cache(maxsize=None)
 def bin_values(bins, depth):
     """The code value each bin stands for: the middle of its values (cudahist::BinCentre)."""
     lowest = [((b << depth) + bins - 1) // bins for b in range(bins + 1)]
