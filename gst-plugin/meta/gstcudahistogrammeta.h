@@ -32,7 +32,7 @@
  *   m = GstCudaHistogram.buffer_get_cuda_histogram_meta(buf)   # or None
  *   m.format, m.width, m.bins, m.roi_x ...          # plain fields
  *   m.get_component_names()                         # ["Y", "U", "V"]
- *   m.get_counts(0)                                 # list of m.bins ints, or None
+ *   m.get_counts(0)                                 # list of m.bins ints ([] out of range)
  *
  * Each function's contract is documented where it is defined, in
  * gstcudahistogrammeta.c.
@@ -101,7 +101,8 @@ gint gst_cuda_histogram_meta_find_component (const GstCudaHistogramMeta * meta,
     const gchar * name);
 
 /* The same contents for language bindings (GObject introspection), which
- * need array lengths and cannot read the fixed-size arrays of the struct. */
+ * need array lengths: the struct's arrays have 4 slots whatever
+ * n_components, and counts is a bare pointer. */
 const guint32 *gst_cuda_histogram_meta_get_component_counts (const GstCudaHistogramMeta * meta,
     guint component, guint * n_counts);
 
