@@ -17,6 +17,7 @@
 //
 // Exit codes: 0 done, 1 a file or decode error, 2 bad arguments,
 // 77 no NVIDIA driver or CUDA device (so that test harnesses report a skip).
+#include <cuda_runtime_api.h>
 #include <ffnvcodec/dynlink_loader.h>
 
 #include <algorithm>

@@ -9,6 +9,7 @@
 // only, never the device, and never on the producer's stream from the CPU.
 #pragma once
 
+#include <cuda_runtime_api.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/gst.h>
 

@@ -4,6 +4,12 @@
 
 #include <string.h>
 
+/**
+ * gst_cuda_histogram_meta_api_get_type:
+ *
+ * Returns: the API type of #GstCudaHistogramMeta, for gst_buffer_get_meta()
+ *   and gst_buffer_iterate_meta_filtered().
+ */
 GType
 gst_cuda_histogram_meta_api_get_type (void)
 {
@@ -87,6 +93,11 @@ gst_cuda_histogram_meta_transform (GstBuffer * dest, GstMeta * meta,
   return TRUE;
 }
 
+/**
+ * gst_cuda_histogram_meta_get_info:
+ *
+ * Returns: (transfer none): the registration of #GstCudaHistogramMeta.
+ */
 const GstMetaInfo *
 gst_cuda_histogram_meta_get_info (void)
 {
@@ -103,6 +114,18 @@ gst_cuda_histogram_meta_get_info (void)
   return info;
 }
 
+/**
+ * gst_buffer_add_cuda_histogram_meta:
+ * @buffer: a writable #GstBuffer
+ * @bins: bins per component (at least 1)
+ * @n_components: histograms to hold (1 to 4)
+ *
+ * Adds a meta with room for @n_components * @bins counts, all zero; the
+ * caller fills format, size, ROI, names, depths and counts.
+ *
+ * Returns: (transfer none) (nullable): the new meta, or %NULL when
+ *   @n_components is not 1 to 4 or @bins is 0.
+ */
 GstCudaHistogramMeta *
 gst_buffer_add_cuda_histogram_meta (GstBuffer * buffer, guint bins,
     guint n_components)
@@ -124,6 +147,13 @@ gst_buffer_add_cuda_histogram_meta (GstBuffer * buffer, guint bins,
   return hmeta;
 }
 
+/**
+ * gst_buffer_get_cuda_histogram_meta:
+ * @buffer: a #GstBuffer
+ *
+ * Returns: (transfer none) (nullable): the first #GstCudaHistogramMeta on
+ *   @buffer, or %NULL when it has none. It lives as long as the buffer.
+ */
 GstCudaHistogramMeta *
 gst_buffer_get_cuda_histogram_meta (GstBuffer * buffer)
 {
@@ -132,6 +162,14 @@ gst_buffer_get_cuda_histogram_meta (GstBuffer * buffer)
       GST_CUDA_HISTOGRAM_META_API_TYPE);
 }
 
+/**
+ * gst_cuda_histogram_meta_get_counts: (skip)
+ * @meta: a #GstCudaHistogramMeta
+ * @component: index of the component, 0 to n_components - 1
+ *
+ * Returns: (nullable): the @meta->bins counts of one component, or %NULL
+ *   when @component is out of range.
+ */
 const guint32 *
 gst_cuda_histogram_meta_get_counts (const GstCudaHistogramMeta * meta,
     guint component)
@@ -142,6 +180,14 @@ gst_cuda_histogram_meta_get_counts (const GstCudaHistogramMeta * meta,
   return meta->counts + (gsize) component * meta->bins;
 }
 
+/**
+ * gst_cuda_histogram_meta_find_component:
+ * @meta: a #GstCudaHistogramMeta
+ * @name: (nullable): a component name: "Y", "U", "V", "R", "G", "B" or "A"
+ *
+ * Returns: the index of the component called @name, or -1 when the meta
+ *   holds no such component.
+ */
 gint
 gst_cuda_histogram_meta_find_component (const GstCudaHistogramMeta * meta,
     const gchar * name)
@@ -156,4 +202,77 @@ gst_cuda_histogram_meta_find_component (const GstCudaHistogramMeta * meta,
       return (gint) i;
   }
   return -1;
+}
+
+/**
+ * gst_cuda_histogram_meta_get_component_counts: (rename-to gst_cuda_histogram_meta_get_counts)
+ * @meta: a #GstCudaHistogramMeta
+ * @component: index of the component, 0 to n_components - 1
+ * @n_counts: (out): the number of counts returned: @meta->bins, or 0
+ *
+ * gst_cuda_histogram_meta_get_counts() with the length, for bindings: in
+ * Python `meta.get_counts(component)` is a list of @meta->bins ints.
+ *
+ * Returns: (array length=n_counts) (transfer none) (nullable): the counts of
+ *   one component, or %NULL (and 0) when @component is out of range.
+ */
+const guint32 *
+gst_cuda_histogram_meta_get_component_counts (const GstCudaHistogramMeta * meta,
+    guint component, guint * n_counts)
+{
+  const guint32 *counts = gst_cuda_histogram_meta_get_counts (meta, component);
+
+  if (n_counts)
+    *n_counts = counts ? meta->bins : 0;
+  return counts;
+}
+
+/**
+ * gst_cuda_histogram_meta_get_component_names:
+ * @meta: a #GstCudaHistogramMeta
+ * @n_components: (out): @meta->n_components
+ *
+ * Returns: (array length=n_components) (transfer none): the name of each
+ *   component, in the order of the counts.
+ */
+const gchar *const *
+gst_cuda_histogram_meta_get_component_names (const GstCudaHistogramMeta * meta,
+    guint * n_components)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+  if (n_components)
+    *n_components = meta->n_components;
+  return meta->component_names;
+}
+
+/**
+ * gst_cuda_histogram_meta_get_component_name:
+ * @meta: a #GstCudaHistogramMeta
+ * @component: index of the component, 0 to n_components - 1
+ *
+ * Returns: (nullable): the name of one component ("Y", "R", ...), or %NULL
+ *   when @component is out of range.
+ */
+const gchar *
+gst_cuda_histogram_meta_get_component_name (const GstCudaHistogramMeta * meta,
+    guint component)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+  return component < meta->n_components ? meta->component_names[component] : NULL;
+}
+
+/**
+ * gst_cuda_histogram_meta_get_component_depth:
+ * @meta: a #GstCudaHistogramMeta
+ * @component: index of the component, 0 to n_components - 1
+ *
+ * Returns: the bit depth of one component's samples, or -1 when @component
+ *   is out of range.
+ */
+gint
+gst_cuda_histogram_meta_get_component_depth (const GstCudaHistogramMeta * meta,
+    guint component)
+{
+  g_return_val_if_fail (meta != NULL, -1);
+  return component < meta->n_components ? (gint) meta->component_depth[component] : -1;
 }

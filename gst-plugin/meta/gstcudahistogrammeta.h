@@ -25,6 +25,17 @@
  * element; gst_buffer_get_cuda_histogram_meta returns the first (upstream)
  * one, gst_buffer_iterate_meta_filtered (buf, &state,
  * GST_CUDA_HISTOGRAM_META_API_TYPE) walks all of them.
+ *
+ * Python and other GObject-introspection languages read it through the
+ * GstCudaHistogram-1.0 typelib:
+ *
+ *   m = GstCudaHistogram.buffer_get_cuda_histogram_meta(buf)   # or None
+ *   m.format, m.width, m.bins, m.roi_x ...          # plain fields
+ *   m.get_component_names()                         # ["Y", "U", "V"]
+ *   m.get_counts(0)                                 # list of m.bins ints ([] out of range)
+ *
+ * Each function's contract is documented where it is defined, in
+ * gstcudahistogrammeta.c.
  */
 #ifndef __GST_CUDA_HISTOGRAM_META_H__
 #define __GST_CUDA_HISTOGRAM_META_H__
@@ -78,22 +89,31 @@ struct _GstCudaHistogramMeta {
 GType gst_cuda_histogram_meta_api_get_type (void);
 const GstMetaInfo *gst_cuda_histogram_meta_get_info (void);
 
-/* Adds a meta with room for n_components * bins counts, all zero; the caller
- * fills format, size, ROI, names, depths and counts. Returns NULL if
- * n_components is not 1..4 or bins is 0. */
 GstCudaHistogramMeta *gst_buffer_add_cuda_histogram_meta (GstBuffer * buffer,
     guint bins, guint n_components);
 
-/* The first GstCudaHistogramMeta on @buffer, or NULL. */
 GstCudaHistogramMeta *gst_buffer_get_cuda_histogram_meta (GstBuffer * buffer);
 
-/* The @bins counts of one component, or NULL if @component is out of range. */
 const guint32 *gst_cuda_histogram_meta_get_counts (const GstCudaHistogramMeta * meta,
     guint component);
 
-/* Index of the component called @name ("Y", "R", ...), or -1. */
 gint gst_cuda_histogram_meta_find_component (const GstCudaHistogramMeta * meta,
     const gchar * name);
+
+/* The same contents for language bindings (GObject introspection), which
+ * need array lengths: the struct's arrays have 4 slots whatever
+ * n_components, and counts is a bare pointer. */
+const guint32 *gst_cuda_histogram_meta_get_component_counts (const GstCudaHistogramMeta * meta,
+    guint component, guint * n_counts);
+
+const gchar *const *gst_cuda_histogram_meta_get_component_names (const GstCudaHistogramMeta * meta,
+    guint * n_components);
+
+const gchar *gst_cuda_histogram_meta_get_component_name (const GstCudaHistogramMeta * meta,
+    guint component);
+
+gint gst_cuda_histogram_meta_get_component_depth (const GstCudaHistogramMeta * meta,
+    guint component);
 
 G_END_DECLS
 

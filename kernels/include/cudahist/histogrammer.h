@@ -17,14 +17,19 @@
 // stream at a time.
 #pragma once
 
-#include <cuda_runtime_api.h>
-
 #include <cstdint>
 #include <memory>
 
 #include "cudahist/histogram_spec.h"
 #include "cudahist/plane_view.h"
 #include "cudahist/status.h"
+
+// The CUDA runtime's stream handle, declared exactly as its driver_types.h
+// declares it, so that this header compiles without the CUDA toolkit (an
+// application of the CPU backend needs none); including <cuda_runtime_api.h>
+// before or after it is fine.
+struct CUstream_st;
+typedef struct CUstream_st* cudaStream_t;
 
 namespace cudahist {
 

@@ -1,0 +1,119 @@
+// The meta library's C API on its own (no plugin, no pipeline): what an
+// application gets for a buffer without the meta, a component the frame
+// lacks and an index out of range, and the accessors that bindings use.
+#include <gst/gst.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "gstcudahistogrammeta.h"
+
+namespace {
+
+class GstEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { gst_init(nullptr, nullptr); }
+};
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GstEnvironment);
+
+constexpr guint kBins = 4;
+
+// A buffer whose meta says what cudahistogram would say of a 16x8 NV12 frame:
+// component c's bin b holds 100 * c + b.
+GstBuffer* BufferWithNv12Meta() {
+  GstBuffer* buffer = gst_buffer_new();
+  GstCudaHistogramMeta* m = gst_buffer_add_cuda_histogram_meta(buffer, kBins, 3);
+  m->format = GST_VIDEO_FORMAT_NV12;
+  m->width = 16;
+  m->height = 8;
+  m->roi_width = 16;
+  m->roi_height = 8;
+  const gchar* names[] = {"Y", "U", "V"};
+  for (guint c = 0; c < 3; ++c) {
+    m->component_names[c] = names[c];
+    m->component_depth[c] = 8;
+    for (guint b = 0; b < kBins; ++b) m->counts[c * kBins + b] = 100 * c + b;
+  }
+  return buffer;
+}
+
+TEST(Meta, BufferWithoutTheMetaGivesNull) {
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, 64, nullptr);
+  EXPECT_EQ(gst_buffer_get_cuda_histogram_meta(buffer), nullptr);
+  gst_buffer_unref(buffer);
+}
+
+TEST(Meta, AddRefusesNoBinsAndComponentCountsOutsideOneToFour) {
+  GstBuffer* buffer = gst_buffer_new();
+  EXPECT_EQ(gst_buffer_add_cuda_histogram_meta(buffer, 0, 3), nullptr);
+  EXPECT_EQ(gst_buffer_add_cuda_histogram_meta(buffer, 256, 0), nullptr);
+  EXPECT_EQ(gst_buffer_add_cuda_histogram_meta(buffer, 256, GST_CUDA_HISTOGRAM_MAX_COMPONENTS + 1), nullptr);
+  EXPECT_EQ(gst_buffer_get_cuda_histogram_meta(buffer), nullptr);
+  gst_buffer_unref(buffer);
+}
+
+TEST(Meta, ComponentsByNameAndIndex) {
+  GstBuffer* buffer = BufferWithNv12Meta();
+  const GstCudaHistogramMeta* m = gst_buffer_get_cuda_histogram_meta(buffer);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(gst_cuda_histogram_meta_find_component(m, "V"), 2);
+  guint n = 0;
+  const gchar* const* names = gst_cuda_histogram_meta_get_component_names(m, &n);
+  ASSERT_EQ(n, 3u);
+  EXPECT_EQ(std::vector<std::string>(names, names + n), (std::vector<std::string>{"Y", "U", "V"}));
+  EXPECT_STREQ(gst_cuda_histogram_meta_get_component_name(m, 1), "U");
+  EXPECT_EQ(gst_cuda_histogram_meta_get_component_depth(m, 2), 8);
+  const guint32* counts = gst_cuda_histogram_meta_get_component_counts(m, 1, &n);
+  ASSERT_EQ(n, kBins);
+  EXPECT_EQ(std::vector<guint32>(counts, counts + n), (std::vector<guint32>{100, 101, 102, 103}));
+  EXPECT_EQ(counts, gst_cuda_histogram_meta_get_counts(m, 1));
+  gst_buffer_unref(buffer);
+}
+
+TEST(Meta, ComponentTheFrameLacksIsMinusOne) {
+  GstBuffer* buffer = BufferWithNv12Meta();
+  const GstCudaHistogramMeta* m = gst_buffer_get_cuda_histogram_meta(buffer);
+  EXPECT_EQ(gst_cuda_histogram_meta_find_component(m, "R"), -1);
+  EXPECT_EQ(gst_cuda_histogram_meta_find_component(m, "y"), -1);  // names are case-sensitive
+  EXPECT_EQ(gst_cuda_histogram_meta_find_component(m, ""), -1);
+  EXPECT_EQ(gst_cuda_histogram_meta_find_component(m, nullptr), -1);
+  gst_buffer_unref(buffer);
+}
+
+TEST(Meta, IndexOutOfRangeIsNullOrMinusOne) {
+  GstBuffer* buffer = BufferWithNv12Meta();
+  const GstCudaHistogramMeta* m = gst_buffer_get_cuda_histogram_meta(buffer);
+  for (guint index : {3u, 4u, 1000u, G_MAXUINT}) {
+    SCOPED_TRACE(index);
+    EXPECT_EQ(gst_cuda_histogram_meta_get_counts(m, index), nullptr);
+    guint n = 77;
+    EXPECT_EQ(gst_cuda_histogram_meta_get_component_counts(m, index, &n), nullptr);
+    EXPECT_EQ(n, 0u);
+    EXPECT_EQ(gst_cuda_histogram_meta_get_component_name(m, index), nullptr);
+    EXPECT_EQ(gst_cuda_histogram_meta_get_component_depth(m, index), -1);
+  }
+  // -1 from find_component, passed on as an index, is out of range too.
+  EXPECT_EQ(gst_cuda_histogram_meta_get_counts(m, guint(gst_cuda_histogram_meta_find_component(m, "R"))),
+            nullptr);
+  gst_buffer_unref(buffer);
+}
+
+TEST(Meta, BufferCopyCarriesAnEqualMetaWithItsOwnCounts) {
+  GstBuffer* buffer = BufferWithNv12Meta();
+  GstBuffer* copy = gst_buffer_copy(buffer);
+  const GstCudaHistogramMeta* a = gst_buffer_get_cuda_histogram_meta(buffer);
+  const GstCudaHistogramMeta* b = gst_buffer_get_cuda_histogram_meta(copy);
+  ASSERT_NE(b, nullptr);
+  EXPECT_NE(a->counts, b->counts);
+  EXPECT_EQ(b->format, GST_VIDEO_FORMAT_NV12);
+  EXPECT_EQ(b->width, 16u);
+  EXPECT_EQ(b->roi_height, 8u);
+  EXPECT_STREQ(gst_cuda_histogram_meta_get_component_name(b, 2), "V");
+  EXPECT_EQ(std::vector<guint32>(b->counts, b->counts + 3 * kBins),
+            std::vector<guint32>(a->counts, a->counts + 3 * kBins));
+  gst_buffer_unref(copy);
+  gst_buffer_unref(buffer);
+}
+
+}  // namespace
