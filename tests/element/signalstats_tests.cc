@@ -534,6 +534,44 @@ TEST(SignalStats, PropertyIsABooleanOffByDefaultAndMutableWhilePlaying) {
   gst_object_unref(e);
 }
 
+// Downstream's answer to an ALLOCATION query: one pool of 2 to 5 buffers.
+GstPadProbeReturn AnswerWithAPool(GstPad*, GstPadProbeInfo* info, gpointer) {
+  GstQuery* query = GST_PAD_PROBE_INFO_QUERY(info);
+  if (GST_QUERY_TYPE(query) != GST_QUERY_ALLOCATION) return GST_PAD_PROBE_OK;
+  gst_query_add_allocation_pool(query, nullptr, 4096, 2, 5);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+// The pools that upstream is proposed through the element, downstream
+// answering 2 to 5 buffers.
+std::vector<guint> ProposedPoolBounds(bool signalstats) {
+  Harness hx(signalstats ? "signalstats=true" : "");
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 32, 16);
+  hx.SetCaps(info);
+  GstPad* src = gst_element_get_static_pad(hx.element(), "src");
+  gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, AnswerWithAPool, nullptr, nullptr);
+  GstPad* sink = gst_element_get_static_pad(hx.element(), "sink");
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  GstQuery* query = gst_query_new_allocation(caps, TRUE);
+  std::vector<guint> bounds;
+  if (gst_pad_query(sink, query) && gst_query_get_n_allocation_pools(query) == 1) {
+    guint size = 0, min = 0, max = 0;
+    gst_query_parse_nth_allocation_pool(query, 0, nullptr, &size, &min, &max);
+    bounds = {min, max};
+  }
+  gst_query_unref(query);
+  gst_caps_unref(caps);
+  gst_object_unref(sink);
+  gst_object_unref(src);
+  return bounds;
+}
+
+// The previous frame held for DIF is one more buffer in flight.
+TEST(SignalStats, ProposesOneMoreBufferForThePreviousFrame) {
+  EXPECT_EQ(ProposedPoolBounds(false), (std::vector<guint>{2, 5}));
+  EXPECT_EQ(ProposedPoolBounds(true), (std::vector<guint>{3, 6}));
+}
+
 // --- GPU: cudaupload into the element --------------------------------------------------
 
 class CudaSignalStats : public ::testing::TestWithParam<GstVideoFormat> {};
