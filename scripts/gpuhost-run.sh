@@ -3,7 +3,7 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth
+#   tests decode examples bench sanitize oddwidth signalstats
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 bench126 oddwidth126 convert126
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
@@ -162,6 +162,16 @@ for s in $steps; do
     bench)
       use_gst 122
       TAIL_LINES=60 step bench bash "$here/scripts/run_all.sh" "$bin" "$logs/bench" ;;
+    signalstats)
+      # issue 10's library target on its own: the GPU tests of signalstats
+      # (== the reference), then the timing against the histograms.
+      use_gst 122
+      step signalstats_tests "$bin/kernel_tests" --gtest_filter='SignalStats*'
+      TAIL_LINES=12 step signalstats_bench "$bin/signalstats_bench" --json "$logs/signalstats_bench.json"
+      step signalstats_memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin/kernel_tests" \
+        --gtest_filter='SignalStatsGpu.BackToBack*:SignalStatsGpu.BadInput*'
+      step signalstats_racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
+        --gtest_filter='SignalStatsGpu.BackToBack*' ;;
     bench126)
       # The element on both runtimes in one call: 1.22's plain path and 1.26's
       # (its plain pool and a pool whose frames carry a producer stream).
@@ -175,5 +185,6 @@ done
 cp "$summary" "$out/summary.txt"
 [ -d "$logs/bench" ] && cp "$logs"/bench/*.json "$out/" 2>/dev/null
 cp "$logs"/element_bench12*.json "$out/" 2>/dev/null
+cp "$logs"/signalstats_bench.json "$out/" 2>/dev/null
 tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
 cat "$summary"
