@@ -62,9 +62,17 @@ bool CudaCounter::EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n,
          LibraryOk(cudahist::PinnedCounts::Create(cudahist::CountsLength(spec, n), &pinned_), error);
 }
 
-bool CudaCounter::Count(const cudahist::HistogramSpec& spec, GstBuffer* frame,
-                        const cudahist::PlaneView* planes, int n, const uint32_t** counts,
-                        std::string* error) {
+bool CudaCounter::EnsureSignalStats(std::string* error) {
+  if (signalstats_ && pinned_signalstats_) return true;
+  signalstats_.reset();
+  pinned_signalstats_.reset();
+  return LibraryOk(cudahist::SignalStatsCounter::Create(&signalstats_), error) &&
+         LibraryOk(cudahist::PinnedSignalStats::Create(&pinned_signalstats_), error);
+}
+
+template <typename Prepare, typename Launch>
+bool CudaCounter::RunAfterProducers(GstBuffer* frame, Prepare prepare, Launch launch,
+                                    std::string* error) {
   if (context_ == nullptr) {
     *error = "no CUDA context";
     return false;
@@ -74,12 +82,33 @@ bool CudaCounter::Count(const cudahist::HistogramSpec& spec, GstBuffer* frame,
     *error = kContextPushFailed;
     return false;
   }
-  if (!EnsureHistogrammer(spec, n, error)) return false;
-  if (!order_.OrderAfterProducers(frame, stream_, error)) return false;
-  if (!LibraryOk(histogrammer_->Compute(planes, n, stream_, pinned_->data()), error)) return false;
-  if (!CudaOk(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", error)) return false;
-  *counts = pinned_->data();
-  return true;
+  return prepare() && order_.OrderAfterProducers(frame, stream_, error) && launch() &&
+         CudaOk(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", error);
+}
+
+bool CudaCounter::Count(const cudahist::HistogramSpec& spec, GstBuffer* frame,
+                        const cudahist::PlaneView* planes, int n, const uint32_t** counts,
+                        std::string* error) {
+  const bool ok = RunAfterProducers(
+      frame, [&] { return EnsureHistogrammer(spec, n, error); },
+      [&] { return LibraryOk(histogrammer_->Compute(planes, n, stream_, pinned_->data()), error); },
+      error);
+  if (ok) *counts = pinned_->data();
+  return ok;
+}
+
+bool CudaCounter::CountSignalStats(GstBuffer* frame, const cudahist::YuvPlanes& planes,
+                                   const cudahist::YuvPlanes* previous,
+                                   const cudahist::SignalStatsCounts** counts, std::string* error) {
+  const bool ok = RunAfterProducers(
+      frame, [&] { return EnsureSignalStats(error); },
+      [&] {
+        return LibraryOk(
+            signalstats_->Compute(planes, previous, stream_, pinned_signalstats_->get()), error);
+      },
+      error);
+  if (ok) *counts = pinned_signalstats_->get();
+  return ok;
 }
 
 }  // namespace cudahistogram

@@ -2,7 +2,8 @@
 // neighbouring CUDA elements), the element's own non-blocking stream in it,
 // the event that orders it after a frame's producer (GStreamer 1.24+, see
 // cuda_stream_order.h), and the Histogrammer and pinned counts reused frame
-// after frame.
+// after frame (and, with signalstats, the SignalStatsCounter and its pinned
+// counts: the same stream, the same ordering).
 //
 // Everything that touches CUDA runs between gst_cuda_context_push and
 // gst_cuda_context_pop (ScopedContext). Waiting is on the element's stream
@@ -18,6 +19,7 @@
 
 #include "cuda_stream_order.h"
 #include "cudahist/histogrammer.h"
+#include "cudahist/signalstats.h"
 
 namespace cudahistogram {
 
@@ -31,7 +33,7 @@ class CudaCounter {
   // Creates the stream and event in `context` (a new reference is taken).
   // Closes whatever was open before.
   bool Open(GstCudaContext* context, std::string* error);
-  // Destroys the stream, event, Histogrammer and pinned counts in their context.
+  // Destroys the stream, event, counters and pinned counts in their context.
   void Close();
   bool is_open() const { return context_ != nullptr; }
   GstCudaContext* context() const { return context_; }
@@ -45,14 +47,31 @@ class CudaCounter {
   bool Count(const cudahist::HistogramSpec& spec, GstBuffer* frame, const cudahist::PlaneView* planes,
              int n, const uint32_t** counts, std::string* error);
 
+  // signalstats' counts of `planes` (device pointers into the CUDA memory of
+  // `frame`) against `previous` (the previous frame's, or null), ordered and
+  // waited for as Count is. `previous` needs no ordering of its own: it was
+  // the frame of an earlier call, whose wait on this stream came first. On
+  // success *counts is valid until the next call.
+  bool CountSignalStats(GstBuffer* frame, const cudahist::YuvPlanes& planes,
+                        const cudahist::YuvPlanes* previous,
+                        const cudahist::SignalStatsCounts** counts, std::string* error);
+
  private:
   bool EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n, std::string* error);
+  bool EnsureSignalStats(std::string* error);
+  // With the context current: `prepare` (builds what the launch needs), the
+  // stream ordered after `frame`'s producers, `launch` (enqueues on stream_),
+  // then the wait for the stream. Each returns false with `error` set.
+  template <typename Prepare, typename Launch>
+  bool RunAfterProducers(GstBuffer* frame, Prepare prepare, Launch launch, std::string* error);
 
   GstCudaContext* context_ = nullptr;
   cudaStream_t stream_ = nullptr;
   StreamOrder order_;
   std::unique_ptr<cudahist::Histogrammer> histogrammer_;
   std::unique_ptr<cudahist::PinnedCounts> pinned_;
+  std::unique_ptr<cudahist::SignalStatsCounter> signalstats_;
+  std::unique_ptr<cudahist::PinnedSignalStats> pinned_signalstats_;
 };
 
 }  // namespace cudahistogram

@@ -21,6 +21,8 @@
 #include "histogram_accumulator.h"
 #include "histogram_message.h"
 #include "settings.h"
+#include "signalstats_frame.h"
+#include "signalstats_message.h"
 #include "video_planes.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_cuda_histogram_debug);
@@ -64,6 +66,7 @@ enum {
   PROP_POST_MESSAGES,
   PROP_INTERVAL,
   PROP_CUDA_DEVICE_ID,
+  PROP_SIGNALSTATS,
 };
 
 // What the streaming thread builds from caps and settings; dropped in stop.
@@ -79,6 +82,8 @@ struct State {
   std::unique_ptr<cudahist::CpuHistogrammer> cpu;
   std::vector<uint32_t> cpu_counts;
   cudahistogram::HistogramAccumulator accumulator;
+  cudahistogram::SignalStatsFrame signalstats;  // the previous frame for DIF
+  bool signalstats_warned = false;  // of a format signalstats does not read, this negotiation
 };
 
 }  // namespace
@@ -180,8 +185,8 @@ bool MapFrame(GstCudaHistogram* self, GstBuffer* buf, GstMapFlags flags, GstVide
   return false;
 }
 
-bool CountOnGpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
-                const uint32_t** counts) {
+// The element's stream in the context of the CUDA memory of `buf`.
+bool EnsureFrameContext(GstCudaHistogram* self, GstBuffer* buf) {
   State* st = self->state;
   GstCudaMemory* mem = reinterpret_cast<GstCudaMemory*>(gst_buffer_peek_memory(buf, 0));
   std::string error;
@@ -195,6 +200,13 @@ bool CountOnGpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
       return false;
     }
   }
+  return true;
+}
+
+bool CountOnGpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
+                const uint32_t** counts) {
+  State* st = self->state;
+  std::string error;
   GstVideoFrame frame;
   if (!MapFrame(self, buf, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA), &frame)) return false;
   cudahist::PlaneView views[cudahistogram::kMaxComponents];
@@ -234,10 +246,30 @@ bool CountOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
   return true;
 }
 
+// signalstats' counts and the histograms of the plan in one library call,
+// where the frame lives (see signalstats_frame.h).
+bool CountWithSignalStats(GstCudaHistogram* self, GstBuffer* buf, bool on_gpu,
+                          const uint32_t** counts) {
+  State* st = self->state;
+  GstVideoFrame frame;
+  const GstMapFlags flags = on_gpu ? GstMapFlags(GST_MAP_READ | GST_MAP_CUDA) : GST_MAP_READ;
+  if (!MapFrame(self, buf, flags, &frame)) return false;
+  std::string error;
+  const bool ok = st->signalstats.Count(st->info, st->plan, buf, frame,
+                                        on_gpu ? &st->cuda : nullptr, &error);
+  gst_video_frame_unmap(&frame);
+  if (!ok) {
+    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("signalstats failed: %s", error.c_str()), (nullptr));
+    return false;
+  }
+  *counts = st->signalstats.histograms();
+  return true;
+}
+
 // Counts the frame where it lives: CUDA memory on the GPU, anything else on
 // the CPU. Every failure has been posted as an element error when it returns false.
 bool CountFrame(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
-                const uint32_t** counts) {
+                bool with_signalstats, const uint32_t** counts) {
   State* st = self->state;
   GstMemory* first = gst_buffer_n_memory(buf) > 0 ? gst_buffer_peek_memory(buf, 0) : nullptr;
   const bool on_gpu = first != nullptr && gst_is_cuda_memory(first);
@@ -250,10 +282,31 @@ bool CountFrame(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
                        GST_VIDEO_INFO_SIZE(&st->info)));
     return false;
   }
+  if (on_gpu && !EnsureFrameContext(self, buf)) return false;
+  if (with_signalstats) return CountWithSignalStats(self, buf, on_gpu, counts);
   return on_gpu ? CountOnGpu(self, buf, settings, counts) : CountOnCpu(self, buf, settings, counts);
 }
 
-void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts) {
+// signalstats=true counts YUV formats of 8 to 10 bits; on any other format
+// it is left out with a warning, once per negotiation, and the histograms go on.
+bool UseSignalStats(GstCudaHistogram* self, const Settings& settings) {
+  State* st = self->state;
+  if (!settings.signalstats) return false;
+  std::string why;
+  if (cudahistogram::SignalStatsReads(st->info, &why)) return true;
+  if (!st->signalstats_warned) {
+    st->signalstats_warned = true;
+    GST_ELEMENT_WARNING(self, STREAM, FORMAT,
+                        ("signalstats=true, but %s: these frames get no signalstats figures, "
+                         "only histograms", why.c_str()),
+                        ("signalstats reads YUV formats of 8 to 10 bits (NV12, I420, YUY2, "
+                         "P010_10LE, I420_10LE, Y444 ...)"));
+  }
+  return false;
+}
+
+void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
+                const cudahist::SignalStatsFigures* figures) {
   const cudahistogram::HistogramLayout& l = self->state->plan.layout;
   if (!gst_buffer_is_writable(buf)) {
     // Only while attach-meta was switched on and the frame was already on
@@ -274,6 +327,10 @@ void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts) 
     meta->component_depth[c] = l.depths[c];
   }
   memcpy(meta->counts, counts, sizeof(guint32) * size_t(l.bins) * l.n_components);
+  if (figures != nullptr) {
+    const GstCudaSignalStats stats = cudahistogram::MetaSignalStats(*figures);
+    gst_cuda_histogram_meta_set_signalstats(meta, &stats);
+  }
 }
 
 cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
@@ -294,11 +351,11 @@ cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
 }
 
 void Accumulate(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
-                const uint32_t* counts) {
+                const uint32_t* counts, const cudahist::SignalStatsFigures* figures) {
   cudahistogram::HistogramAccumulator& acc = self->state->accumulator;
   const cudahistogram::HistogramLayout& layout = self->state->plan.layout;
   if (!acc.Accepts(layout)) PostPending(self);
-  acc.Add(layout, counts, TimingOf(self, buf));
+  acc.Add(layout, counts, TimingOf(self, buf), figures);
   if (acc.Due(settings.interval)) PostPending(self);
 }
 
@@ -351,6 +408,8 @@ gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
   }
   st->have_info = true;
   st->have_plan = false;
+  st->signalstats.Restart();  // never read the old frame with the new layout
+  st->signalstats_warned = false;
   GstCapsFeatures* features = gst_caps_get_features(incaps, 0);
   st->cuda_caps =
       features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
@@ -367,15 +426,24 @@ gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
 GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
   const Settings settings = CopySettings(self);
-  if (!self->state->have_info) return GST_FLOW_NOT_NEGOTIATED;
+  State* st = self->state;
+  if (!st->have_info) return GST_FLOW_NOT_NEGOTIATED;
+  const bool with_signalstats =
+      (settings.attach_meta || settings.post_messages) && UseSignalStats(self, settings);
+  // A frame not counted breaks the chain of previous frames.
+  if (!with_signalstats) st->signalstats.Restart();
   if (!settings.attach_meta && !settings.post_messages) return GST_FLOW_OK;
   if (!EnsurePlan(self, settings)) return GST_FLOW_ERROR;
   const uint32_t* counts = nullptr;
-  if (!CountFrame(self, buf, settings, &counts)) {
+  if (!CountFrame(self, buf, settings, with_signalstats, &counts)) {
     return GST_FLOW_ERROR;
   }
-  if (settings.attach_meta) AttachMeta(self, buf, counts);
-  if (settings.post_messages) Accumulate(self, buf, settings, counts);
+  const cudahist::SignalStatsFigures* figures =
+      with_signalstats ? &st->signalstats.figures() : nullptr;
+  if (settings.attach_meta) AttachMeta(self, buf, counts, figures);
+  if (settings.post_messages) Accumulate(self, buf, settings, counts, figures);
+  // After the meta: while held the buffer is no longer writable.
+  if (with_signalstats) st->signalstats.KeepAsPrevious(buf);
   return GST_FLOW_OK;
 }
 
@@ -387,6 +455,10 @@ gboolean SinkEvent(GstBaseTransform* trans, GstEvent* event) {
       break;
     case GST_EVENT_FLUSH_STOP:
       self->state->accumulator.Reset();
+      self->state->signalstats.Restart();
+      break;
+    case GST_EVENT_SEGMENT:
+      self->state->signalstats.Restart();  // DIF against a frame of another segment means nothing
       break;
     default:
       break;
@@ -494,6 +566,16 @@ void InstallProperties(GObjectClass* gobject_class) {
                        -1, G_MAXINT, cudahistogram::kAnyCudaDevice,
                        GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                                    GST_PARAM_MUTABLE_READY)));
+  g_object_class_install_property(
+      gobject_class, PROP_SIGNALSTATS,
+      g_param_spec_boolean("signalstats", "signalstats",
+                           "Add FFmpeg signalstats' figures of each frame (y-min ... brng: "
+                           "min, low, avg, high, max of Y, U, V and saturation, hue median and "
+                           "mean, difference to the previous frame, out-of-broadcast-range "
+                           "fraction) to the message and the meta, counted in the same pass "
+                           "as the histograms. YUV formats of 8 to 10 bits only: on others a "
+                           "warning, and histograms alone",
+                           FALSE, kPropFlags));
 }
 
 void SetProperty(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
@@ -516,6 +598,7 @@ void SetProperty(GObject* object, guint prop_id, const GValue* value, GParamSpec
     case PROP_POST_MESSAGES: s.post_messages = g_value_get_boolean(value); break;
     case PROP_INTERVAL: s.interval = g_value_get_uint64(value); break;
     case PROP_CUDA_DEVICE_ID: s.cuda_device_id = g_value_get_int(value); break;
+    case PROP_SIGNALSTATS: s.signalstats = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   const bool attach_meta = s.attach_meta;
@@ -542,6 +625,7 @@ void GetProperty(GObject* object, guint prop_id, GValue* value, GParamSpec* pspe
     case PROP_POST_MESSAGES: g_value_set_boolean(value, s.post_messages); break;
     case PROP_INTERVAL: g_value_set_uint64(value, s.interval); break;
     case PROP_CUDA_DEVICE_ID: g_value_set_int(value, s.cuda_device_id); break;
+    case PROP_SIGNALSTATS: g_value_set_boolean(value, s.signalstats); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);

@@ -3,7 +3,8 @@
 namespace cudahistogram {
 
 void HistogramAccumulator::Add(const HistogramLayout& layout, const uint32_t* counts,
-                               const FrameTiming& timing) {
+                               const FrameTiming& timing,
+                               const cudahist::SignalStatsFigures* figures) {
   if (frames_ == 0) {
     layout_ = layout;
     counts_.assign(size_t(layout.bins) * size_t(layout.n_components), 0);
@@ -14,6 +15,11 @@ void HistogramAccumulator::Add(const HistogramLayout& layout, const uint32_t* co
     duration_ += timing.duration;
   } else {
     unknown_duration_ = true;
+  }
+  if (figures != nullptr) {
+    last_figures_ = *figures;
+  } else {
+    last_figures_.reset();
   }
   ++frames_;
 }
@@ -29,6 +35,7 @@ void HistogramAccumulator::Reset() {
   unknown_duration_ = false;
   first_ = FrameTiming();
   counts_.clear();
+  last_figures_.reset();
 }
 
 }  // namespace cudahistogram

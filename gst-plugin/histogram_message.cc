@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "cudahist/statistics.h"
+#include "signalstats_message.h"
 
 namespace cudahistogram {
 namespace {
@@ -95,6 +96,9 @@ GstStructure* HistogramStructure(const HistogramAccumulator& acc) {
   SetStatField(s, "max", stats, n, [](const Stats& st) { return st.max; });
   SetStatField(s, "clipped-low", stats, n, [](const Stats& st) { return st.clipped_low; });
   SetStatField(s, "clipped-high", stats, n, [](const Stats& st) { return st.clipped_high; });
+  if (const cudahist::SignalStatsFigures* figures = acc.last_figures()) {
+    SetSignalStatsFields(*figures, s);
+  }
   return s;
 }
 

@@ -13,6 +13,8 @@
 //   histograms    GValueArray (one per component) of GValueArray of guint64 counts
 //   mean, stddev, min, max        GValueArray of gdouble, in sample code values
 //   clipped-low, clipped-high     GValueArray of gdouble, fractions 0..1
+//   y-min ... brng   signalstats' figures of the last frame, when it has them
+//                    (signalstats_message.h)
 //
 // Statistics from the counts: with bins == 2^depth a bin is one code value and
 // every statistic is exact. With coarser bins, mean and stddev use each bin's

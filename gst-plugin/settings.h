@@ -29,6 +29,7 @@ struct Settings {
   bool post_messages = true;
   guint64 interval = 0;  // nanoseconds; 0: one message per frame
   gint cuda_device_id = kAnyCudaDevice;
+  bool signalstats = false;  // FFmpeg signalstats' figures of YUV frames of 8 to 10 bits
 
   bool operator==(const Settings& other) const;
   bool operator!=(const Settings& other) const { return !(*this == other); }

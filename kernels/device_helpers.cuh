@@ -484,26 +484,36 @@ __device__ __forceinline__ void ZeroSharedThenWaitForPriorGrids(uint32_t* words,
   WaitForPriorGrids();
 }
 
-// Call after the block has added its counts to acc.totals (global atomics).
-// The last of the `blocks` blocks that share acc to arrive copies the totals
-// to `counts` and leaves totals and ticket zero for the next launch. The
-// fence before the ticket orders each thread's atomics before its block's
-// ticket (as in the CUDA samples' threadFenceReduction); the last block reads
-// the totals with atomicExch, which reads them where the atomics landed (L2)
-// and zeroes them at once.
-__device__ __forceinline__ void FinishThroughAccumulator(const AccumulatorScratch& acc, uint32_t counters,
-                                                         uint32_t* counts, uint32_t blocks) {
+// Call after the block has added its counts to the global accumulator: true
+// (block-uniform) in the last of the `blocks` blocks to arrive at `ticket`.
+// The fence before the ticket orders each thread's atomics before its
+// block's ticket (as in the CUDA samples' threadFenceReduction).
+__device__ __forceinline__ bool LastBlockToArrive(uint32_t* ticket, uint32_t blocks) {
   __shared__ bool is_last_block;
   __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0) is_last_block = atomicAdd(acc.ticket, 1u) == blocks - 1;
+  if (threadIdx.x == 0) is_last_block = atomicAdd(ticket, 1u) == blocks - 1;
   __syncthreads();
-  if (!is_last_block) return;
-  __threadfence();
+  if (is_last_block) __threadfence();
+  return is_last_block;
+}
+
+// In the last block only: copies the totals to `counts` and leaves totals
+// and ticket zero for the next launch. It reads the totals with atomicExch,
+// which reads them where the atomics landed (L2) and zeroes them at once.
+__device__ __forceinline__ void CollectTotals(const AccumulatorScratch& acc, uint32_t counters, uint32_t* counts) {
   for (uint32_t i = threadIdx.x; i < counters; i += blockDim.x) {
     counts[i] = atomicExch(acc.totals + i, 0u);
   }
   if (threadIdx.x == 0) atomicExch(acc.ticket, 0u);
+}
+
+// Call after the block has added its counts to acc.totals (global atomics).
+// The last of the `blocks` blocks that share acc to arrive copies the totals
+// to `counts` and leaves totals and ticket zero for the next launch.
+__device__ __forceinline__ void FinishThroughAccumulator(const AccumulatorScratch& acc, uint32_t counters,
+                                                         uint32_t* counts, uint32_t blocks) {
+  if (LastBlockToArrive(acc.ticket, blocks)) CollectTotals(acc, counters, counts);
 }
 
 #endif  // __CUDACC__

@@ -82,6 +82,12 @@ Status ConfigureKernel(const DeviceLimits& limits, const void* kernel, uint32_t 
                        uint32_t loads_per_thread, uint32_t shared_bytes, const char* name,
                        KernelConfig* config);
 
+// Launches a kernel that starts with ZeroSharedThenWaitForPriorGrids
+// (device_helpers.cuh) with the programmatic-serialisation attribute where
+// tuning.h asks for it (dispatch.cu; signalstats.cu uses it too).
+cudaError_t LaunchPrivatizedKernel(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
+                                   void** args, cudaStream_t stream);
+
 // Blocks that one round of config.loads_per_thread loads per thread needs to
 // cover the plan (at least 1; not capped by residency).
 uint32_t BlocksForOneRound(const KernelConfig& config, const Plan& plan);

@@ -42,6 +42,8 @@ gst_cuda_histogram_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffe
   memset (hmeta->component_names, 0, sizeof (hmeta->component_names));
   memset (hmeta->component_depth, 0, sizeof (hmeta->component_depth));
   hmeta->counts = NULL;
+  hmeta->has_signalstats = FALSE;
+  memset (&hmeta->signalstats, 0, sizeof (hmeta->signalstats));
   return TRUE;
 }
 
@@ -90,6 +92,8 @@ gst_cuda_histogram_meta_transform (GstBuffer * dest, GstMeta * meta,
   copy_description (dst, src);
   memcpy (dst->counts, src->counts,
       sizeof (guint32) * (gsize) src->bins * src->n_components);
+  gst_cuda_histogram_meta_set_signalstats (dst,
+      gst_cuda_histogram_meta_get_signalstats (src));
   return TRUE;
 }
 
@@ -275,4 +279,43 @@ gst_cuda_histogram_meta_get_component_depth (const GstCudaHistogramMeta * meta,
 {
   g_return_val_if_fail (meta != NULL, -1);
   return component < meta->n_components ? (gint) meta->component_depth[component] : -1;
+}
+
+/**
+ * gst_cuda_histogram_meta_get_signalstats:
+ * @meta: a #GstCudaHistogramMeta
+ *
+ * In Python `meta.get_signalstats()` is None or an object with the fields
+ * of #GstCudaSignalStats (`.y_avg`, `.brng` ...); it lives as long as the
+ * buffer.
+ *
+ * Returns: (transfer none) (nullable): FFmpeg signalstats' figures of the
+ *   frame, or %NULL when they were not computed (signalstats off, a format
+ *   signalstats does not read, a meta added by the application without them).
+ */
+const GstCudaSignalStats *
+gst_cuda_histogram_meta_get_signalstats (const GstCudaHistogramMeta * meta)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+  return meta->has_signalstats ? &meta->signalstats : NULL;
+}
+
+/**
+ * gst_cuda_histogram_meta_set_signalstats:
+ * @meta: a #GstCudaHistogramMeta
+ * @stats: (nullable): the figures to store, or %NULL to clear them
+ *
+ * Stores a copy of @stats in @meta (what the element does when it computed
+ * them); %NULL makes gst_cuda_histogram_meta_get_signalstats() return %NULL.
+ */
+void
+gst_cuda_histogram_meta_set_signalstats (GstCudaHistogramMeta * meta,
+    const GstCudaSignalStats * stats)
+{
+  g_return_if_fail (meta != NULL);
+  meta->has_signalstats = stats != NULL;
+  if (stats != NULL)
+    meta->signalstats = *stats;
+  else
+    memset (&meta->signalstats, 0, sizeof (meta->signalstats));
 }

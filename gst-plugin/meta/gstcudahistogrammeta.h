@@ -33,6 +33,12 @@
  *   m.format, m.width, m.bins, m.roi_x ...          # plain fields
  *   m.get_component_names()                         # ["Y", "U", "V"]
  *   m.get_counts(0)                                 # list of m.bins ints ([] out of range)
+ *   m.get_signalstats()                             # None, or .y_avg, .brng ... (below)
+ *
+ * With the element's signalstats=true on a YUV format of 8 to 10 bits the
+ * meta also carries FFmpeg signalstats' figures of the frame
+ * (GstCudaSignalStats); gst_cuda_histogram_meta_get_signalstats returns
+ * them, or NULL when they were not computed.
  *
  * Each function's contract is documented where it is defined, in
  * gstcudahistogrammeta.c.
@@ -50,6 +56,71 @@ G_BEGIN_DECLS
 #define GST_CUDA_HISTOGRAM_MAX_COMPONENTS 4
 
 typedef struct _GstCudaHistogramMeta GstCudaHistogramMeta;
+typedef struct _GstCudaSignalStats GstCudaSignalStats;
+
+/**
+ * GstCudaSignalStats:
+ * @y_min: YMIN, the lowest Y value
+ * @y_low: YLOW, the Y value at the 10th percentile (as signalstats rounds it)
+ * @y_avg: YAVG, the mean Y value
+ * @y_high: YHIGH, the Y value at the 90th percentile
+ * @y_max: YMAX, the highest Y value
+ * @u_min: UMIN
+ * @u_low: ULOW
+ * @u_avg: UAVG
+ * @u_high: UHIGH
+ * @u_max: UMAX
+ * @v_min: VMIN
+ * @v_low: VLOW
+ * @v_avg: VAVG
+ * @v_high: VHIGH
+ * @v_max: VMAX
+ * @sat_min: SATMIN, saturation (truncated hypot of the centred chroma pair)
+ * @sat_low: SATLOW
+ * @sat_avg: SATAVG
+ * @sat_high: SATHIGH
+ * @sat_max: SATMAX
+ * @hue_med: HUEMED, the median hue in degrees (0 to 359)
+ * @hue_avg: HUEAVG, the mean hue in degrees
+ * @y_dif: YDIF, mean absolute difference of Y to the previous frame (0 for
+ *   the first frame and after a restart: flush, segment, renegotiation)
+ * @u_dif: UDIF
+ * @v_dif: VDIF
+ * @brng: BRNG, the fraction (0 to 1) of pixels outside the broadcast range
+ *
+ * FFmpeg signalstats' figures of one frame, by its definitions (FFmpeg 5.1,
+ * libavfilter/vf_signalstats.c), in code values of the frame's depth: the
+ * integers are what signalstats prints with %d, the doubles what it prints
+ * with %g. Over the counted region (roi_*) when one is set.
+ */
+struct _GstCudaSignalStats {
+  gint y_min;
+  gint y_low;
+  gdouble y_avg;
+  gint y_high;
+  gint y_max;
+  gint u_min;
+  gint u_low;
+  gdouble u_avg;
+  gint u_high;
+  gint u_max;
+  gint v_min;
+  gint v_low;
+  gdouble v_avg;
+  gint v_high;
+  gint v_max;
+  gint sat_min;
+  gint sat_low;
+  gdouble sat_avg;
+  gint sat_high;
+  gint sat_max;
+  gint hue_med;
+  gdouble hue_avg;
+  gdouble y_dif;
+  gdouble u_dif;
+  gdouble v_dif;
+  gdouble brng;
+};
 
 /**
  * GstCudaHistogramMeta:
@@ -67,6 +138,12 @@ typedef struct _GstCudaHistogramMeta GstCudaHistogramMeta;
  *   static strings (never freed; the copy transform copies the pointers)
  * @component_depth: bit depth of each component's samples
  * @counts: n_components * bins counts, component-major; owned by the meta
+ * @has_signalstats: whether @signalstats holds the frame's figures
+ * @signalstats: FFmpeg signalstats' figures of the frame, when
+ *   @has_signalstats (read them with gst_cuda_histogram_meta_get_signalstats())
+ *
+ * Fields are only ever appended: @has_signalstats and @signalstats came with
+ * the signalstats property and sit after all earlier fields.
  */
 struct _GstCudaHistogramMeta {
   GstMeta meta;
@@ -84,6 +161,9 @@ struct _GstCudaHistogramMeta {
   const gchar *component_names[GST_CUDA_HISTOGRAM_MAX_COMPONENTS];
   guint component_depth[GST_CUDA_HISTOGRAM_MAX_COMPONENTS];
   guint32 *counts;
+
+  gboolean has_signalstats;
+  GstCudaSignalStats signalstats;
 };
 
 GType gst_cuda_histogram_meta_api_get_type (void);
@@ -114,6 +194,11 @@ const gchar *gst_cuda_histogram_meta_get_component_name (const GstCudaHistogramM
 
 gint gst_cuda_histogram_meta_get_component_depth (const GstCudaHistogramMeta * meta,
     guint component);
+
+const GstCudaSignalStats *gst_cuda_histogram_meta_get_signalstats (const GstCudaHistogramMeta * meta);
+
+void gst_cuda_histogram_meta_set_signalstats (GstCudaHistogramMeta * meta,
+    const GstCudaSignalStats * stats);
 
 G_END_DECLS
 

@@ -1,6 +1,15 @@
 #include "element_test_util.h"
 
+#include <cuda_runtime_api.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <memory>
+
+#include "cudahist/histogrammer.h"
 
 namespace element_test {
 namespace {
@@ -48,6 +57,60 @@ std::vector<guint> AllComponentsFor(const GstVideoInfo& info, guint bins) {
   return all;
 }
 
+namespace {
+
+// Component `c` of the unpacked `rows`, one sample per subsampled position
+// (the unpacked pixel at its top-left), as a view of 16-bit samples in
+// `samples` whose ROI is every sample that `roi` touches.
+cudahist::PlaneView ComponentSamples(const GstVideoInfo& info,
+                                     const std::vector<std::vector<uint16_t>>& rows,
+                                     guint unpack_bits, guint c, const FrameRoi& roi,
+                                     std::vector<uint16_t>* samples) {
+  const GstVideoFormatInfo* finfo = info.finfo;
+  const guint ws = GST_VIDEO_FORMAT_INFO_W_SUB(finfo, c), hs = GST_VIDEO_FORMAT_INFO_H_SUB(finfo, c);
+  const guint depth = GST_VIDEO_FORMAT_INFO_DEPTH(finfo, c);
+  const guint cw = GST_VIDEO_INFO_COMP_WIDTH(&info, c), ch = GST_VIDEO_INFO_COMP_HEIGHT(&info, c);
+  samples->clear();
+  for (guint sy = 0; sy < ch; ++sy) {
+    for (guint sx = 0; sx < cw; ++sx) {
+      const uint16_t v = rows[size_t(sy) << hs][(size_t(sx) << ws) * 4 + UnpackedIndex(c)];
+      samples->push_back(uint16_t(v >> (unpack_bits - depth)));
+    }
+  }
+  cudahist::PlaneView view;
+  view.data = samples->data();
+  view.width = cw;
+  view.height = ch;
+  view.pitch = size_t(cw) * 2;
+  view.pixel_stride = 2;
+  view.sample_size = 2;
+  view.depth = depth;
+  const guint rw = roi.width ? roi.width : GST_VIDEO_INFO_WIDTH(&info) - roi.x;
+  const guint rh = roi.height ? roi.height : GST_VIDEO_INFO_HEIGHT(&info) - roi.y;
+  view.has_roi = true;
+  view.roi.x = roi.x >> ws;
+  view.roi.y = roi.y >> hs;
+  view.roi.width = ((roi.x + rw + (1u << ws) - 1) >> ws) - view.roi.x;
+  view.roi.height = ((roi.y + rh + (1u << hs) - 1) >> hs) - view.roi.y;
+  return view;
+}
+
+// Y, U and V of the frame in `buffer`, their samples kept in `samples`.
+cudahist::YuvPlanes YuvSamples(const GstVideoInfo& info, GstBuffer* buffer, const FrameRoi& roi,
+                               std::vector<uint16_t> samples[3]) {
+  guint unpack_bits = 0;
+  const auto rows = UnpackRows(info, buffer, &unpack_bits);
+  cudahist::YuvPlanes planes;
+  planes.y = ComponentSamples(info, rows, unpack_bits, GST_VIDEO_COMP_Y, roi, &samples[0]);
+  planes.u = ComponentSamples(info, rows, unpack_bits, GST_VIDEO_COMP_U, roi, &samples[1]);
+  planes.v = ComponentSamples(info, rows, unpack_bits, GST_VIDEO_COMP_V, roi, &samples[2]);
+  planes.log2_hsub = GST_VIDEO_FORMAT_INFO_W_SUB(info.finfo, GST_VIDEO_COMP_U);
+  planes.log2_vsub = GST_VIDEO_FORMAT_INFO_H_SUB(info.finfo, GST_VIDEO_COMP_U);
+  return planes;
+}
+
+}  // namespace
+
 Expected ExpectedCounts(const GstVideoInfo& info, GstBuffer* buffer, guint bins,
                         const std::vector<guint>& components, const FrameRoi& roi) {
   const GstVideoFormatInfo* finfo = info.finfo;
@@ -58,33 +121,9 @@ Expected ExpectedCounts(const GstVideoInfo& info, GstBuffer* buffer, guint bins,
   std::vector<cudahist::PlaneView> views(components.size());
   for (size_t k = 0; k < components.size(); ++k) {
     const guint c = components[k];
-    const guint ws = GST_VIDEO_FORMAT_INFO_W_SUB(finfo, c), hs = GST_VIDEO_FORMAT_INFO_H_SUB(finfo, c);
-    const guint depth = GST_VIDEO_FORMAT_INFO_DEPTH(finfo, c);
-    const guint cw = GST_VIDEO_INFO_COMP_WIDTH(&info, c), ch = GST_VIDEO_INFO_COMP_HEIGHT(&info, c);
-    // One sample per subsampled position: the unpacked pixel at its top-left.
-    for (guint sy = 0; sy < ch; ++sy) {
-      for (guint sx = 0; sx < cw; ++sx) {
-        const uint16_t v = rows[size_t(sy) << hs][(size_t(sx) << ws) * 4 + UnpackedIndex(c)];
-        samples[k].push_back(uint16_t(v >> (unpack_bits - depth)));
-      }
-    }
-    cudahist::PlaneView& view = views[k];
-    view.data = samples[k].data();
-    view.width = cw;
-    view.height = ch;
-    view.pitch = size_t(cw) * 2;
-    view.pixel_stride = 2;
-    view.sample_size = 2;
-    view.depth = depth;
-    const guint rw = roi.width ? roi.width : GST_VIDEO_INFO_WIDTH(&info) - roi.x;
-    const guint rh = roi.height ? roi.height : GST_VIDEO_INFO_HEIGHT(&info) - roi.y;
-    view.has_roi = true;
-    view.roi.x = roi.x >> ws;
-    view.roi.y = roi.y >> hs;
-    view.roi.width = ((roi.x + rw + (1u << ws) - 1) >> ws) - view.roi.x;
-    view.roi.height = ((roi.y + rh + (1u << hs) - 1) >> hs) - view.roi.y;
+    views[k] = ComponentSamples(info, rows, unpack_bits, c, roi, &samples[k]);
     e.names.push_back(NameOf(finfo, c));
-    e.depths.push_back(depth);
+    e.depths.push_back(GST_VIDEO_FORMAT_INFO_DEPTH(finfo, c));
   }
   cudahist::HistogramSpec spec;
   spec.bins = bins;
@@ -93,6 +132,19 @@ Expected ExpectedCounts(const GstVideoInfo& info, GstBuffer* buffer, guint bins,
       cudahist::ReferenceHistogram(spec, views.data(), int(views.size()), e.counts.data());
   if (!status.ok()) e.names = {"ReferenceHistogram failed: " + status.message()};
   return e;
+}
+
+cudahist::SignalStatsFigures ExpectedSignalStats(const GstVideoInfo& info, GstBuffer* buffer,
+                                                 GstBuffer* previous, const FrameRoi& roi) {
+  std::vector<uint16_t> samples[3], previous_samples[3];
+  const cudahist::YuvPlanes planes = YuvSamples(info, buffer, roi, samples);
+  cudahist::YuvPlanes previous_planes;
+  if (previous) previous_planes = YuvSamples(info, previous, roi, previous_samples);
+  auto counts = std::make_unique<cudahist::SignalStatsCounts>();
+  const cudahist::Status status =
+      cudahist::ReferenceSignalStats(planes, previous ? &previous_planes : nullptr, counts.get());
+  EXPECT_TRUE(status.ok()) << "ReferenceSignalStats: " << status.message();
+  return cudahist::FiguresOf(*counts);
 }
 
 GstBuffer* RandomFrame(const GstVideoInfo& info, std::mt19937_64& rng) {
@@ -175,5 +227,98 @@ std::vector<double> MessageDoubles(const GstStructure* s, const char* field) {
   return out;
 }
 G_GNUC_END_IGNORE_DEPRECATIONS
+
+GstElement* Launch(const std::string& description) {
+  GError* error = nullptr;
+  GstElement* p = gst_parse_launch(description.c_str(), &error);
+  EXPECT_EQ(error, nullptr) << (error ? error->message : "");
+  if (error) g_error_free(error);
+  return p;
+}
+
+// Runs to EOS (or error); returns the error text, "" on EOS.
+std::string RunToEnd(GstElement* pipeline, std::vector<GstMessage*>* histograms) {
+  GstBus* bus = gst_element_get_bus(pipeline);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  std::string error;
+  for (;;) {
+    GstMessage* m = gst_bus_timed_pop_filtered(
+        bus, 20 * GST_SECOND,
+        GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
+    if (!m) {
+      error = "timeout";
+      break;
+    }
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ELEMENT && gst_message_has_name(m, "cudahistogram")) {
+      histograms->push_back(m);
+      continue;
+    }
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+      GError* e = nullptr;
+      gchar* debug = nullptr;
+      gst_message_parse_error(m, &e, &debug);
+      error = std::string(e->message) + " | " + (debug ? debug : "");
+      g_error_free(e);
+      g_free(debug);
+    }
+    const bool end = GST_MESSAGE_TYPE(m) != GST_MESSAGE_ELEMENT;
+    gst_message_unref(m);
+    if (end) break;
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(bus);
+  return error;
+}
+
+bool CudaPipelinesAvailable(std::string* why) {
+  const cudahist::Status device = cudahist::CheckCudaDevice();
+  if (!device.ok()) {
+    *why = device.message();
+    return false;
+  }
+  GstElementFactory* upload = gst_element_factory_find("cudaupload");
+  if (!upload) {
+    *why = "no cudaupload element (gst-plugins-bad nvcodec)";
+    return false;
+  }
+  gst_object_unref(upload);
+  return true;
+}
+
+GstBuffer* DownloadPlanes(const GstVideoInfo& info, GstBuffer* buffer) {
+  GstCudaMemory* mem = reinterpret_cast<GstCudaMemory*>(gst_buffer_peek_memory(buffer, 0));
+  GstVideoFrame frame;
+  if (!gst_video_frame_map(&frame, const_cast<GstVideoInfo*>(&info), buffer,
+                           GstMapFlags(GST_MAP_READ | GST_MAP_CUDA))) {
+    return nullptr;
+  }
+  GstBuffer* host = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  GstMapInfo out;
+  gst_buffer_map(host, &out, GST_MAP_WRITE);
+  const bool pushed = gst_cuda_context_push(mem->context);
+  bool ok = pushed;
+  for (guint p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES(&frame); ++p) {
+    const gint src_stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
+    const gint dst_stride = GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component(info.finfo, p, comp);
+    const guint rows = GST_VIDEO_INFO_COMP_HEIGHT(&info, comp[0]);
+    ok = cudaMemcpy2D(out.data + GST_VIDEO_INFO_PLANE_OFFSET(&info, p), dst_stride,
+                      GST_VIDEO_FRAME_PLANE_DATA(&frame, p), src_stride,
+                      std::min(src_stride, dst_stride), rows, cudaMemcpyDeviceToHost) == cudaSuccess;
+  }
+  if (pushed) gst_cuda_context_pop(nullptr);
+  gst_buffer_unmap(host, &out);
+  gst_video_frame_unmap(&frame);
+  if (!ok) gst_clear_buffer(&host);
+  return host;
+}
+
+GstFlowReturn KeepSample(GstElement* sink, gpointer data) {
+  GstSample* sample = nullptr;
+  g_signal_emit_by_name(sink, "pull-sample", &sample);
+  if (sample) static_cast<std::vector<GstSample*>*>(data)->push_back(sample);
+  return GST_FLOW_OK;
+}
 
 }  // namespace element_test

@@ -8,6 +8,7 @@
 // cudahist::ReferenceHistogram counts those samples.
 #pragma once
 
+#include <gst/check/gstharness.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "cudahist/cpu.h"
+#include "cudahist/signalstats.h"
 
 namespace element_test {
 
@@ -55,5 +57,75 @@ std::string PopErrorText(GstBus* bus);
 std::vector<std::vector<uint64_t>> MessageHistograms(const GstStructure* s);
 std::vector<std::string> MessageStrings(const GstStructure* s, const char* field);
 std::vector<double> MessageDoubles(const GstStructure* s, const char* field);
+
+// signalstats' figures of the frame in `buffer` (a YUV format of 8 to 10
+// bits) over `roi`, against `previous` (a frame of the same caps) or none:
+// cudahist::ReferenceSignalStats of the samples GStreamer's unpack function
+// gives, taken as ExpectedCounts takes them.
+cudahist::SignalStatsFigures ExpectedSignalStats(const GstVideoInfo& info, GstBuffer* buffer,
+                                                 GstBuffer* previous, const FrameRoi& roi);
+
+// A harness around one cudahistogram with a bus to catch its messages.
+class Harness {
+ public:
+  explicit Harness(const std::string& properties = "") {
+    h_ = gst_harness_new_parse(("cudahistogram " + properties).c_str());
+    element_ = gst_harness_find_element(h_, "cudahistogram");
+    bus_ = gst_bus_new();
+    gst_element_set_bus(h_->element, bus_);
+  }
+  ~Harness() {
+    gst_element_set_bus(h_->element, nullptr);
+    gst_object_unref(element_);
+    gst_harness_teardown(h_);
+    gst_object_unref(bus_);
+  }
+  GstHarness* h() { return h_; }
+  GstBus* bus() { return bus_; }
+  GstElement* element() { return element_; }
+
+  void SetCaps(const GstVideoInfo& info) {
+    gst_harness_set_src_caps_str(h_, CapsString(info).c_str());
+  }
+  // Pushes `frame` (a reference is kept by the caller) with the given timing.
+  GstFlowReturn Push(GstBuffer* frame, GstClockTime pts, GstClockTime duration) {
+    GstBuffer* b = gst_buffer_ref(frame);
+    b = gst_buffer_make_writable(b);
+    GST_BUFFER_PTS(b) = pts;
+    GST_BUFFER_DURATION(b) = duration;
+    return gst_harness_push(h_, b);
+  }
+
+ private:
+  GstHarness* h_;
+  GstElement* element_;  // the cudahistogram inside the harness's bin
+  GstBus* bus_;
+};
+
+constexpr GstClockTime kFrame = GST_SECOND / 25;
+
+// A pipeline from gst-launch syntax (a failed parse fails the test).
+GstElement* Launch(const std::string& description);
+// Runs to EOS (or error); returns the error text, "" on EOS. The
+// "cudahistogram" messages are appended to `histograms`.
+std::string RunToEnd(GstElement* pipeline, std::vector<GstMessage*>* histograms);
+
+// False, with `why`, without a CUDA device or cudaupload.
+bool CudaPipelinesAvailable(std::string* why);
+#define SKIP_WITHOUT_CUDA()                                   \
+  do {                                                        \
+    std::string why_;                                         \
+    if (!CudaPipelinesAvailable(&why_)) GTEST_SKIP() << why_; \
+  } while (0)
+
+// The frame in `buffer` (CUDA memory) copied plane by plane from its device
+// pointers into a system-memory buffer laid out as `info` says. Not a plain
+// GST_MAP_READ: on the H200 host gst-cuda 1.22's host copy of an I420 frame
+// did not match its device planes (the V plane read back as zeros), so the
+// oracle takes the bytes the kernels read.
+GstBuffer* DownloadPlanes(const GstVideoInfo& info, GstBuffer* buffer);
+
+// appsink "new-sample": appends the sample to the std::vector<GstSample*> at `data`.
+GstFlowReturn KeepSample(GstElement* sink, gpointer data);
 
 }  // namespace element_test

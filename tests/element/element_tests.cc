@@ -38,44 +38,6 @@ class GstEnvironment : public ::testing::Environment {
 };
 const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GstEnvironment);
 
-// A harness around one cudahistogram with a bus to catch its messages.
-class Harness {
- public:
-  explicit Harness(const std::string& properties = "") {
-    h_ = gst_harness_new_parse(("cudahistogram " + properties).c_str());
-    element_ = gst_harness_find_element(h_, "cudahistogram");
-    bus_ = gst_bus_new();
-    gst_element_set_bus(h_->element, bus_);
-  }
-  ~Harness() {
-    gst_element_set_bus(h_->element, nullptr);
-    gst_object_unref(element_);
-    gst_harness_teardown(h_);
-    gst_object_unref(bus_);
-  }
-  GstHarness* h() { return h_; }
-  GstBus* bus() { return bus_; }
-  GstElement* element() { return element_; }
-
-  void SetCaps(const GstVideoInfo& info) {
-    gst_harness_set_src_caps_str(h_, CapsString(info).c_str());
-  }
-  // Pushes `frame` (a reference is kept by the caller) with the given timing.
-  GstFlowReturn Push(GstBuffer* frame, GstClockTime pts, GstClockTime duration) {
-    GstBuffer* b = gst_buffer_ref(frame);
-    b = gst_buffer_make_writable(b);
-    GST_BUFFER_PTS(b) = pts;
-    GST_BUFFER_DURATION(b) = duration;
-    return gst_harness_push(h_, b);
-  }
-
- private:
-  GstHarness* h_;
-  GstElement* element_;  // the cudahistogram inside the harness's bin
-  GstBus* bus_;
-};
-
-constexpr GstClockTime kFrame = GST_SECOND / 25;
 
 std::vector<uint32_t> MetaCounts(const GstCudaHistogramMeta* m) {
   return std::vector<uint32_t>(m->counts, m->counts + size_t(m->bins) * m->n_components);
@@ -694,47 +656,6 @@ TEST(Properties, OutOfRangeValuesAreRefusedWithAWarning) {
 
 // --- pipelines -------------------------------------------------------------------
 
-GstElement* Launch(const std::string& description) {
-  GError* error = nullptr;
-  GstElement* p = gst_parse_launch(description.c_str(), &error);
-  EXPECT_EQ(error, nullptr) << (error ? error->message : "");
-  if (error) g_error_free(error);
-  return p;
-}
-
-// Runs to EOS (or error); returns the error text, "" on EOS.
-std::string RunToEnd(GstElement* pipeline, std::vector<GstMessage*>* histograms) {
-  GstBus* bus = gst_element_get_bus(pipeline);
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  std::string error;
-  for (;;) {
-    GstMessage* m = gst_bus_timed_pop_filtered(
-        bus, 20 * GST_SECOND,
-        GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
-    if (!m) {
-      error = "timeout";
-      break;
-    }
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ELEMENT && gst_message_has_name(m, "cudahistogram")) {
-      histograms->push_back(m);
-      continue;
-    }
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
-      GError* e = nullptr;
-      gchar* debug = nullptr;
-      gst_message_parse_error(m, &e, &debug);
-      error = std::string(e->message) + " | " + (debug ? debug : "");
-      g_error_free(e);
-      g_free(debug);
-    }
-    const bool end = GST_MESSAGE_TYPE(m) != GST_MESSAGE_ELEMENT;
-    gst_message_unref(m);
-    if (end) break;
-  }
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(bus);
-  return error;
-}
 
 GstPadProbeReturn CountMetas(GstPad*, GstPadProbeInfo* info, gpointer data) {
   GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
@@ -805,62 +726,9 @@ TEST(Pipeline, StateCyclesNullPlayingNull) {
 
 // --- GPU: cudaupload into the element --------------------------------------------------
 
-bool CudaPipelinesAvailable(std::string* why) {
-  const cudahist::Status device = cudahist::CheckCudaDevice();
-  if (!device.ok()) {
-    *why = device.message();
-    return false;
-  }
-  GstElementFactory* upload = gst_element_factory_find("cudaupload");
-  if (!upload) {
-    *why = "no cudaupload element (gst-plugins-bad nvcodec)";
-    return false;
-  }
-  gst_object_unref(upload);
-  return true;
-}
-
-#define SKIP_WITHOUT_CUDA()                                   \
-  do {                                                        \
-    std::string why_;                                         \
-    if (!CudaPipelinesAvailable(&why_)) GTEST_SKIP() << why_; \
-  } while (0)
 
 class CudaFormats : public ::testing::TestWithParam<GstVideoFormat> {};
 
-// The frame in `buffer` (CUDA memory) copied plane by plane from its device
-// pointers into a system-memory buffer laid out as `info` says. Not a plain
-// GST_MAP_READ: on the H200 host gst-cuda 1.22's host copy of an I420 frame
-// did not match its device planes (the V plane read back as zeros), so the
-// oracle takes the bytes the kernels read.
-GstBuffer* DownloadPlanes(const GstVideoInfo& info, GstBuffer* buffer) {
-  GstCudaMemory* mem = reinterpret_cast<GstCudaMemory*>(gst_buffer_peek_memory(buffer, 0));
-  GstVideoFrame frame;
-  if (!gst_video_frame_map(&frame, const_cast<GstVideoInfo*>(&info), buffer,
-                           GstMapFlags(GST_MAP_READ | GST_MAP_CUDA))) {
-    return nullptr;
-  }
-  GstBuffer* host = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
-  GstMapInfo out;
-  gst_buffer_map(host, &out, GST_MAP_WRITE);
-  const bool pushed = gst_cuda_context_push(mem->context);
-  bool ok = pushed;
-  for (guint p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES(&frame); ++p) {
-    const gint src_stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
-    const gint dst_stride = GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gst_video_format_info_component(info.finfo, p, comp);
-    const guint rows = GST_VIDEO_INFO_COMP_HEIGHT(&info, comp[0]);
-    ok = cudaMemcpy2D(out.data + GST_VIDEO_INFO_PLANE_OFFSET(&info, p), dst_stride,
-                      GST_VIDEO_FRAME_PLANE_DATA(&frame, p), src_stride,
-                      std::min(src_stride, dst_stride), rows, cudaMemcpyDeviceToHost) == cudaSuccess;
-  }
-  if (pushed) gst_cuda_context_pop(nullptr);
-  gst_buffer_unmap(host, &out);
-  gst_video_frame_unmap(&frame);
-  if (!ok) gst_clear_buffer(&host);
-  return host;
-}
 
 // Where two component-major count arrays first differ, per component, and how
 // the buffer's planes are laid out (for a failure message).
@@ -893,12 +761,6 @@ std::string DescribeMismatch(const std::vector<uint32_t>& got, const Expected& w
   return out;
 }
 
-GstFlowReturn KeepSample(GstElement* sink, gpointer data) {
-  GstSample* sample = nullptr;
-  g_signal_emit_by_name(sink, "pull-sample", &sample);
-  if (sample) static_cast<std::vector<GstSample*>*>(data)->push_back(sample);
-  return GST_FLOW_OK;
-}
 
 TEST_P(CudaFormats, MetaEqualsReferenceOfTheSameFrame) {
   SKIP_WITHOUT_CUDA();

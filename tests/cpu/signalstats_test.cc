@@ -1,0 +1,443 @@
+// signalstats on the CPU: the reference against hand-worked frames (the sat
+// and hue of chosen pairs are the values Debian's ffmpeg 5.1 printed for
+// 1x1 yuv444p frames of those pairs), FiguresOf and RebinCounts against
+// hand-built histograms, validation messages, and the CPU backend against
+// the reference over the format matrix.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "cudahist/cpu.h"
+#include "cudahist/signalstats.h"
+#include "test_planes.h"
+#include "yuv_frames.h"
+
+namespace {
+
+using cudahist::PlaneView;
+using cudahist::SignalStatsCounts;
+using cudahist::YuvPlanes;
+
+// A planar frame written sample by sample: 8-bit samples in bytes, deeper
+// ones in little-endian 16-bit words; rows without padding.
+struct TinyFrame {
+  std::vector<uint16_t> y16, u16, v16;
+  std::vector<uint8_t> y8, u8, v8;
+  YuvPlanes view;
+
+  TinyFrame(uint32_t depth, uint32_t width, uint32_t height, uint32_t hsub, uint32_t vsub,
+            const std::vector<uint32_t>& y, const std::vector<uint32_t>& u, const std::vector<uint32_t>& v) {
+    const uint32_t cw = (width + (1u << hsub) - 1) >> hsub, ch = (height + (1u << vsub) - 1) >> vsub;
+    EXPECT_EQ(y.size(), size_t(width) * height);
+    EXPECT_EQ(u.size(), size_t(cw) * ch);
+    EXPECT_EQ(v.size(), size_t(cw) * ch);
+    view.log2_hsub = hsub;
+    view.log2_vsub = vsub;
+    view.y = Plane(depth, width, height, y, y8, y16);
+    view.u = Plane(depth, cw, ch, u, u8, u16);
+    view.v = Plane(depth, cw, ch, v, v8, v16);
+  }
+
+ private:
+  static PlaneView Plane(uint32_t depth, uint32_t w, uint32_t h, const std::vector<uint32_t>& values,
+                         std::vector<uint8_t>& b8, std::vector<uint16_t>& b16) {
+    PlaneView p;
+    p.width = w;
+    p.height = h;
+    p.depth = depth;
+    p.sample_size = depth > 8 ? 2 : 1;
+    p.pixel_stride = p.sample_size;
+    p.pitch = size_t(w) * p.sample_size;
+    if (depth > 8) {
+      b16.assign(values.begin(), values.end());
+      p.data = b16.data();
+    } else {
+      b8.assign(values.begin(), values.end());
+      p.data = b8.data();
+    }
+    return p;
+  }
+};
+
+SignalStatsCounts Reference(const YuvPlanes& frame, const YuvPlanes* previous = nullptr) {
+  SignalStatsCounts c;
+  std::memset(&c, 0xAB, sizeof(c));  // poison: everything must be written
+  const cudahist::Status s = cudahist::ReferenceSignalStats(frame, previous, &c);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return c;
+}
+
+// The sat and hue of a 4:4:4 frame of one chroma pair.
+std::pair<int, int> SatHue(uint32_t depth, uint32_t u, uint32_t v) {
+  const uint32_t mid = 1u << (depth - 1);
+  TinyFrame f(depth, 1, 1, 0, 0, {mid}, {u}, {v});
+  const SignalStatsCounts c = Reference(f.view);
+  int sat = -1, hue = -1;
+  for (uint32_t i = 0; i < (1u << depth); ++i) {
+    if (c.sat[i] == 1) sat = int(i);
+  }
+  for (uint32_t i = 0; i < cudahist::kHueBins; ++i) {
+    if (c.hue[i] == 1) hue = int(i);
+  }
+  return {sat, hue};
+}
+
+TEST(SignalStatsReference, SatAndHueOfKnownPairs8Bit) {
+  EXPECT_EQ(SatHue(8, 128, 128), std::make_pair(0, 180));  // atan2f(0, 0) = 0
+  EXPECT_EQ(SatHue(8, 100, 128), std::make_pair(28, 90));  // 89.9999975 as a double; floorf sees 90.f
+  EXPECT_EQ(SatHue(8, 0, 128), std::make_pair(128, 90));
+  EXPECT_EQ(SatHue(8, 128, 100), std::make_pair(28, 0));    // atan2f = the float above pi: 360 -> fmodf 0
+  EXPECT_EQ(SatHue(8, 200, 128), std::make_pair(72, 270));
+  EXPECT_EQ(SatHue(8, 0, 0), std::make_pair(181, 45));      // hypotf(128, 128) = 181.02
+  EXPECT_EQ(SatHue(8, 255, 255), std::make_pair(179, 225)); // hypotf(127, 127) = 179.6
+}
+
+TEST(SignalStatsReference, SatAndHueOfKnownPairs10Bit) {
+  EXPECT_EQ(SatHue(10, 512, 512), std::make_pair(0, 180));
+  EXPECT_EQ(SatHue(10, 0, 512), std::make_pair(512, 90));
+  EXPECT_EQ(SatHue(10, 512, 0), std::make_pair(512, 0));
+  EXPECT_EQ(SatHue(10, 1023, 1023), std::make_pair(722, 225));  // hypotf(511, 511) = 722.66
+  EXPECT_EQ(SatHue(10, 0, 0), std::make_pair(724, 45));         // hypotf(512, 512) = 724.08
+}
+
+// Luma 15 16 235 236 240 241 on neutral chroma: 15, 236, 240 and 241 are out.
+TEST(SignalStatsReference, BrngLumaEdges8Bit) {
+  TinyFrame f(8, 6, 1, 0, 0, {15, 16, 235, 236, 240, 241}, {128, 128, 128, 128, 128, 128},
+              {128, 128, 128, 128, 128, 128});
+  EXPECT_EQ(Reference(f.view).brng, 4u);
+}
+
+// Chroma 15 16 235 236 240 241 (U, then V) under luma 128: only 15 and 241 are out.
+TEST(SignalStatsReference, BrngChromaEdges8Bit) {
+  const std::vector<uint32_t> edges = {15, 16, 235, 236, 240, 241}, neutral(6, 128);
+  TinyFrame in_u(8, 6, 1, 0, 0, neutral, edges, neutral);
+  EXPECT_EQ(Reference(in_u.view).brng, 2u);
+  TinyFrame in_v(8, 6, 1, 0, 0, neutral, neutral, edges);
+  EXPECT_EQ(Reference(in_v.view).brng, 2u);
+}
+
+// 10 bits: mult 4, so 64 .. 940 for luma and 64 .. 960 for chroma are in range.
+TEST(SignalStatsReference, BrngEdges10Bit) {
+  const std::vector<uint32_t> neutral(6, 512);
+  TinyFrame luma(10, 6, 1, 0, 0, {63, 64, 940, 941, 960, 961}, neutral, neutral);
+  EXPECT_EQ(Reference(luma.view).brng, 4u);  // 63, 941, 960, 961
+  TinyFrame chroma(10, 6, 1, 0, 0, neutral, {63, 64, 940, 941, 960, 961}, neutral);
+  EXPECT_EQ(Reference(chroma.view).brng, 2u);  // 63, 961
+}
+
+// 4:2:0, 3x3 luma: chroma is 2x2. The out-of-range chroma sample (1, 0)
+// covers luma (2, 0) and (2, 1) only; luma (0, 2) = 250 is out by itself.
+TEST(SignalStatsReference, BrngTakesChromaAtTheSubsampledPosition) {
+  TinyFrame f(8, 3, 3, 1, 1, {100, 100, 100, 100, 100, 100, 250, 100, 100}, {128, 10, 128, 128},
+              {128, 128, 128, 128});
+  const SignalStatsCounts c = Reference(f.view);
+  EXPECT_EQ(c.brng, 3u);
+  EXPECT_EQ(c.luma_samples, 9u);
+  EXPECT_EQ(c.chroma_samples, 4u);
+  EXPECT_EQ(c.y[100], 8u);
+  EXPECT_EQ(c.y[250], 1u);
+  EXPECT_EQ(c.u[10], 1u);
+  EXPECT_EQ(c.u[128], 3u);
+  EXPECT_EQ(c.v[128], 4u);
+  EXPECT_EQ(c.depth, 8u);
+}
+
+TEST(SignalStatsReference, DifWithAndWithoutPrevious) {
+  // 4:2:2, 3x2 luma, chroma 2x2.
+  TinyFrame now(8, 3, 2, 1, 0, {10, 20, 30, 40, 50, 60}, {100, 110, 120, 130}, {200, 190, 180, 170});
+  TinyFrame before(8, 3, 2, 1, 0, {12, 18, 30, 45, 50, 0}, {100, 100, 100, 100}, {200, 200, 200, 200});
+  const SignalStatsCounts alone = Reference(now.view);
+  EXPECT_EQ(alone.has_previous, 0u);
+  EXPECT_EQ(alone.dif_y, 0u);
+  EXPECT_EQ(alone.dif_u, 0u);
+  EXPECT_EQ(alone.dif_v, 0u);
+  const SignalStatsCounts c = Reference(now.view, &before.view);
+  EXPECT_EQ(c.has_previous, 1u);
+  EXPECT_EQ(c.dif_y, 2u + 2 + 0 + 5 + 0 + 60);
+  EXPECT_EQ(c.dif_u, 0u + 10 + 20 + 30);
+  EXPECT_EQ(c.dif_v, 0u + 10 + 20 + 30);
+  // Against itself: 0, as signalstats' first frame.
+  const SignalStatsCounts self = Reference(now.view, &now.view);
+  EXPECT_EQ(self.dif_y + self.dif_u + self.dif_v, 0u);
+}
+
+// Only the ROI's luma and the chroma samples it touches count.
+TEST(SignalStatsReference, RoiCountsTheRegionOnly) {
+  // 4:2:0 4x2 luma, chroma 2x1; ROI luma x 1..2, row 0: touches both chroma samples.
+  TinyFrame f(8, 4, 2, 1, 1, {1, 2, 3, 4, 5, 6, 7, 8}, {20, 30}, {40, 50});
+  for (PlaneView* p : {&f.view.y, &f.view.u, &f.view.v}) p->has_roi = true;
+  f.view.y.roi = {1, 0, 2, 1};
+  f.view.u.roi = f.view.v.roi = {0, 0, 2, 1};
+  const SignalStatsCounts c = Reference(f.view);
+  EXPECT_EQ(c.luma_samples, 2u);
+  EXPECT_EQ(c.y[2] + c.y[3], 2u);
+  EXPECT_EQ(c.chroma_samples, 2u);
+  EXPECT_EQ(c.u[20] + c.u[30], 2u);
+  EXPECT_EQ(c.brng, 2u);  // luma 2 and 3 are below 16
+}
+
+SignalStatsCounts EmptyCounts(uint32_t depth) {
+  SignalStatsCounts c;
+  std::memset(&c, 0, sizeof(c));
+  c.depth = depth;
+  return c;
+}
+
+// N = 25: lrint(2.5) = 2 and lrint(22.5) = 22 (round half to even).
+TEST(SignalStatsFigures, PercentilesRoundAsLrint) {
+  SignalStatsCounts c = EmptyCounts(8);
+  c.luma_samples = 25;
+  c.y[5] = 2;    // running 2: reaches lrint(2.5) = 2 (half up would need 3)
+  c.y[6] = 1;    // 3
+  c.y[50] = 19;  // 22: reaches lrint(22.5) = 22
+  c.y[60] = 3;   // 25
+  c.dif_y = 50;
+  c.brng = 5;
+  const cudahist::SignalStatsFigures f = cudahist::FiguresOf(c);
+  EXPECT_EQ(f.y_min, 5);
+  EXPECT_EQ(f.y_low, 5);
+  EXPECT_EQ(f.y_high, 50);
+  EXPECT_EQ(f.y_max, 60);
+  EXPECT_DOUBLE_EQ(f.y_avg, (5.0 * 2 + 6 + 50.0 * 19 + 60.0 * 3) / 25);
+  EXPECT_DOUBLE_EQ(f.y_dif, 2.0);
+  EXPECT_DOUBLE_EQ(f.brng, 0.2);
+}
+
+// N = 15: lrint(1.5) = 2 and lrint(13.5) = 14 (both rounding to even, upwards).
+TEST(SignalStatsFigures, ChromaPercentilesAndSat) {
+  SignalStatsCounts c = EmptyCounts(10);
+  c.chroma_samples = 15;
+  c.u[100] = 1;
+  c.u[101] = 1;   // running 2
+  c.u[900] = 12;  // 14
+  c.u[1000] = 1;  // 15
+  c.v[512] = 15;
+  c.sat[0] = 15;
+  c.hue[180] = 15;
+  c.dif_u = 30;
+  const cudahist::SignalStatsFigures f = cudahist::FiguresOf(c);
+  EXPECT_EQ(f.u_min, 100);
+  EXPECT_EQ(f.u_low, 101);
+  EXPECT_EQ(f.u_high, 900);
+  EXPECT_EQ(f.u_max, 1000);
+  EXPECT_EQ(f.v_min, 512);
+  EXPECT_EQ(f.v_low, 512);
+  EXPECT_EQ(f.v_high, 512);
+  EXPECT_EQ(f.sat_max, 0);
+  EXPECT_DOUBLE_EQ(f.v_avg, 512.0);
+  EXPECT_DOUBLE_EQ(f.u_dif, 2.0);
+  EXPECT_EQ(f.hue_med, 180);
+  EXPECT_DOUBLE_EQ(f.hue_avg, 180.0);
+}
+
+// HUEMED: the first hue whose running count EXCEEDS N / 2 (integer division).
+TEST(SignalStatsFigures, HueMedianIsStrictlyAboveHalf) {
+  SignalStatsCounts c = EmptyCounts(8);
+  c.chroma_samples = 4;
+  c.hue[10] = 2;  // running 2: not > 2
+  c.hue[20] = 2;  // 4
+  EXPECT_EQ(cudahist::FiguresOf(c).hue_med, 20);
+  c.chroma_samples = 5;
+  c.hue[20] = 3;  // 5 / 2 = 2: 10 still not enough
+  EXPECT_EQ(cudahist::FiguresOf(c).hue_med, 20);
+  c.hue[10] = 3;  // running 3 > 2 at 10
+  c.hue[20] = 2;
+  EXPECT_EQ(cudahist::FiguresOf(c).hue_med, 10);
+  EXPECT_DOUBLE_EQ(cudahist::FiguresOf(c).hue_avg, (3.0 * 10 + 2.0 * 20) / 5);
+}
+
+// Nothing counted: signalstats' starting values (-1) stay for min and max.
+TEST(SignalStatsFigures, EmptyHistograms) {
+  SignalStatsCounts c = EmptyCounts(8);
+  const cudahist::SignalStatsFigures f = cudahist::FiguresOf(c);
+  EXPECT_EQ(f.y_min, -1);
+  EXPECT_EQ(f.y_max, -1);
+  EXPECT_EQ(f.y_low, 0);  // lrint(0) = 0 is reached at once
+  EXPECT_EQ(f.hue_med, -1);
+}
+
+TEST(SignalStatsRebin, EqualsCountingWithCoarserBins) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  for (uint32_t depth : {8u, 10u}) {
+    cudahist_test::PlaneLayout l;
+    l.width = 97;
+    l.height = 31;
+    l.depth = depth;
+    l.sample_size = depth > 8 ? 2 : 1;
+    l.pixel_stride = l.sample_size;
+    l.pitch_padding = 6;
+    const cudahist_test::HostPlane plane = cudahist_test::MakePlane(l, cudahist_test::Distribution::kPeaked, rng);
+    cudahist::HistogramSpec full;
+    full.bins = 1u << depth;
+    std::vector<uint32_t> fine(full.bins);
+    ASSERT_TRUE(cudahist::ReferenceHistogram(full, &plane.view, 1, fine.data()).ok());
+    for (uint32_t bins : {1u, 7u, 64u, 100u, 256u, 1u << depth}) {
+      SCOPED_TRACE("depth " + std::to_string(depth) + " bins " + std::to_string(bins));
+      cudahist::HistogramSpec spec;
+      spec.bins = bins;
+      std::vector<uint32_t> want(bins), got(bins, 0xDEADBEEFu);
+      ASSERT_TRUE(cudahist::ReferenceHistogram(spec, &plane.view, 1, want.data()).ok());
+      cudahist::RebinCounts(fine.data(), depth, bins, got.data());
+      EXPECT_EQ(got, want);
+    }
+  }
+}
+
+// --- Validation ------------------------------------------------------------
+
+cudahist::Status Validate(const YuvPlanes& f, const YuvPlanes* previous = nullptr) {
+  return cudahist::ValidateYuvPlanes(f, previous);
+}
+
+TEST(SignalStatsValidate, NamesTheField) {
+  TinyFrame good(8, 3, 3, 1, 1, std::vector<uint32_t>(9, 100), std::vector<uint32_t>(4, 128),
+                 std::vector<uint32_t>(4, 128));
+  ASSERT_TRUE(Validate(good.view).ok());
+  ASSERT_TRUE(Validate(good.view, &good.view).ok());
+
+  YuvPlanes f = good.view;
+  f.u.pitch = 1;
+  cudahist::Status s = Validate(f);
+  EXPECT_EQ(s.code(), cudahist::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message().rfind("u.pitch: ", 0), 0u) << s.message();
+
+  f = good.view;
+  f.v.width = 1;
+  s = Validate(f);
+  EXPECT_EQ(s.message().rfind("v.width: ", 0), 0u) << s.message();
+
+  TinyFrame wide(10, 3, 3, 1, 1, std::vector<uint32_t>(9, 100), std::vector<uint32_t>(4, 512),
+                 std::vector<uint32_t>(4, 512));
+  f = wide.view;
+  f.y.depth = 12;
+  s = Validate(f);
+  EXPECT_EQ(s.code(), cudahist::StatusCode::kUnsupported);
+  EXPECT_EQ(s.message().rfind("y.depth: 12 bits is outside 8 to 10", 0), 0u) << s.message();
+
+  f = wide.view;
+  f.v.depth = 9;
+  s = Validate(f);
+  EXPECT_EQ(s.message().rfind("v.depth: ", 0), 0u) << s.message();
+
+  f = good.view;
+  f.log2_hsub = 2;
+  s = Validate(f);
+  EXPECT_EQ(s.message().rfind("log2_hsub: ", 0), 0u) << s.message();
+
+  f = good.view;
+  f.y.has_roi = true;
+  f.y.roi = {0, 0, 2, 2};
+  s = Validate(f);
+  EXPECT_EQ(s.message().rfind("u.has_roi: ", 0), 0u) << s.message();
+  f.u.has_roi = f.v.has_roi = true;
+  f.u.roi = f.v.roi = {0, 0, 2, 1};  // should be 1x1
+  s = Validate(f);
+  EXPECT_EQ(s.message().rfind("u.roi: ", 0), 0u) << s.message();
+  f.u.roi = f.v.roi = {0, 0, 1, 1};
+  EXPECT_TRUE(Validate(f).ok());
+
+  f = good.view;
+  f.u.data = nullptr;
+  s = Validate(f);
+  EXPECT_EQ(s.message().rfind("u.data: ", 0), 0u) << s.message();
+}
+
+TEST(SignalStatsValidate, PreviousMustMatch) {
+  TinyFrame now(8, 3, 3, 1, 1, std::vector<uint32_t>(9, 100), std::vector<uint32_t>(4, 128),
+                std::vector<uint32_t>(4, 128));
+  TinyFrame other_size(8, 4, 3, 1, 1, std::vector<uint32_t>(12, 100), std::vector<uint32_t>(4, 128),
+                       std::vector<uint32_t>(4, 128));
+  cudahist::Status s = Validate(now.view, &other_size.view);
+  EXPECT_EQ(s.message().rfind("previous.y.width: ", 0), 0u) << s.message();
+
+  TinyFrame deeper(10, 3, 3, 1, 1, std::vector<uint32_t>(9, 100), std::vector<uint32_t>(4, 128),
+                   std::vector<uint32_t>(4, 128));
+  s = Validate(now.view, &deeper.view);
+  EXPECT_EQ(s.message().rfind("previous.y.sample_size: ", 0), 0u) << s.message();
+
+  YuvPlanes p = now.view;
+  p.u.pitch = 0;
+  s = Validate(now.view, &p);
+  EXPECT_EQ(s.message().rfind("previous.u.pitch: ", 0), 0u) << s.message();
+
+  p = now.view;
+  p.log2_vsub = 0;
+  p.u.height = p.v.height = 3;
+  s = Validate(now.view, &p);
+  EXPECT_EQ(s.message().rfind("previous.log2_hsub: ", 0), 0u) << s.message();
+
+  SignalStatsCounts c;
+  EXPECT_EQ(cudahist::ReferenceSignalStats(now.view, nullptr, nullptr).message(), "counts: null");
+  cudahist::CpuSignalStats cpu;
+  EXPECT_EQ(cpu.Compute(now.view, &other_size.view, &c).message().rfind("previous.y.width: ", 0), 0u);
+}
+
+// --- The CPU backend against the reference ------------------------------
+
+void ExpectSameCounts(const SignalStatsCounts& got, const SignalStatsCounts& want) {
+  EXPECT_EQ(got.depth, want.depth);
+  EXPECT_EQ(got.has_previous, want.has_previous);
+  EXPECT_EQ(got.luma_samples, want.luma_samples);
+  EXPECT_EQ(got.chroma_samples, want.chroma_samples);
+  EXPECT_EQ(got.dif_y, want.dif_y);
+  EXPECT_EQ(got.dif_u, want.dif_u);
+  EXPECT_EQ(got.dif_v, want.dif_v);
+  EXPECT_EQ(got.brng, want.brng);
+  EXPECT_EQ(std::memcmp(got.y, want.y, sizeof(got.y)), 0) << "y histogram";
+  EXPECT_EQ(std::memcmp(got.u, want.u, sizeof(got.u)), 0) << "u histogram";
+  EXPECT_EQ(std::memcmp(got.v, want.v, sizeof(got.v)), 0) << "v histogram";
+  EXPECT_EQ(std::memcmp(got.sat, want.sat, sizeof(got.sat)), 0) << "sat histogram";
+  EXPECT_EQ(std::memcmp(got.hue, want.hue, sizeof(got.hue)), 0) << "hue histogram";
+}
+
+TEST(SignalStatsCpuBackend, EqualsReferenceOverTheMatrix) {
+  const uint64_t seed = cudahist_test::FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  cudahist::CpuSignalStats cpu;
+  for (const cudahist_test::YuvFrameSpec& spec : cudahist_test::SignalStatsMatrix()) {
+    SCOPED_TRACE(cudahist_test::Describe(spec));
+    const cudahist_test::YuvFrame frame = cudahist_test::MakeYuvFrame(spec, rng);
+    cudahist_test::YuvFrameSpec previous_spec = spec;
+    previous_spec.distribution = cudahist_test::Distribution::kUniform;
+    previous_spec.pitch_padding += 2;  // another pitch: only the samples must match in place
+    const cudahist_test::YuvFrame previous = cudahist_test::MakeYuvFrame(previous_spec, rng);
+    for (const YuvPlanes* prev : {static_cast<const YuvPlanes*>(nullptr), &previous.view}) {
+      SignalStatsCounts got;
+      std::memset(&got, 0xCD, sizeof(got));
+      const cudahist::Status s = cpu.Compute(frame.view, prev, &got);
+      ASSERT_TRUE(s.ok()) << s.message();
+      ExpectSameCounts(got, Reference(frame.view, prev));
+    }
+  }
+}
+
+// The counts are exact integers: the figures of equal counts are equal, and a
+// flat frame's figures are the flat value.
+TEST(SignalStatsCpuBackend, FlatFrameFigures) {
+  std::mt19937_64 rng(1);
+  cudahist_test::YuvFrameSpec spec;
+  spec.format = cudahist_test::YuvFormat::kNv12;
+  spec.width = 64;
+  spec.height = 36;
+  spec.distribution = cudahist_test::Distribution::kOneValue;
+  spec.one_value = 128;
+  const cudahist_test::YuvFrame frame = cudahist_test::MakeYuvFrame(spec, rng);
+  SignalStatsCounts c;
+  cudahist::CpuSignalStats cpu;
+  ASSERT_TRUE(cpu.Compute(frame.view, &frame.view, &c).ok());
+  const cudahist::SignalStatsFigures f = cudahist::FiguresOf(c);
+  EXPECT_EQ(f.y_min, 128);
+  EXPECT_EQ(f.y_low, 128);
+  EXPECT_EQ(f.y_high, 128);
+  EXPECT_EQ(f.u_max, 128);
+  EXPECT_EQ(f.sat_max, 0);
+  EXPECT_EQ(f.hue_med, 180);
+  EXPECT_DOUBLE_EQ(f.y_avg, 128.0);
+  EXPECT_DOUBLE_EQ(f.y_dif, 0.0);
+  EXPECT_DOUBLE_EQ(f.brng, 0.0);
+}
+
+}  // namespace

@@ -1,0 +1,650 @@
+// The element's signalstats=true through GstHarness (system memory, the CPU
+// path: runs anywhere) and through cudaupload (CUDA memory, the GPU path:
+// skips without a CUDA device). The expected figures are
+// cudahist::ReferenceSignalStats of the samples GStreamer's own unpack
+// function gives (element_test_util.h), never the element's plane views.
+#include <gst/check/gstharness.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cudahist/signalstats.h"
+#include "element_test_util.h"
+#include "gstcudahistogrammeta.h"
+#include "test_planes.h"
+
+using namespace element_test;
+
+namespace {
+
+using Figures = cudahist::SignalStatsFigures;
+
+// The message's signalstats fields under the names the issue gives, with
+// their types: gst_structure_get_int/_double fail on any other type.
+void ExpectMessageFigures(const GstStructure* s, const Figures& f) {
+  const struct {
+    const char* name;
+    int value;
+  } ints[] = {
+      {"y-min", f.y_min},     {"y-low", f.y_low},       {"y-high", f.y_high},   {"y-max", f.y_max},
+      {"u-min", f.u_min},     {"u-low", f.u_low},       {"u-high", f.u_high},   {"u-max", f.u_max},
+      {"v-min", f.v_min},     {"v-low", f.v_low},       {"v-high", f.v_high},   {"v-max", f.v_max},
+      {"sat-min", f.sat_min}, {"sat-low", f.sat_low},   {"sat-high", f.sat_high},
+      {"sat-max", f.sat_max}, {"hue-med", f.hue_med},
+  };
+  for (const auto& i : ints) {
+    gint got = 0;
+    ASSERT_TRUE(gst_structure_get_int(s, i.name, &got)) << i.name << " missing or not G_TYPE_INT";
+    EXPECT_EQ(got, i.value) << i.name;
+  }
+  const struct {
+    const char* name;
+    double value;
+  } doubles[] = {
+      {"y-avg", f.y_avg},     {"u-avg", f.u_avg}, {"v-avg", f.v_avg}, {"sat-avg", f.sat_avg},
+      {"hue-avg", f.hue_avg}, {"y-dif", f.y_dif}, {"u-dif", f.u_dif}, {"v-dif", f.v_dif},
+      {"brng", f.brng},
+  };
+  for (const auto& d : doubles) {
+    gdouble got = 0;
+    ASSERT_TRUE(gst_structure_get_double(s, d.name, &got)) << d.name << " missing or not G_TYPE_DOUBLE";
+    EXPECT_EQ(got, d.value) << d.name;
+  }
+}
+
+const char* const kFieldNames[] = {
+    "y-min",   "y-low",   "y-avg",   "y-high",   "y-max",   "u-min",   "u-low",   "u-avg",
+    "u-high",  "u-max",   "v-min",   "v-low",    "v-avg",   "v-high",  "v-max",   "sat-min",
+    "sat-low", "sat-avg", "sat-high", "sat-max", "hue-med", "hue-avg", "y-dif",   "u-dif",
+    "v-dif",   "brng"};
+
+bool HasAnySignalStatsField(const GstStructure* s) {
+  for (const char* name : kFieldNames) {
+    if (gst_structure_has_field(s, name)) return true;
+  }
+  return false;
+}
+
+void ExpectMetaFigures(const GstCudaSignalStats* m, const Figures& f) {
+  ASSERT_NE(m, nullptr) << "the meta has no signalstats figures";
+  EXPECT_EQ(m->y_min, f.y_min);
+  EXPECT_EQ(m->y_low, f.y_low);
+  EXPECT_EQ(m->y_avg, f.y_avg);
+  EXPECT_EQ(m->y_high, f.y_high);
+  EXPECT_EQ(m->y_max, f.y_max);
+  EXPECT_EQ(m->u_min, f.u_min);
+  EXPECT_EQ(m->u_low, f.u_low);
+  EXPECT_EQ(m->u_avg, f.u_avg);
+  EXPECT_EQ(m->u_high, f.u_high);
+  EXPECT_EQ(m->u_max, f.u_max);
+  EXPECT_EQ(m->v_min, f.v_min);
+  EXPECT_EQ(m->v_low, f.v_low);
+  EXPECT_EQ(m->v_avg, f.v_avg);
+  EXPECT_EQ(m->v_high, f.v_high);
+  EXPECT_EQ(m->v_max, f.v_max);
+  EXPECT_EQ(m->sat_min, f.sat_min);
+  EXPECT_EQ(m->sat_low, f.sat_low);
+  EXPECT_EQ(m->sat_avg, f.sat_avg);
+  EXPECT_EQ(m->sat_high, f.sat_high);
+  EXPECT_EQ(m->sat_max, f.sat_max);
+  EXPECT_EQ(m->hue_med, f.hue_med);
+  EXPECT_EQ(m->hue_avg, f.hue_avg);
+  EXPECT_EQ(m->y_dif, f.y_dif);
+  EXPECT_EQ(m->u_dif, f.u_dif);
+  EXPECT_EQ(m->v_dif, f.v_dif);
+  EXPECT_EQ(m->brng, f.brng);
+}
+
+std::vector<uint32_t> MetaCounts(const GstCudaHistogramMeta* m) {
+  return std::vector<uint32_t>(m->counts, m->counts + size_t(m->bins) * m->n_components);
+}
+
+// What one frame pushed into a harness gave: the meta's counts and figures
+// (copied out of the pulled buffer) and the message, when there was one.
+struct FrameResult {
+  bool has_meta = false;
+  std::vector<uint32_t> counts;
+  bool meta_has_figures = false;
+  GstCudaSignalStats meta_figures{};
+  GstMessage* message = nullptr;
+
+  FrameResult() = default;
+  FrameResult(const FrameResult&) = delete;
+  FrameResult& operator=(const FrameResult&) = delete;
+  ~FrameResult() {
+    if (message) gst_message_unref(message);
+  }
+};
+
+void PushAndPull(Harness* hx, GstBuffer* frame, GstClockTime pts, FrameResult* r) {
+  ASSERT_EQ(hx->Push(frame, pts, kFrame), GST_FLOW_OK) << PopErrorText(hx->bus());
+  GstBuffer* out = gst_harness_pull(hx->h());
+  ASSERT_NE(out, nullptr);
+  if (const GstCudaHistogramMeta* meta = gst_buffer_get_cuda_histogram_meta(out)) {
+    r->has_meta = true;
+    r->counts = MetaCounts(meta);
+    if (const GstCudaSignalStats* f = gst_cuda_histogram_meta_get_signalstats(meta)) {
+      r->meta_has_figures = true;
+      r->meta_figures = *f;
+    }
+  }
+  gst_buffer_unref(out);
+  r->message = PopHistogramMessage(hx->bus());
+}
+
+// Pushes `frames` through `hx` one after the other and checks each frame's
+// message and meta figures against the reference with the frame before it
+// (none for the first), and its histograms against the histogram oracle.
+void CheckFramesInARow(Harness* hx, const GstVideoInfo& info, const std::vector<GstBuffer*>& frames,
+                       guint bins, const std::vector<guint>& components, const FrameRoi& roi) {
+  for (size_t i = 0; i < frames.size(); ++i) {
+    SCOPED_TRACE("frame " + std::to_string(i));
+    const Figures want = ExpectedSignalStats(info, frames[i], i ? frames[i - 1] : nullptr, roi);
+    FrameResult r;
+    PushAndPull(hx, frames[i], i * kFrame, &r);
+    ASSERT_NE(r.message, nullptr);
+    ExpectMessageFigures(gst_message_get_structure(r.message), want);
+    ASSERT_TRUE(r.has_meta);
+    ASSERT_TRUE(r.meta_has_figures);
+    ExpectMetaFigures(&r.meta_figures, want);
+    EXPECT_EQ(r.counts, ExpectedCounts(info, frames[i], bins, components, roi).counts);
+  }
+}
+
+std::vector<GstBuffer*> RandomFrames(const GstVideoInfo& info, int n, std::mt19937_64& rng) {
+  std::vector<GstBuffer*> frames;
+  for (int i = 0; i < n; ++i) frames.push_back(RandomFrame(info, rng));
+  return frames;
+}
+
+void UnrefAll(const std::vector<GstBuffer*>& frames) {
+  for (GstBuffer* b : frames) gst_buffer_unref(b);
+}
+
+// --- every YUV format signalstats reads, odd sizes ------------------------------------
+
+struct SizeCase {
+  guint width, height;
+};
+
+class SignalStatsFormats : public ::testing::TestWithParam<std::tuple<GstVideoFormat, SizeCase>> {};
+
+TEST_P(SignalStatsFormats, FiguresDifAndHistogramsEqualTheReference) {
+  const GstVideoFormat format = std::get<0>(GetParam());
+  const SizeCase size = std::get<1>(GetParam());
+  const uint64_t seed = cudahist_test::FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const GstVideoInfo info = VideoInfo(format, size.width, size.height);
+  Harness hx("signalstats=true");
+  hx.SetCaps(info);
+  const std::vector<GstBuffer*> frames = RandomFrames(info, 3, rng);
+  CheckFramesInARow(&hx, info, frames, 256, {0, 1, 2}, FrameRoi());
+  UnrefAll(frames);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    SystemMemory, SignalStatsFormats,
+    ::testing::Combine(::testing::Values(GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_NV21,
+                                         GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
+                                         GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+                                         GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY,
+                                         GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I420_10LE,
+                                         GST_VIDEO_FORMAT_I422_10LE),
+                       ::testing::Values(SizeCase{33, 17}, SizeCase{1, 1}, SizeCase{5, 3})),
+    [](const auto& p) {
+      const SizeCase s = std::get<1>(p.param);
+      return std::string(gst_video_format_to_string(std::get<0>(p.param))) + "_" +
+             std::to_string(s.width) + "x" + std::to_string(s.height);
+    });
+
+TEST(SignalStats, RoiWithOddEdges) {
+  const FrameRoi roi{3, 1, 6, 4};
+  for (GstVideoFormat format : {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_YUY2,
+                                GST_VIDEO_FORMAT_I420_10LE, GST_VIDEO_FORMAT_Y444}) {
+    SCOPED_TRACE(gst_video_format_to_string(format));
+    std::mt19937_64 rng(cudahist_test::FreshSeed());
+    const GstVideoInfo info = VideoInfo(format, 33, 17);
+    Harness hx("signalstats=true roi-x=3 roi-y=1 roi-width=6 roi-height=4");
+    hx.SetCaps(info);
+    const std::vector<GstBuffer*> frames = RandomFrames(info, 2, rng);
+    CheckFramesInARow(&hx, info, frames, 256, {0, 1, 2}, roi);
+    UnrefAll(frames);
+  }
+}
+
+// The same frames through the histogram path and through signalstats'
+// rebinned full-depth counts: the same histograms, bins, components and ROI
+// taken from the settings.
+TEST(SignalStats, HistogramsEqualThoseWithSignalStatsOff) {
+  const struct {
+    GstVideoFormat format;
+    const char* properties;
+  } cases[] = {
+      {GST_VIDEO_FORMAT_NV12, "bins=16 components=U,V"},
+      {GST_VIDEO_FORMAT_P010_10LE, "bins=1024"},
+      {GST_VIDEO_FORMAT_P010_10LE, "bins=3 components=Y roi-x=2 roi-y=3"},
+      {GST_VIDEO_FORMAT_YUY2, "bins=256 roi-x=1 roi-width=4"},
+      {GST_VIDEO_FORMAT_I422_10LE, "bins=7 components=V,Y"},
+  };
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(gst_video_format_to_string(c.format)) + " " + c.properties);
+    const GstVideoInfo info = VideoInfo(c.format, 33, 17);
+    Harness off(c.properties);
+    Harness on(std::string("signalstats=true ") + c.properties);
+    off.SetCaps(info);
+    on.SetCaps(info);
+    for (int i = 0; i < 2; ++i) {
+      GstBuffer* frame = RandomFrame(info, rng);
+      FrameResult a, b;
+      PushAndPull(&off, frame, i * kFrame, &a);
+      PushAndPull(&on, frame, i * kFrame, &b);
+      gst_buffer_unref(frame);
+      ASSERT_TRUE(a.has_meta && b.has_meta);
+      EXPECT_FALSE(a.meta_has_figures);
+      EXPECT_TRUE(b.meta_has_figures);
+      EXPECT_EQ(b.counts, a.counts);
+      ASSERT_TRUE(a.message && b.message);
+      EXPECT_EQ(MessageHistograms(gst_message_get_structure(b.message)),
+                MessageHistograms(gst_message_get_structure(a.message)));
+      EXPECT_FALSE(HasAnySignalStatsField(gst_message_get_structure(a.message)));
+    }
+  }
+}
+
+// --- DIF: the previous pushed frame, and its restarts -----------------------------------
+
+// The DIF of `frame` pushed now: the reference says what DIF against
+// `previous` (or none) is; the two must differ for the check to mean anything.
+void ExpectDifAgainst(Harness* hx, const GstVideoInfo& info, GstBuffer* frame, GstBuffer* previous,
+                      GstBuffer* other, GstClockTime pts) {
+  const Figures want = ExpectedSignalStats(info, frame, previous, FrameRoi());
+  const Figures not_this = ExpectedSignalStats(info, frame, other, FrameRoi());
+  ASSERT_NE(want.y_dif, not_this.y_dif) << "the frames do not tell the cases apart";
+  FrameResult r;
+  PushAndPull(hx, frame, pts, &r);
+  ASSERT_NE(r.message, nullptr);
+  ExpectMessageFigures(gst_message_get_structure(r.message), want);
+  ExpectMetaFigures(&r.meta_figures, want);
+}
+
+TEST(SignalStats, FirstFrameDifIsZeroThenAgainstThePreviousPushedFrame) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
+  Harness hx("signalstats=true");
+  hx.SetCaps(info);
+  const std::vector<GstBuffer*> f = RandomFrames(info, 3, rng);
+  FrameResult first;
+  PushAndPull(&hx, f[0], 0, &first);
+  ASSERT_NE(first.message, nullptr);
+  const GstStructure* s = gst_message_get_structure(first.message);
+  for (const char* dif : {"y-dif", "u-dif", "v-dif"}) {
+    gdouble v = -1;
+    ASSERT_TRUE(gst_structure_get_double(s, dif, &v)) << dif;
+    EXPECT_EQ(v, 0.0) << dif;
+  }
+  ExpectDifAgainst(&hx, info, f[1], f[0], f[2], kFrame);
+  ExpectDifAgainst(&hx, info, f[2], f[1], f[0], 2 * kFrame);
+  // The same frame again: nothing changed.
+  FrameResult again;
+  PushAndPull(&hx, f[2], 3 * kFrame, &again);
+  ASSERT_NE(again.message, nullptr);
+  EXPECT_EQ(again.meta_figures.y_dif, 0.0);
+  EXPECT_EQ(again.meta_figures.u_dif, 0.0);
+  EXPECT_EQ(again.meta_figures.v_dif, 0.0);
+  UnrefAll(f);
+}
+
+TEST(SignalStats, FlushRestartsDif) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 33, 17);
+  Harness hx("signalstats=true");
+  hx.SetCaps(info);
+  const std::vector<GstBuffer*> f = RandomFrames(info, 2, rng);
+  FrameResult r;
+  PushAndPull(&hx, f[0], 0, &r);
+  ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_flush_start()));
+  ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_flush_stop(TRUE)));
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_segment(&segment)));
+  ExpectDifAgainst(&hx, info, f[1], nullptr, f[0], 0);
+  UnrefAll(f);
+}
+
+TEST(SignalStats, NewSegmentRestartsDif) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_YUY2, 33, 17);
+  Harness hx("signalstats=true");
+  hx.SetCaps(info);
+  const std::vector<GstBuffer*> f = RandomFrames(info, 3, rng);
+  FrameResult r;
+  PushAndPull(&hx, f[0], 0, &r);
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  segment.base = 10 * GST_SECOND;
+  ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_segment(&segment)));
+  ExpectDifAgainst(&hx, info, f[1], nullptr, f[0], 0);
+  ExpectDifAgainst(&hx, info, f[2], f[1], nullptr, kFrame);
+  UnrefAll(f);
+}
+
+// A renegotiated size (or format) between frames: DIF restarts, the old
+// frame is never read with the new layout; the frame after counts against
+// the new one.
+TEST(SignalStats, RenegotiationRestartsDif) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  Harness hx("signalstats=true");
+  const GstVideoInfo big = VideoInfo(GST_VIDEO_FORMAT_NV12, 33, 17);
+  const GstVideoInfo small = VideoInfo(GST_VIDEO_FORMAT_NV12, 20, 9);
+  const GstVideoInfo other = VideoInfo(GST_VIDEO_FORMAT_I420, 20, 9);
+  hx.SetCaps(big);
+  GstBuffer* a = RandomFrame(big, rng);
+  FrameResult r;
+  PushAndPull(&hx, a, 0, &r);
+  hx.SetCaps(small);
+  const std::vector<GstBuffer*> f = RandomFrames(small, 2, rng);
+  ExpectDifAgainst(&hx, small, f[0], nullptr, f[1], kFrame);
+  ExpectDifAgainst(&hx, small, f[1], f[0], nullptr, 2 * kFrame);
+  // Same size, another layout: restarts too.
+  hx.SetCaps(other);
+  GstBuffer* c = RandomFrame(other, rng);
+  ExpectDifAgainst(&hx, other, c, nullptr, f[1], 3 * kFrame);
+  gst_buffer_unref(c);
+  UnrefAll(f);
+  gst_buffer_unref(a);
+}
+
+// Switching signalstats off and on again: the frames in between were not
+// followed, so DIF restarts; a changed ROI restarts it too.
+TEST(SignalStats, SwitchingOffOrMovingTheRoiRestartsDif) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
+  Harness hx("signalstats=true");
+  hx.SetCaps(info);
+  const std::vector<GstBuffer*> f = RandomFrames(info, 4, rng);
+  FrameResult r0, r1;
+  PushAndPull(&hx, f[0], 0, &r0);
+  g_object_set(hx.element(), "signalstats", FALSE, nullptr);
+  PushAndPull(&hx, f[1], kFrame, &r1);
+  EXPECT_FALSE(r1.meta_has_figures);
+  ASSERT_NE(r1.message, nullptr);
+  EXPECT_FALSE(HasAnySignalStatsField(gst_message_get_structure(r1.message)));
+  g_object_set(hx.element(), "signalstats", TRUE, nullptr);
+  ExpectDifAgainst(&hx, info, f[2], nullptr, f[1], 2 * kFrame);
+  g_object_set(hx.element(), "roi-x", 2u, nullptr);
+  FrameResult r3;
+  PushAndPull(&hx, f[3], 3 * kFrame, &r3);
+  ASSERT_NE(r3.message, nullptr);
+  EXPECT_EQ(r3.meta_figures.y_dif, 0.0);
+  EXPECT_EQ(r3.meta_figures.u_dif, 0.0);
+  UnrefAll(f);
+}
+
+// --- interval: summed counts, the last frame's figures ------------------------------------
+
+TEST(SignalStats, IntervalCarriesTheLastFramesFiguresAndSummedCounts) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_P010_10LE, 33, 17);
+  Harness hx("signalstats=true interval=" + std::to_string(3 * kFrame));
+  hx.SetCaps(info);
+  const std::vector<GstBuffer*> f = RandomFrames(info, 4, rng);
+  std::vector<uint64_t> sum(256 * 3, 0);
+  for (int i = 0; i < 3; ++i) {
+    const Expected e = ExpectedCounts(info, f[i], 256, {0, 1, 2}, FrameRoi());
+    for (size_t k = 0; k < sum.size(); ++k) sum[k] += e.counts[k];
+    FrameResult r;
+    PushAndPull(&hx, f[i], i * kFrame, &r);
+    EXPECT_EQ(r.message != nullptr, i == 2) << "frame " << i;
+    if (r.message == nullptr) continue;
+    const GstStructure* s = gst_message_get_structure(r.message);
+    guint frames = 0;
+    gst_structure_get_uint(s, "frames", &frames);
+    EXPECT_EQ(frames, 3u);
+    const auto hist = MessageHistograms(s);
+    ASSERT_EQ(hist.size(), 3u);
+    for (size_t c = 0; c < 3; ++c) {
+      EXPECT_EQ(hist[c], std::vector<uint64_t>(sum.begin() + c * 256, sum.begin() + (c + 1) * 256));
+    }
+    ExpectMessageFigures(s, ExpectedSignalStats(info, f[2], f[1], FrameRoi()));
+  }
+  // The rest at EOS: one frame, its own figures (DIF against frame 2).
+  FrameResult r;
+  PushAndPull(&hx, f[3], 3 * kFrame, &r);
+  EXPECT_EQ(r.message, nullptr);
+  ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_eos()));
+  GstMessage* m = PopHistogramMessage(hx.bus());
+  ASSERT_NE(m, nullptr);
+  ExpectMessageFigures(gst_message_get_structure(m), ExpectedSignalStats(info, f[3], f[2], FrameRoi()));
+  gst_message_unref(m);
+  UnrefAll(f);
+}
+
+// --- formats signalstats does not read --------------------------------------------------
+
+std::vector<std::string> PopWarnings(GstBus* bus) {
+  std::vector<std::string> warnings;
+  while (GstMessage* m = gst_bus_pop_filtered(bus, GST_MESSAGE_WARNING)) {
+    GError* e = nullptr;
+    gst_message_parse_warning(m, &e, nullptr);
+    warnings.push_back(e->message);
+    g_error_free(e);
+    gst_message_unref(m);
+  }
+  return warnings;
+}
+
+// RGB, GRAY and YUV deeper than 10 bits: one warning per negotiation naming
+// the format, no signalstats fields, no figures in the meta, the histograms
+// as without signalstats.
+TEST(SignalStats, FormatsItDoesNotReadWarnOnceAndKeepTheHistograms) {
+  const struct {
+    GstVideoFormat format;
+    const char* says;
+  } cases[] = {
+      {GST_VIDEO_FORMAT_RGBA, "RGBA is not a YUV format of Y, U and V (it is RGB)"},
+      {GST_VIDEO_FORMAT_GRAY8, "GRAY8 is not a YUV format of Y, U and V (it is grey, without chroma)"},
+      {GST_VIDEO_FORMAT_P016_LE, "P016_LE has 16-bit samples; signalstats reads 8 to 10 bits"},
+      {GST_VIDEO_FORMAT_I422_12LE, "I422_12LE has 12-bit samples"},
+  };
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  for (const auto& c : cases) {
+    SCOPED_TRACE(gst_video_format_to_string(c.format));
+    const GstVideoInfo info = VideoInfo(c.format, 33, 17);
+    Harness hx("signalstats=true");
+    hx.SetCaps(info);
+    for (int i = 0; i < 3; ++i) {
+      GstBuffer* frame = RandomFrame(info, rng);
+      FrameResult r;
+      PushAndPull(&hx, frame, i * kFrame, &r);
+      ASSERT_TRUE(r.has_meta);
+      EXPECT_FALSE(r.meta_has_figures);
+      EXPECT_EQ(r.counts, ExpectedCounts(info, frame, 256, AllComponentsFor(info, 256), FrameRoi()).counts);
+      ASSERT_NE(r.message, nullptr);
+      EXPECT_FALSE(HasAnySignalStatsField(gst_message_get_structure(r.message)));
+      gst_buffer_unref(frame);
+    }
+    const std::vector<std::string> warnings = PopWarnings(hx.bus());
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find(std::string("signalstats=true, but ") + c.says), std::string::npos)
+        << warnings[0];
+    EXPECT_EQ(PopErrorText(hx.bus()), "");
+  }
+}
+
+TEST(SignalStats, WarnedAgainAfterRenegotiationOnlyForFormatsItDoesNotRead) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  Harness hx("signalstats=true");
+  const GstVideoInfo formats[] = {VideoInfo(GST_VIDEO_FORMAT_BGRx, 8, 8), VideoInfo(GST_VIDEO_FORMAT_NV12, 8, 8),
+                                  VideoInfo(GST_VIDEO_FORMAT_BGRx, 8, 8)};
+  std::vector<size_t> warnings_after;
+  size_t warnings = 0;
+  for (const GstVideoInfo& info : formats) {
+    hx.SetCaps(info);
+    for (int i = 0; i < 2; ++i) {
+      GstBuffer* frame = RandomFrame(info, rng);
+      FrameResult r;
+      PushAndPull(&hx, frame, i * kFrame, &r);
+      gst_buffer_unref(frame);
+    }
+    warnings += PopWarnings(hx.bus()).size();
+    warnings_after.push_back(warnings);
+  }
+  EXPECT_EQ(warnings_after, (std::vector<size_t>{1, 1, 2}));
+}
+
+// Set on a format it does not read while playing: the warning comes with the
+// first frame that asks for it.
+TEST(SignalStats, SwitchedOnWhilePlayingOnRgbWarnsOnce) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  Harness hx;
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_RGB, 9, 5);
+  hx.SetCaps(info);
+  GstBuffer* frame = RandomFrame(info, rng);
+  FrameResult r0, r1, r2;
+  PushAndPull(&hx, frame, 0, &r0);
+  EXPECT_TRUE(PopWarnings(hx.bus()).empty());
+  g_object_set(hx.element(), "signalstats", TRUE, nullptr);
+  PushAndPull(&hx, frame, kFrame, &r1);
+  PushAndPull(&hx, frame, 2 * kFrame, &r2);
+  EXPECT_EQ(PopWarnings(hx.bus()).size(), 1u);
+  EXPECT_FALSE(r2.meta_has_figures);
+  gst_buffer_unref(frame);
+}
+
+TEST(SignalStats, PropertyIsABooleanOffByDefaultAndMutableWhilePlaying) {
+  GstElement* e = gst_element_factory_make("cudahistogram", nullptr);
+  ASSERT_NE(e, nullptr);
+  GParamSpec* p = g_object_class_find_property(G_OBJECT_GET_CLASS(e), "signalstats");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(G_PARAM_SPEC_VALUE_TYPE(p), G_TYPE_BOOLEAN);
+  EXPECT_FALSE(G_PARAM_SPEC_BOOLEAN(p)->default_value);
+  EXPECT_TRUE(p->flags & GST_PARAM_MUTABLE_PLAYING);
+  gboolean on = TRUE;
+  g_object_get(e, "signalstats", &on, nullptr);
+  EXPECT_FALSE(on);
+  gst_object_unref(e);
+}
+
+// --- GPU: cudaupload into the element --------------------------------------------------
+
+class CudaSignalStats : public ::testing::TestWithParam<GstVideoFormat> {};
+
+// CUDA frames counted on the GPU (SignalStatsCounter) against the reference
+// of the same frames copied back from their device planes, DIF included.
+TEST_P(CudaSignalStats, FiguresEqualTheReferenceOfTheSameFrames) {
+  SKIP_WITHOUT_CUDA();
+  const std::string f = gst_video_format_to_string(GetParam());
+  GstElement* p = Launch("videotestsrc num-buffers=4 pattern=snow ! video/x-raw,format=" + f +
+                         ",width=333,height=67 ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+                         "cudahistogram signalstats=true ! appsink name=sink emit-signals=true sync=false");
+  ASSERT_NE(p, nullptr);
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
+  std::vector<GstSample*> samples;
+  g_signal_connect(sink, "new-sample", G_CALLBACK(KeepSample), &samples);
+  std::vector<GstMessage*> messages;
+  EXPECT_EQ(RunToEnd(p, &messages), "");
+  ASSERT_EQ(samples.size(), 4u);
+  ASSERT_EQ(messages.size(), 4u);
+  GstBuffer* previous_host = nullptr;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    SCOPED_TRACE(f + " frame " + std::to_string(i));
+    GstVideoInfo info;
+    ASSERT_TRUE(gst_video_info_from_caps(&info, gst_sample_get_caps(samples[i])));
+    GstBuffer* buffer = gst_sample_get_buffer(samples[i]);
+    ASSERT_TRUE(gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0)))
+        << "the frame was not in CUDA memory: the GPU path was not taken";
+    GstBuffer* host = DownloadPlanes(info, buffer);
+    ASSERT_NE(host, nullptr) << "could not copy the CUDA frame to the host";
+    const Figures want = ExpectedSignalStats(info, host, previous_host, FrameRoi());
+    const GstCudaHistogramMeta* meta = gst_buffer_get_cuda_histogram_meta(buffer);
+    ASSERT_NE(meta, nullptr);
+    ExpectMetaFigures(gst_cuda_histogram_meta_get_signalstats(meta), want);
+    EXPECT_EQ(MetaCounts(meta), ExpectedCounts(info, host, 256, {0, 1, 2}, FrameRoi()).counts);
+    ExpectMessageFigures(gst_message_get_structure(messages[i]), want);
+    if (i > 0) {
+      EXPECT_GT(want.y_dif, 0.0) << "snow frames should differ";
+    }
+    if (previous_host) gst_buffer_unref(previous_host);
+    previous_host = host;
+  }
+  if (previous_host) gst_buffer_unref(previous_host);
+  for (GstSample* s : samples) gst_sample_unref(s);
+  for (GstMessage* m : messages) gst_message_unref(m);
+  gst_object_unref(sink);
+  gst_object_unref(p);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, CudaSignalStats,
+                         ::testing::Values(GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
+                                           GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_Y444,
+                                           GST_VIDEO_FORMAT_YUY2),
+                         [](const auto& p) { return std::string(gst_video_format_to_string(p.param)); });
+
+// Runs `pipeline` to its end; its "cudahistogram" messages and the texts of
+// its warnings (RunToEnd drops warnings).
+std::string RunCollectingWarnings(GstElement* pipeline, std::vector<GstMessage*>* histograms,
+                                  std::vector<std::string>* warnings) {
+  GstBus* bus = gst_element_get_bus(pipeline);
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  std::string error;
+  for (;;) {
+    GstMessage* m = gst_bus_timed_pop_filtered(
+        bus, 20 * GST_SECOND,
+        GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT));
+    if (!m) {
+      error = "timeout";
+      break;
+    }
+    const GstMessageType type = GST_MESSAGE_TYPE(m);
+    if (type == GST_MESSAGE_ELEMENT && gst_message_has_name(m, "cudahistogram")) {
+      histograms->push_back(m);
+      continue;
+    }
+    if (type == GST_MESSAGE_WARNING || type == GST_MESSAGE_ERROR) {
+      GError* e = nullptr;
+      if (type == GST_MESSAGE_WARNING) {
+        gst_message_parse_warning(m, &e, nullptr);
+        warnings->push_back(e->message);
+      } else {
+        gst_message_parse_error(m, &e, nullptr);
+        error = e->message;
+      }
+      g_error_free(e);
+    }
+    const bool end = type == GST_MESSAGE_EOS || type == GST_MESSAGE_ERROR;
+    gst_message_unref(m);
+    if (end) break;
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(bus);
+  return error;
+}
+
+// RGB in CUDA memory: the warning, the histograms on the GPU as before.
+TEST(GpuSignalStats, RgbaInCudaMemoryWarnsAndCountsHistograms) {
+  SKIP_WITHOUT_CUDA();
+  GstElement* p = Launch(
+      "videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,width=64,height=32 ! cudaupload ! "
+      "video/x-raw(memory:CUDAMemory) ! cudahistogram signalstats=true ! fakesink");
+  ASSERT_NE(p, nullptr);
+  std::vector<GstMessage*> messages;
+  std::vector<std::string> warnings;
+  EXPECT_EQ(RunCollectingWarnings(p, &messages, &warnings), "");
+  EXPECT_EQ(messages.size(), 3u);
+  for (GstMessage* m : messages) {
+    EXPECT_FALSE(HasAnySignalStatsField(gst_message_get_structure(m)));
+    EXPECT_EQ(MessageHistograms(gst_message_get_structure(m)).size(), 4u);
+    gst_message_unref(m);
+  }
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("RGBA is not a YUV format"), std::string::npos) << warnings[0];
+  gst_object_unref(p);
+}
+
+}  // namespace

@@ -1,0 +1,191 @@
+#include "yuv_frames.h"
+
+#include <stdexcept>
+
+namespace cudahist_test {
+namespace {
+
+struct FormatInfo {
+  YuvFormat format;
+  const char* name;
+  uint32_t log2_hsub, log2_vsub;
+  uint32_t sample_size, shift, depth;
+  enum class Kind { kPlanar, kSemiPlanar, kPacked } kind;
+  bool swap_uv;  // NV21 (V first), YV12 (V plane first), UYVY (U first, so offsets differ)
+};
+
+constexpr FormatInfo kFormats[] = {
+    {YuvFormat::kNv12, "NV12", 1, 1, 1, 0, 8, FormatInfo::Kind::kSemiPlanar, false},
+    {YuvFormat::kNv21, "NV21", 1, 1, 1, 0, 8, FormatInfo::Kind::kSemiPlanar, true},
+    {YuvFormat::kI420, "I420", 1, 1, 1, 0, 8, FormatInfo::Kind::kPlanar, false},
+    {YuvFormat::kYv12, "YV12", 1, 1, 1, 0, 8, FormatInfo::Kind::kPlanar, true},
+    {YuvFormat::kP010, "P010_10LE", 1, 1, 2, 6, 10, FormatInfo::Kind::kSemiPlanar, false},
+    {YuvFormat::kI420_10, "I420_10LE", 1, 1, 2, 0, 10, FormatInfo::Kind::kPlanar, false},
+    {YuvFormat::kY444, "Y444", 0, 0, 1, 0, 8, FormatInfo::Kind::kPlanar, false},
+    {YuvFormat::kY42b, "Y42B", 1, 0, 1, 0, 8, FormatInfo::Kind::kPlanar, false},
+    {YuvFormat::kI422_10, "I422_10LE", 1, 0, 2, 0, 10, FormatInfo::Kind::kPlanar, false},
+    {YuvFormat::kYuy2, "YUY2", 1, 0, 1, 0, 8, FormatInfo::Kind::kPacked, false},
+    {YuvFormat::kUyvy, "UYVY", 1, 0, 1, 0, 8, FormatInfo::Kind::kPacked, true},
+};
+
+const FormatInfo& InfoOf(YuvFormat format) {
+  for (const FormatInfo& f : kFormats) {
+    if (f.format == format) return f;
+  }
+  throw std::invalid_argument("unknown YuvFormat");
+}
+
+uint32_t CeilShift(uint32_t v, uint32_t s) { return (v + (1u << s) - 1) >> s; }
+
+PlaneLayout LayoutOf(const YuvFrameSpec& spec, const FormatInfo& f, uint32_t width, uint32_t height,
+                     uint32_t pixel_stride) {
+  PlaneLayout l;
+  l.width = width;
+  l.height = height;
+  l.pixel_stride = pixel_stride;
+  l.sample_size = f.sample_size;
+  l.shift = f.shift;
+  l.depth = f.depth;
+  l.pitch_padding = (spec.pitch_padding + f.sample_size - 1) / f.sample_size * f.sample_size;
+  l.base_offset = (spec.base_offset + f.sample_size - 1) / f.sample_size * f.sample_size;
+  return l;
+}
+
+void ApplyRoi(const YuvFrameSpec& spec, cudahist::YuvPlanes& v) {
+  if (!spec.has_roi) return;
+  const cudahist::Roi chroma = ChromaRoi(spec.roi, v.log2_hsub, v.log2_vsub);
+  v.y.has_roi = v.u.has_roi = v.v.has_roi = true;
+  v.y.roi = spec.roi;
+  v.u.roi = v.v.roi = chroma;
+}
+
+}  // namespace
+
+const char* YuvFormatName(YuvFormat format) { return InfoOf(format).name; }
+
+std::vector<YuvFormat> AllYuvFormats() {
+  std::vector<YuvFormat> all;
+  for (const FormatInfo& f : kFormats) all.push_back(f.format);
+  return all;
+}
+
+std::string Describe(const YuvFrameSpec& s) {
+  std::string d = std::string(YuvFormatName(s.format)) + " " + std::to_string(s.width) + "x" +
+                  std::to_string(s.height) + " " + DistributionName(s.distribution) + " padding " +
+                  std::to_string(s.pitch_padding) + " base " + std::to_string(s.base_offset);
+  if (s.has_roi) {
+    d += " roi (" + std::to_string(s.roi.x) + "," + std::to_string(s.roi.y) + ") " + std::to_string(s.roi.width) +
+         "x" + std::to_string(s.roi.height);
+  }
+  return d;
+}
+
+cudahist::Roi ChromaRoi(const cudahist::Roi& r, uint32_t hsub, uint32_t vsub) {
+  if (r.width == 0 || r.height == 0) return cudahist::Roi{r.x >> hsub, r.y >> vsub, 0, 0};
+  const uint32_t x0 = r.x >> hsub, y0 = r.y >> vsub;
+  return cudahist::Roi{x0, y0, ((r.x + r.width - 1) >> hsub) - x0 + 1, ((r.y + r.height - 1) >> vsub) - y0 + 1};
+}
+
+YuvFrame MakeYuvFrame(const YuvFrameSpec& spec, std::mt19937_64& rng) {
+  const FormatInfo& f = InfoOf(spec.format);
+  const uint32_t cw = CeilShift(spec.width, f.log2_hsub), ch = CeilShift(spec.height, f.log2_vsub);
+  YuvFrame frame;
+  cudahist::YuvPlanes& v = frame.view;
+  v.log2_hsub = f.log2_hsub;
+  v.log2_vsub = f.log2_vsub;
+  const uint32_t s = f.sample_size;
+  switch (f.kind) {
+    case FormatInfo::Kind::kPlanar: {
+      frame.planes.push_back(MakePlane(LayoutOf(spec, f, spec.width, spec.height, s), spec.distribution, rng,
+                                       spec.one_value));
+      frame.planes.push_back(MakePlane(LayoutOf(spec, f, cw, ch, s), spec.distribution, rng, spec.one_value));
+      frame.planes.push_back(MakePlane(LayoutOf(spec, f, cw, ch, s), spec.distribution, rng, spec.one_value));
+      v.y = frame.planes[0].view;
+      v.u = frame.planes[f.swap_uv ? 2 : 1].view;
+      v.v = frame.planes[f.swap_uv ? 1 : 2].view;
+      break;
+    }
+    case FormatInfo::Kind::kSemiPlanar: {
+      frame.planes.push_back(MakePlane(LayoutOf(spec, f, spec.width, spec.height, s), spec.distribution, rng,
+                                       spec.one_value));
+      frame.planes.push_back(
+          MakeInterleavedPlane(LayoutOf(spec, f, cw, ch, 2 * s), 2, spec.distribution, rng, spec.one_value));
+      const std::vector<cudahist::PlaneView> uv = ComponentViews(frame.planes[1], 2);
+      v.y = frame.planes[0].view;
+      v.u = uv[f.swap_uv ? 1 : 0];
+      v.v = uv[f.swap_uv ? 0 : 1];
+      break;
+    }
+    case FormatInfo::Kind::kPacked: {
+      // Macropixels of 4 bytes (two luma samples and a chroma pair), as many
+      // as chroma samples: an odd width's last macropixel holds one counted
+      // luma sample and one garbage one.
+      frame.planes.push_back(
+          MakeInterleavedPlane(LayoutOf(spec, f, 2 * cw, spec.height, 2), 2, spec.distribution, rng, spec.one_value));
+      const cudahist::PlaneView& packed = frame.planes[0].view;
+      v.y = packed;
+      v.y.width = spec.width;
+      v.y.offset = f.swap_uv ? 1 : 0;  // UYVY: U Y0 V Y1
+      v.u = packed;
+      v.u.width = cw;
+      v.u.pixel_stride = 4;
+      v.u.offset = f.swap_uv ? 0 : 1;
+      v.v = v.u;
+      v.v.offset = f.swap_uv ? 2 : 3;
+      break;
+    }
+  }
+  ApplyRoi(spec, v);
+  return frame;
+}
+
+YuvAnchor AnchorOf(const YuvFrame& frame, const cudahist::PlaneView& view) {
+  const auto* p = static_cast<const uint8_t*>(view.data);
+  for (size_t i = 0; i < frame.planes.size(); ++i) {
+    const AlignedBytes& s = frame.planes[i].storage;
+    if (p >= s.data() && p < s.data() + s.size()) return YuvAnchor{i, size_t(p - s.data())};
+  }
+  throw std::invalid_argument("view outside the frame's planes");
+}
+
+std::vector<YuvFrameSpec> SignalStatsMatrix() {
+  struct Size {
+    uint32_t w, h;
+  };
+  const Size sizes[] = {{1, 1}, {3, 5}, {18, 4}, {333, 77}};
+  std::vector<YuvFrameSpec> all;
+  for (YuvFormat format : AllYuvFormats()) {
+    for (const Size& size : sizes) {
+      YuvFrameSpec s;
+      s.format = format;
+      s.width = size.w;
+      s.height = size.h;
+      s.pitch_padding = size.w % 2 == 1 ? 7 : 0;
+      s.base_offset = size.h % 2 == 1 ? 3 : 0;
+      all.push_back(s);
+    }
+    YuvFrameSpec big;
+    big.format = format;
+    big.width = 333;
+    big.height = 77;
+    big.pitch_padding = 13;
+    big.base_offset = 5;
+    YuvFrameSpec flat = big;
+    flat.distribution = Distribution::kOneValue;
+    flat.one_value = 241;  // out of range at 8 bits, in range at 10
+    all.push_back(flat);
+    YuvFrameSpec peaked = big;
+    peaked.distribution = Distribution::kPeaked;
+    all.push_back(peaked);
+    for (const cudahist::Roi& roi : {cudahist::Roi{3, 1, 100, 50}, cudahist::Roi{0, 0, 333, 77},
+                                     cudahist::Roi{331, 75, 2, 2}, cudahist::Roi{7, 9, 0, 4}}) {
+      YuvFrameSpec r = big;
+      r.has_roi = true;
+      r.roi = roi;
+      all.push_back(r);
+    }
+  }
+  return all;
+}
+
+}  // namespace cudahist_test

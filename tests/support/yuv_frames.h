@@ -1,0 +1,63 @@
+// tests/support/yuv_frames.h: YUV frames for the signalstats tests, in the
+// layouts of GStreamer's formats, built from the shared synthetic planes
+// (test_planes.h): garbage in pitch padding and in the bytes of a packed word
+// that are not the sample, unaligned starts, odd sizes, ROI.
+#pragma once
+
+#include <cudahist/signalstats.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_planes.h"
+
+namespace cudahist_test {
+
+enum class YuvFormat { kNv12, kNv21, kI420, kYv12, kP010, kI420_10, kY444, kY42b, kI422_10, kYuy2, kUyvy };
+const char* YuvFormatName(YuvFormat format);
+std::vector<YuvFormat> AllYuvFormats();
+
+struct YuvFrameSpec {
+  YuvFormat format = YuvFormat::kNv12;
+  uint32_t width = 1, height = 1;
+  Distribution distribution = Distribution::kUniform;
+  uint32_t one_value = 0;      // kOneValue: every sample (luma and chroma)
+  size_t pitch_padding = 0;    // every plane
+  size_t base_offset = 0;      // every plane (rounded up to the sample size)
+  bool has_roi = false;        // luma rectangle; chroma's follow (ChromaRoi)
+  cudahist::Roi roi;
+};
+std::string Describe(const YuvFrameSpec& spec);
+
+// Host planes and the YuvPlanes into them (views point into `planes`'
+// storage; moving keeps them valid, copying does not).
+struct YuvFrame {
+  std::vector<HostPlane> planes;
+  cudahist::YuvPlanes view;
+  YuvFrame() = default;
+  YuvFrame(YuvFrame&&) = default;
+  YuvFrame& operator=(YuvFrame&&) = default;
+  YuvFrame(const YuvFrame&) = delete;
+  YuvFrame& operator=(const YuvFrame&) = delete;
+};
+
+YuvFrame MakeYuvFrame(const YuvFrameSpec& spec, std::mt19937_64& rng);
+
+// The chroma samples a luma rectangle touches (what the element's views hold).
+cudahist::Roi ChromaRoi(const cudahist::Roi& luma, uint32_t log2_hsub, uint32_t log2_vsub);
+
+// Which of frame.planes a view of the frame points into, and at what offset
+// (for copying a frame to the device and rebasing its views).
+struct YuvAnchor {
+  size_t plane;
+  size_t offset;
+};
+YuvAnchor AnchorOf(const YuvFrame& frame, const cudahist::PlaneView& view);
+
+// Formats x sizes (1x1 to 333x77, odd and even) x padding x ROI (inside,
+// odd corner, empty) x distributions: the matrix both backends are checked on.
+std::vector<YuvFrameSpec> SignalStatsMatrix();
+
+}  // namespace cudahist_test
