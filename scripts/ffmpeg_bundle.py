@@ -16,10 +16,11 @@ that the loader is satisfied; nothing on those paths is ever called by
 `ffmpeg -i clip -vf signalstats -f null -`. gpuhost-run.sh checks the bundle
 against figures made here by the real ffmpeg.
 
---gst-plugins DIR also copies GStreamer's libav plugin (avdec_*) into DIR
-(a gst-bundle.sh plugin folder); its FFmpeg libraries are the ones in
-OUTDIR/lib, which must then come after the GStreamer bundle's own lib/ on
-LD_LIBRARY_PATH (so that real GLib and friends win over the stubs).
+--gst-plugins DIR also copies GStreamer's libav plugin (avdec_*) into DIR;
+its GStreamer libraries are those of gst-bundle.sh's bundle, its FFmpeg
+libraries those of OUTDIR/lib, which must then come AFTER the GStreamer
+bundle's lib/ on LD_LIBRARY_PATH (so that the real GLib, X11 and friends that
+GStreamer uses win over the stubs of the same names).
 """
 import argparse
 import os
@@ -111,11 +112,8 @@ def bundle(outdir, gst_plugins):
     os.makedirs(os.path.join(outdir, "bin"), exist_ok=True)
     os.makedirs(lib, exist_ok=True)
     shutil.copy2(FFMPEG, os.path.join(outdir, "bin", "ffmpeg"))
-    roots = [FFMPEG] + ([GST_LIBAV] if gst_plugins else [])
-    where = {}
-    for root in roots:
-        where.update(resolved(root))
-    kept, stubs, queue = set(), set(), list(roots)
+    where = resolved(FFMPEG)
+    kept, stubs, queue = set(), set(), [FFMPEG]
     while queue:
         for soname in needed(queue.pop()):
             if HOST.match(soname) or soname in kept or soname in stubs:
@@ -123,17 +121,15 @@ def bundle(outdir, gst_plugins):
             if KEEP.match(soname):
                 kept.add(soname)
                 queue.append(where[soname])
-            elif not soname.startswith(("libgst", "libglib", "libgobject", "libgmodule", "liborc")) or \
-                    not any(r == GST_LIBAV for r in roots):
+            else:
                 stubs.add(soname)
-    # The libav plugin's GStreamer libraries are real ones: from the GStreamer bundle, or copied there.
     if gst_plugins:
+        # Its GStreamer libraries come from the GStreamer bundle; its FFmpeg ones are ffmpeg's.
+        missing = [n for n in needed(GST_LIBAV) if n.startswith("libav") and n not in kept]
+        if missing:
+            sys.exit("ffmpeg_bundle: %s needs %s, which ffmpeg does not" % (GST_LIBAV, ", ".join(missing)))
+        os.makedirs(gst_plugins, exist_ok=True)
         shutil.copy2(GST_LIBAV, gst_plugins)
-        gst_lib = os.path.dirname(os.path.abspath(gst_plugins))
-        for soname in needed(GST_LIBAV):
-            if not KEEP.match(soname) and not HOST.match(soname) and not os.path.exists(os.path.join(gst_lib, soname)):
-                shutil.copy2(where[soname], os.path.join(gst_lib, soname))
-        stubs = {s for s in stubs if not os.path.exists(os.path.join(gst_lib, s)) or s not in needed(GST_LIBAV)}
     for soname in sorted(kept):
         shutil.copy2(where[soname], os.path.join(lib, soname))
     with tempfile.TemporaryDirectory() as work:
