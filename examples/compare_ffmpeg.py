@@ -2,7 +2,7 @@
 """Compares cudahistogram's signalstats figures with FFmpeg's, frame by frame.
 
     compare_ffmpeg.py [--monitor PATH] [--cpu] [--ffmpeg PATH | --expected FILE]
-                      [--require-decoder NAME] FILE
+                      [--require-decoder NAME] [--require-gpu] FILE
 
 Runs `ffmpeg -i FILE -vf signalstats=stat=brng,metadata=mode=print` (or reads
 that output, saved earlier, from --expected) and `monitor --signalstats FILE`
@@ -110,6 +110,7 @@ def main():
     parser.add_argument("--expected", help="FFmpeg's metadata=print output for FILE, saved earlier (no FFmpeg run)")
     parser.add_argument("--cpu", action="store_true", help="frames in system memory (the element's CPU backend)")
     parser.add_argument("--require-decoder", help="fail unless the monitor's pipeline decodes with this element")
+    parser.add_argument("--require-gpu", action="store_true", help="fail unless the element counts on the GPU")
     args = parser.parse_args()
     if not os.path.isfile(args.file):
         parser.error("no such file: %s" % args.file)
@@ -131,6 +132,9 @@ def main():
     if args.require_decoder and args.require_decoder not in decoders:
         print("compare_ffmpeg: %s: decoded by %s, not %s" % (args.file, ", ".join(decoders) or "unknown",
                                                             args.require_decoder))
+        ok = False
+    if args.require_gpu and "using the GPU" not in stderr:
+        print("compare_ffmpeg: %s: the element did not run on the GPU: %s" % (args.file, stderr.strip()[:300]))
         ok = False
     return 0 if ok else 1
 
