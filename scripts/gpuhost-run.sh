@@ -161,6 +161,9 @@ WRAP
     speed_clip=$here/media/clip-1080p.mp4 frames=90
     echo "signalstats: no 600-frame clip; timing the pack's 90-frame clip-1080p.mp4" >> "$summary"
   fi
+  # The speed clip's figures too: 1080p (NVDEC's 1088 rows cropped), every frame.
+  GST_PLUGIN_FEATURE_RANK=nvh264dec:MAX step ss_gpu_speed_clip python3 "$compare" --monitor "$work/monitor" \
+    --ffmpeg "$ffmpeg" --require-gpu --require-decoder nvh264dec "$speed_clip"
   TAIL_LINES=14 step signalstats_speed python3 "$here/scripts/signalstats_speed.py" --clip "$speed_clip" \
     --frames $frames --ffmpeg "$ffmpeg" --runs 3 --out "$logs/signalstats"
   rm -rf "$work"
