@@ -5,7 +5,7 @@
 #   OUTDIR   created if missing; receives *.log, *.json and the photo inputs
 # The caller sets GST_PLUGIN_PATH to the folder of libgstcudahistogram.so
 # (the build's gst-plugin/) for element_bench and cpubench's element row.
-# Time: histbench < ~4 min on an H100, element_bench ~25 s, cpubench ~25 s;
+# Time: histbench < ~4 min on an H100, signalstats_bench ~20 s, element_bench ~25 s, cpubench ~25 s;
 # each is stopped by `timeout` if it runs past its bound.
 # Exit status: 0 when every benchmark passed its checks (77 = skipped counts as passed).
 set -u
@@ -49,6 +49,7 @@ run() {  # run NAME LIMIT_SECONDS COMMAND...
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.limit --format=csv > "$OUT/gpu.txt" 2>&1 || true
 # shellcheck disable=SC2086  # PHOTO_ARGS is a list of words
 run histbench 300 "$BIN/histbench" --json "$OUT/histbench.json" $PHOTO_ARGS
+run signalstats_bench 120 "$BIN/signalstats_bench" --json "$OUT/signalstats_bench.json"
 run element_bench 90 "$BIN/element_bench" --json "$OUT/element_bench.json"
 run cpubench 90 "$BIN/cpubench" --json "$OUT/cpubench.json"
 echo "run_all: $( [ $status -eq 0 ] && echo OK || echo FAILURES ), logs in $OUT"

@@ -466,6 +466,17 @@ gboolean SinkEvent(GstBaseTransform* trans, GstEvent* event) {
   return GST_BASE_TRANSFORM_CLASS(gst_cuda_histogram_parent_class)->sink_event(trans, event);
 }
 
+// The pools proposed downstream, plus the previous frame held for DIF.
+gboolean ProposeAllocation(GstBaseTransform* trans, GstQuery* decide_query, GstQuery* query) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
+  if (!GST_BASE_TRANSFORM_CLASS(gst_cuda_histogram_parent_class)
+           ->propose_allocation(trans, decide_query, query)) {
+    return FALSE;
+  }
+  if (CopySettings(self).signalstats) cudahistogram::ReserveThePreviousFrame(query);
+  return TRUE;
+}
+
 gboolean Query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
   GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
   if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
@@ -668,6 +679,7 @@ static void gst_cuda_histogram_class_init(GstCudaHistogramClass* klass) {
   trans_class->transform_ip = TransformIp;
   trans_class->sink_event = SinkEvent;
   trans_class->query = Query;
+  trans_class->propose_allocation = ProposeAllocation;
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->transform_ip_on_passthrough = TRUE;
 

@@ -57,6 +57,16 @@ bool SignalStatsReads(const GstVideoInfo& info, std::string* why) {
   return true;
 }
 
+void ReserveThePreviousFrame(GstQuery* allocation) {
+  for (guint i = 0; i < gst_query_get_n_allocation_pools(allocation); ++i) {
+    GstBufferPool* pool = nullptr;
+    guint size = 0, min = 0, max = 0;
+    gst_query_parse_nth_allocation_pool(allocation, i, &pool, &size, &min, &max);
+    gst_query_set_nth_allocation_pool(allocation, i, pool, size, min + 1, max == 0 ? 0 : max + 1);
+    if (pool) gst_object_unref(pool);
+  }
+}
+
 SignalStatsFrame::SignalStatsFrame() = default;
 
 SignalStatsFrame::~SignalStatsFrame() { Restart(); }

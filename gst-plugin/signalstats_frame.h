@@ -29,6 +29,12 @@ namespace cudahistogram {
 // 10 bits. Otherwise `why` names the format and what it lacks.
 bool SignalStatsReads(const GstVideoInfo& info, std::string* why);
 
+// Adds the buffer the element holds as the previous frame to the pools an
+// ALLOCATION query proposes (one more at least, and at most when bounded),
+// so that a producer whose pool is sized to the buffers in flight downstream
+// does not wait for it. As videorate does for the buffer it holds.
+void ReserveThePreviousFrame(GstQuery* allocation);
+
 class SignalStatsFrame {
  public:
   SignalStatsFrame();

@@ -5,7 +5,7 @@
 # example binaries (bin/), the scripts that run them, and H.264 test clips
 # made here with x264enc (media/). The GPU host has no GStreamer and no
 # registry. All of it but the scripts and clips travels as gst122.tar.xz.
-# Issue 10 (gpuhost-run.sh signalstats): Debian's ffmpeg made relocatable
+# Issue 10 (gpuhost-run.sh signalstats_ffmpeg): Debian's ffmpeg made relocatable
 # (scripts/ffmpeg_bundle.py) with GStreamer's libav plugin, as ffmpeg.tar.xz,
 # and the signalstats comparison clips with FFmpeg's figures of them
 # (media/signalstats/); skipped, with a warning, where ffmpeg is missing.

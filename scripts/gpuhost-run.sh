@@ -3,11 +3,12 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth
+#   tests decode examples bench sanitize oddwidth signalstats signalstats_ffmpeg
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 bench126 oddwidth126 convert126
-# signalstats (issue 10): FFmpeg's signalstats figures against the element's
-# on CUDA frames, and the speed table (needs ffmpeg.tar.xz from the pack).
+# signalstats_ffmpeg (issue 10): FFmpeg's signalstats figures against the
+# element's on CUDA frames, and the speed table against ffmpeg (needs
+# ffmpeg.tar.xz from the pack).
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
 # (before the ordering; packed as gst126/gst-plugin-unchanged). Each step's full
 # log goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
@@ -219,10 +220,20 @@ for s in $steps; do
         --gtest_filter='Coverage/*:GpuReuse*:GpuBadInput*:GpuBatch*'
       step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='Coverage/GpuCoverageTest.*/1*' ;;
-    signalstats) signalstats_checks ;;
+    signalstats_ffmpeg) signalstats_checks ;;
     bench)
       use_gst 122
       TAIL_LINES=60 step bench bash "$here/scripts/run_all.sh" "$bin" "$logs/bench" ;;
+    signalstats)
+      # issue 10's library target on its own: the GPU tests of signalstats
+      # (== the reference), then the timing against the histograms.
+      use_gst 122
+      step signalstats_tests "$bin/kernel_tests" --gtest_filter='SignalStats*'
+      TAIL_LINES=12 step signalstats_bench "$bin/signalstats_bench" --json "$logs/signalstats_bench.json"
+      step signalstats_memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin/kernel_tests" \
+        --gtest_filter='SignalStatsGpu.BackToBack*:SignalStatsGpu.BadInput*'
+      step signalstats_racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
+        --gtest_filter='SignalStatsGpu.BackToBack*' ;;
     bench126)
       # The element on both runtimes in one call: 1.22's plain path and 1.26's
       # (its plain pool and a pool whose frames carry a producer stream).
@@ -236,6 +247,7 @@ done
 cp "$summary" "$out/summary.txt"
 [ -d "$logs/bench" ] && cp "$logs"/bench/*.json "$out/" 2>/dev/null
 cp "$logs"/element_bench12*.json "$out/" 2>/dev/null
+cp "$logs"/signalstats_bench.json "$out/" 2>/dev/null
 cp "$logs"/signalstats/signalstats_speed.* "$out/" 2>/dev/null
 tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
 cat "$summary"

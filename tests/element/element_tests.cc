@@ -496,18 +496,22 @@ GstMemory* NewUnmappableMemory(gsize size) {
   return &m->mem;
 }
 
-// A frame whose map fails: an element error, and nothing counted.
+// A frame whose map fails: an element error, and nothing counted (the
+// histogram path and the signalstats path alike).
 TEST(Element, FrameThatCannotBeMappedIsAnError) {
-  Harness hx;
-  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
-  hx.SetCaps(info);
-  GstBuffer* frame = gst_buffer_new();
-  gst_buffer_append_memory(frame, NewUnmappableMemory(GST_VIDEO_INFO_SIZE(&info)));
-  EXPECT_EQ(hx.Push(frame, 0, kFrame), GST_FLOW_ERROR);
-  gst_buffer_unref(frame);
-  const std::string text = PopErrorText(hx.bus());
-  EXPECT_NE(text.find("Could not map the video frame for reading"), std::string::npos) << text;
-  EXPECT_EQ(PopHistogramMessage(hx.bus()), nullptr);
+  for (const char* properties : {"", "signalstats=true"}) {
+    SCOPED_TRACE(properties);
+    Harness hx(properties);
+    const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
+    hx.SetCaps(info);
+    GstBuffer* frame = gst_buffer_new();
+    gst_buffer_append_memory(frame, NewUnmappableMemory(GST_VIDEO_INFO_SIZE(&info)));
+    EXPECT_EQ(hx.Push(frame, 0, kFrame), GST_FLOW_ERROR);
+    gst_buffer_unref(frame);
+    const std::string text = PopErrorText(hx.bus());
+    EXPECT_NE(text.find("Could not map the video frame for reading"), std::string::npos) << text;
+    EXPECT_EQ(PopHistogramMessage(hx.bus()), nullptr);
+  }
 }
 
 // CUDA caps need a CUDA device: without a driver (CI) the element must fail

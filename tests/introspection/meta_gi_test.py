@@ -4,7 +4,8 @@
 Runs frames of videotestsrc's snow (every value) through cudahistogram on the
 CPU path, pulls them from an appsink and checks what Python reads from the
 meta against the frame itself, counted here with numpy; then the bad input:
-a buffer without the meta, a component the frame lacks, an index out of range.
+a buffer without the meta, a component the frame lacks, an index out of range;
+and signalstats' figures (get_signalstats), None when the meta has none.
 Needs GST_PLUGIN_PATH (the element) and GI_TYPELIB_PATH / LD_LIBRARY_PATH (the
 typelib and its library), which meson sets.
 """
@@ -126,6 +127,41 @@ class MetaFromPython(unittest.TestCase):
         for call in (meta.get_counts, meta.get_component_name, meta.get_component_depth):
             with self.assertRaises((OverflowError, ValueError, TypeError)):
                 call(-1)
+
+
+class SignalStatsFromPython(unittest.TestCase):
+    """m.get_signalstats(): None without figures, else signalstats' fields; the
+    luma ones checked against the frames with numpy."""
+
+    def test_figures_of_nv12_frames(self):
+        frames = pull_frames("video/x-raw,format=NV12,width=33,height=17", "signalstats=true", 3)
+        self.assertEqual(len(frames), 3)
+        previous = None
+        for buffer, info in frames:
+            meta = GstCudaHistogram.buffer_get_cuda_histogram_meta(buffer)
+            stats = meta.get_signalstats()
+            self.assertIsNotNone(stats)
+            y = component_samples(buffer, info, 0).astype(np.int64)
+            self.assertIsInstance(stats.y_min, int)
+            self.assertIsInstance(stats.y_avg, float)
+            self.assertEqual((stats.y_min, stats.y_max), (int(y.min()), int(y.max())))
+            self.assertAlmostEqual(stats.y_avg, float(y.mean()), places=9)
+            u = component_samples(buffer, info, 1)
+            self.assertEqual((stats.u_min, stats.u_max), (int(u.min()), int(u.max())))
+            expected_dif = 0.0 if previous is None else float(np.abs(y - previous).mean())
+            self.assertAlmostEqual(stats.y_dif, expected_dif, places=9)
+            self.assertTrue(0.0 <= stats.brng <= 1.0)
+            self.assertTrue(0 <= stats.hue_med < 360)
+            previous = y
+
+    def test_none_without_figures(self):
+        (buffer, _), = pull_frames("video/x-raw,format=NV12,width=8,height=8", "", 1)
+        self.assertIsNone(GstCudaHistogram.buffer_get_cuda_histogram_meta(buffer).get_signalstats())
+        # A format signalstats does not read: histograms, no figures.
+        (buffer, _), = pull_frames("video/x-raw,format=RGBA,width=8,height=8", "signalstats=true", 1)
+        meta = GstCudaHistogram.buffer_get_cuda_histogram_meta(buffer)
+        self.assertEqual(meta.get_component_names(), ["R", "G", "B", "A"])
+        self.assertIsNone(meta.get_signalstats())
 
 
 if __name__ == "__main__":

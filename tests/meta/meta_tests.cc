@@ -4,6 +4,7 @@
 #include <gst/gst.h>
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,70 @@ TEST(Meta, BufferCopyCarriesAnEqualMetaWithItsOwnCounts) {
             std::vector<guint32>(a->counts, a->counts + 3 * kBins));
   gst_buffer_unref(copy);
   gst_buffer_unref(buffer);
+}
+
+// Figures as the element stores them: every field a different value, so a
+// field copied into another's place shows.
+GstCudaSignalStats DistinctFigures() {
+  GstCudaSignalStats f;
+  f.y_min = 16, f.y_low = 30, f.y_avg = 120.25, f.y_high = 200, f.y_max = 235;
+  f.u_min = 17, f.u_low = 31, f.u_avg = 128.5, f.u_high = 201, f.u_max = 236;
+  f.v_min = 18, f.v_low = 32, f.v_avg = 127.75, f.v_high = 202, f.v_max = 237;
+  f.sat_min = 0, f.sat_low = 3, f.sat_avg = 10.125, f.sat_high = 40, f.sat_max = 90;
+  f.hue_med = 181, f.hue_avg = 179.5;
+  f.y_dif = 1.5, f.u_dif = 0.25, f.v_dif = 0.75, f.brng = 0.0625;
+  return f;
+}
+
+bool SameFigures(const GstCudaSignalStats& a, const GstCudaSignalStats& b) {
+  return a.y_min == b.y_min && a.y_low == b.y_low && a.y_avg == b.y_avg && a.y_high == b.y_high &&
+         a.y_max == b.y_max && a.u_min == b.u_min && a.u_low == b.u_low && a.u_avg == b.u_avg &&
+         a.u_high == b.u_high && a.u_max == b.u_max && a.v_min == b.v_min && a.v_low == b.v_low &&
+         a.v_avg == b.v_avg && a.v_high == b.v_high && a.v_max == b.v_max &&
+         a.sat_min == b.sat_min && a.sat_low == b.sat_low && a.sat_avg == b.sat_avg &&
+         a.sat_high == b.sat_high && a.sat_max == b.sat_max && a.hue_med == b.hue_med &&
+         a.hue_avg == b.hue_avg && a.y_dif == b.y_dif && a.u_dif == b.u_dif && a.v_dif == b.v_dif &&
+         a.brng == b.brng;
+}
+
+TEST(Meta, WithoutSignalStatsFiguresIsNull) {
+  GstBuffer* buffer = BufferWithNv12Meta();
+  GstCudaHistogramMeta* m = gst_buffer_get_cuda_histogram_meta(buffer);
+  EXPECT_FALSE(m->has_signalstats);
+  EXPECT_EQ(gst_cuda_histogram_meta_get_signalstats(m), nullptr);
+  GstBuffer* copy = gst_buffer_copy(buffer);
+  EXPECT_EQ(gst_cuda_histogram_meta_get_signalstats(gst_buffer_get_cuda_histogram_meta(copy)), nullptr);
+  gst_buffer_unref(copy);
+  gst_buffer_unref(buffer);
+}
+
+TEST(Meta, SignalStatsFiguresAreStoredCopiedAndCleared) {
+  GstBuffer* buffer = BufferWithNv12Meta();
+  GstCudaHistogramMeta* m = gst_buffer_get_cuda_histogram_meta(buffer);
+  const GstCudaSignalStats want = DistinctFigures();
+  gst_cuda_histogram_meta_set_signalstats(m, &want);
+  const GstCudaSignalStats* got = gst_cuda_histogram_meta_get_signalstats(m);
+  ASSERT_NE(got, nullptr);
+  EXPECT_NE(got, &want) << "the meta must keep its own copy";
+  EXPECT_TRUE(SameFigures(*got, want));
+  // The copy transform carries them.
+  GstBuffer* copy = gst_buffer_copy(buffer);
+  const GstCudaSignalStats* copied =
+      gst_cuda_histogram_meta_get_signalstats(gst_buffer_get_cuda_histogram_meta(copy));
+  ASSERT_NE(copied, nullptr);
+  EXPECT_TRUE(SameFigures(*copied, want));
+  gst_buffer_unref(copy);
+  gst_cuda_histogram_meta_set_signalstats(m, nullptr);
+  EXPECT_EQ(gst_cuda_histogram_meta_get_signalstats(m), nullptr);
+  EXPECT_FALSE(m->has_signalstats);
+  gst_buffer_unref(buffer);
+}
+
+// The fields that came with signalstats sit after every earlier field, so an
+// application built against the earlier struct reads the same offsets.
+TEST(Meta, SignalStatsFieldsAreAppended) {
+  EXPECT_GT(offsetof(GstCudaHistogramMeta, has_signalstats), offsetof(GstCudaHistogramMeta, counts));
+  EXPECT_GT(offsetof(GstCudaHistogramMeta, signalstats), offsetof(GstCudaHistogramMeta, has_signalstats));
 }
 
 }  // namespace

@@ -148,6 +148,40 @@ YuvAnchor AnchorOf(const YuvFrame& frame, const cudahist::PlaneView& view) {
   throw std::invalid_argument("view outside the frame's planes");
 }
 
+std::string CountsDifference(const cudahist::SignalStatsCounts& got, const cudahist::SignalStatsCounts& want) {
+  auto field = [](const char* name, uint64_t a, uint64_t b) {
+    return a == b ? std::string() : std::string(name) + ": " + std::to_string(a) + " != " + std::to_string(b);
+  };
+  for (const std::string& d :
+       {field("depth", got.depth, want.depth), field("has_previous", got.has_previous, want.has_previous),
+        field("luma_samples", got.luma_samples, want.luma_samples),
+        field("chroma_samples", got.chroma_samples, want.chroma_samples), field("dif_y", got.dif_y, want.dif_y),
+        field("dif_u", got.dif_u, want.dif_u), field("dif_v", got.dif_v, want.dif_v),
+        field("brng", got.brng, want.brng)}) {
+    if (!d.empty()) return d;
+  }
+  struct Histogram {
+    const char* name;
+    const uint32_t* got;
+    const uint32_t* want;
+    uint32_t bins;
+  };
+  const Histogram histograms[] = {{"y", got.y, want.y, cudahist::kSignalStatsMaxBins},
+                                  {"u", got.u, want.u, cudahist::kSignalStatsMaxBins},
+                                  {"v", got.v, want.v, cudahist::kSignalStatsMaxBins},
+                                  {"sat", got.sat, want.sat, cudahist::kSignalStatsMaxBins},
+                                  {"hue", got.hue, want.hue, cudahist::kHueBins}};
+  for (const Histogram& h : histograms) {
+    for (uint32_t i = 0; i < h.bins; ++i) {
+      if (h.got[i] != h.want[i]) {
+        return std::string(h.name) + "[" + std::to_string(i) + "]: " + std::to_string(h.got[i]) +
+               " != " + std::to_string(h.want[i]);
+      }
+    }
+  }
+  return "";
+}
+
 std::vector<YuvFrameSpec> SignalStatsMatrix() {
   struct Size {
     uint32_t w, h;

@@ -56,6 +56,10 @@ struct YuvAnchor {
 };
 YuvAnchor AnchorOf(const YuvFrame& frame, const cudahist::PlaneView& view);
 
+// "" when the two counts are equal in every field and bin; otherwise the
+// first difference ("dif_y: 12 != 13", "hue[90]: 4 != 5").
+std::string CountsDifference(const cudahist::SignalStatsCounts& got, const cudahist::SignalStatsCounts& want);
+
 // Formats x sizes (1x1 to 333x77, odd and even) x padding x ROI (inside,
 // odd corner, empty) x distributions: the matrix both backends are checked on.
 std::vector<YuvFrameSpec> SignalStatsMatrix();

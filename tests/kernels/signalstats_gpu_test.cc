@@ -1,0 +1,226 @@
+// SignalStatsCounter (the GPU path) against ReferenceSignalStats, bit for
+// bit, over the same format matrix as the CPU backend, large frames, and
+// frames counted back to back on one stream. Each test skips (with
+// CheckCudaDevice's message) when there is no CUDA device.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <iterator>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cudahist/cpu.h"
+#include "cudahist/histogrammer.h"
+#include "cudahist/signalstats.h"
+#include "test_planes.h"
+#include "yuv_frames.h"
+
+namespace cudahist_test {
+namespace {
+
+using cudahist::SignalStatsCounter;
+using cudahist::SignalStatsCounts;
+using cudahist::Status;
+using cudahist::StatusCode;
+using cudahist::YuvPlanes;
+
+#define SKIP_WITHOUT_CUDA_DEVICE()                    \
+  do {                                                \
+    const Status cuda_ = cudahist::CheckCudaDevice(); \
+    if (!cuda_.ok()) GTEST_SKIP() << cuda_.message(); \
+  } while (0)
+
+#define ASSERT_CUDA(call) ASSERT_EQ((call), cudaSuccess) << #call << ": " << cudaGetErrorString(cudaGetLastError())
+
+// Device copies of a YuvFrame's allocations (cudaMalloc'ed: 256-byte aligned
+// like the host storage, so every view keeps its alignment), views rebased.
+class DeviceYuvFrame {
+ public:
+  explicit DeviceYuvFrame(const YuvFrame& host) : view_(host.view) {
+    for (const HostPlane& p : host.planes) {
+      void* d = nullptr;
+      ok_ = ok_ && cudaMalloc(&d, p.storage.size()) == cudaSuccess &&
+            cudaMemcpy(d, p.storage.data(), p.storage.size(), cudaMemcpyHostToDevice) == cudaSuccess;
+      buffers_.push_back(static_cast<uint8_t*>(d));
+    }
+    for (cudahist::PlaneView* v : {&view_.y, &view_.u, &view_.v}) {
+      const YuvAnchor a = AnchorOf(host, *v);
+      v->data = buffers_[a.plane] + a.offset;
+    }
+  }
+  ~DeviceYuvFrame() {
+    for (uint8_t* b : buffers_) cudaFree(b);
+  }
+  DeviceYuvFrame(const DeviceYuvFrame&) = delete;
+  DeviceYuvFrame& operator=(const DeviceYuvFrame&) = delete;
+  bool ok() const { return ok_; }
+  const YuvPlanes& view() const { return view_; }
+
+ private:
+  bool ok_ = true;
+  std::vector<uint8_t*> buffers_;
+  YuvPlanes view_;
+};
+
+SignalStatsCounts Reference(const YuvPlanes& frame, const YuvPlanes* previous) {
+  SignalStatsCounts c;
+  const Status s = cudahist::ReferenceSignalStats(frame, previous, &c);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return c;
+}
+
+// Counts of `frame` (and `previous`, may be null) on the GPU into pinned memory.
+std::string GpuDifference(SignalStatsCounter& counter, const YuvFrame& frame, const YuvFrame* previous,
+                          cudahist::PinnedSignalStats& pinned) {
+  DeviceYuvFrame d(frame);
+  std::unique_ptr<DeviceYuvFrame> dp = previous != nullptr ? std::make_unique<DeviceYuvFrame>(*previous) : nullptr;
+  if (!d.ok() || (dp && !dp->ok())) return "device copy failed";
+  std::memset(pinned.get(), 0xAB, sizeof(SignalStatsCounts));
+  const Status s = counter.Compute(d.view(), dp ? &dp->view() : nullptr, nullptr, pinned.get());
+  if (!s.ok()) return "Compute: " + s.message();
+  if (cudaStreamSynchronize(nullptr) != cudaSuccess) return std::string("sync: ") + cudaGetErrorString(cudaGetLastError());
+  return CountsDifference(*pinned.get(), Reference(frame.view, previous ? &previous->view : nullptr));
+}
+
+struct GpuFixture : ::testing::Test {
+  void SetUp() override {
+    SKIP_WITHOUT_CUDA_DEVICE();
+    const Status s = SignalStatsCounter::Create(&counter);
+    ASSERT_TRUE(s.ok()) << s.message();
+    const Status p = cudahist::PinnedSignalStats::Create(&pinned);
+    ASSERT_TRUE(p.ok()) << p.message();
+  }
+  std::unique_ptr<SignalStatsCounter> counter;
+  std::unique_ptr<cudahist::PinnedSignalStats> pinned;
+};
+
+TEST(SignalStatsGpuNoDevice, CreateSaysWhy) {
+  if (cudahist::CheckCudaDevice().ok()) GTEST_SKIP() << "a CUDA device is present";
+  std::unique_ptr<SignalStatsCounter> counter;
+  const Status s = SignalStatsCounter::Create(&counter);
+  EXPECT_EQ(s.code(), StatusCode::kNoDevice);
+  EXPECT_EQ(s.message().rfind("no CUDA device: ", 0), 0u) << s.message();
+  EXPECT_EQ(counter, nullptr);
+}
+
+using SignalStatsGpu = GpuFixture;
+
+TEST_F(SignalStatsGpu, EqualsReferenceOverTheMatrix) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
+    SCOPED_TRACE(Describe(spec));
+    const YuvFrame frame = MakeYuvFrame(spec, rng);
+    YuvFrameSpec previous_spec = spec;
+    previous_spec.distribution = Distribution::kUniform;
+    previous_spec.pitch_padding += 2;
+    const YuvFrame previous = MakeYuvFrame(previous_spec, rng);
+    EXPECT_EQ(GpuDifference(*counter, frame, nullptr, *pinned), "");
+    EXPECT_EQ(GpuDifference(*counter, frame, &previous, *pinned), "");
+  }
+}
+
+// Full HD and 4K: many blocks, the last-block ticket, flat frames on the
+// lane copies, 10 bits.
+TEST_F(SignalStatsGpu, LargeFrames) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  struct Case {
+    YuvFormat format;
+    uint32_t w, h;
+    Distribution d;
+    uint32_t one_value;
+  };
+  const Case cases[] = {{YuvFormat::kNv12, 1920, 1080, Distribution::kUniform, 0},
+                        {YuvFormat::kNv12, 1920, 1080, Distribution::kOneValue, 16},
+                        {YuvFormat::kNv12, 3840, 2160, Distribution::kPeaked, 0},
+                        {YuvFormat::kP010, 1920, 1080, Distribution::kUniform, 0},
+                        {YuvFormat::kP010, 1920, 1080, Distribution::kOneValue, 1000},
+                        {YuvFormat::kYuy2, 1921, 1081, Distribution::kPeaked, 0},
+                        {YuvFormat::kY444, 1920, 1080, Distribution::kUniform, 0}};
+  for (const Case& c : cases) {
+    YuvFrameSpec spec;
+    spec.format = c.format;
+    spec.width = c.w;
+    spec.height = c.h;
+    spec.distribution = c.d;
+    spec.one_value = c.one_value;
+    spec.pitch_padding = 64;
+    SCOPED_TRACE(Describe(spec));
+    const YuvFrame frame = MakeYuvFrame(spec, rng);
+    spec.distribution = Distribution::kPeaked;
+    const YuvFrame previous = MakeYuvFrame(spec, rng);
+    EXPECT_EQ(GpuDifference(*counter, frame, &previous, *pinned), "");
+  }
+}
+
+// Frames counted back to back on one stream (each against the one before,
+// counts into device memory), synchronised once: every launch leaves the
+// scratch zero for the next, whatever the frame.
+TEST_F(SignalStatsGpu, BackToBackOnOneStream) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const Distribution dists[] = {Distribution::kUniform, Distribution::kOneValue, Distribution::kPeaked,
+                                Distribution::kUniform, Distribution::kOneValue, Distribution::kPeaked};
+  std::vector<YuvFrame> frames;
+  std::vector<std::unique_ptr<DeviceYuvFrame>> device;
+  for (size_t i = 0; i < std::size(dists); ++i) {
+    YuvFrameSpec spec;
+    spec.format = i % 2 == 0 ? YuvFormat::kNv12 : YuvFormat::kI420;
+    spec.width = 640 + 2 * uint32_t(i);
+    spec.height = 361;
+    spec.distribution = dists[i];
+    spec.one_value = uint32_t(10 + 40 * i);
+    frames.push_back(MakeYuvFrame(spec, rng));
+    device.push_back(std::make_unique<DeviceYuvFrame>(frames.back()));
+    ASSERT_TRUE(device.back()->ok());
+  }
+  // NV12 and I420 alternate, so "previous" is the frame two back (same layout).
+  cudaStream_t stream = nullptr;
+  ASSERT_CUDA(cudaStreamCreate(&stream));
+  SignalStatsCounts* d_counts = nullptr;
+  ASSERT_CUDA(cudaMalloc(reinterpret_cast<void**>(&d_counts), sizeof(SignalStatsCounts) * frames.size()));
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const YuvPlanes* prev = i >= 2 ? &device[i - 2]->view() : nullptr;
+    const Status s = counter->Compute(device[i]->view(), prev, stream, d_counts + i);
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+  std::vector<SignalStatsCounts> got(frames.size());
+  ASSERT_CUDA(cudaMemcpyAsync(got.data(), d_counts, sizeof(SignalStatsCounts) * frames.size(),
+                              cudaMemcpyDeviceToHost, stream));
+  ASSERT_CUDA(cudaStreamSynchronize(stream));
+  for (size_t i = 0; i < frames.size(); ++i) {
+    SCOPED_TRACE("frame " + std::to_string(i));
+    EXPECT_EQ(CountsDifference(got[i], Reference(frames[i].view, i >= 2 ? &frames[i - 2].view : nullptr)), "");
+  }
+  cudaFree(d_counts);
+  cudaStreamDestroy(stream);
+}
+
+// Bad input is refused before anything is launched, with the field's name,
+// and the next good frame is still counted right.
+TEST_F(SignalStatsGpu, BadInputLaunchesNothing) {
+  std::mt19937_64 rng(7);
+  YuvFrameSpec spec;
+  spec.width = 33;
+  spec.height = 17;
+  const YuvFrame frame = MakeYuvFrame(spec, rng);
+  DeviceYuvFrame d(frame);
+  ASSERT_TRUE(d.ok());
+  YuvPlanes bad = d.view();
+  bad.v.width = 3;
+  Status s = counter->Compute(bad, nullptr, nullptr, pinned->get());
+  EXPECT_EQ(s.message().rfind("v.width: ", 0), 0u) << s.message();
+  s = counter->Compute(d.view(), nullptr, nullptr, nullptr);
+  EXPECT_EQ(s.message(), "counts: null");
+  EXPECT_EQ(GpuDifference(*counter, frame, nullptr, *pinned), "");
+}
+
+}  // namespace
+}  // namespace cudahist_test

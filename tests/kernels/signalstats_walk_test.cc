@@ -1,0 +1,95 @@
+// The signalstats kernel's walk (kernels/signalstats_walk.h) run on the host,
+// unit by unit as the kernel's threads take them, against the reference over
+// the format matrix: the units' chroma runs, luma blocks, ROI clipping, table
+// lookups and the compact counter numbering, checked without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cudahist/signalstats.h"
+#include "signalstats_walk.h"
+#include "test_planes.h"
+#include "yuv_frames.h"
+
+namespace cudahist_test {
+namespace {
+
+using namespace cudahist::detail;
+
+// Counts into the compact numbering (the kernel's shared counters, one copy).
+struct PlainCounter {
+  using Slot = uint32_t;
+  uint32_t* counters;
+  Slot SlotFor(uint32_t base) const { return base; }
+  void Add(Slot slot, uint32_t bin) { ++counters[slot + bin]; }
+};
+
+// What the kernel's last block writes, from the walk of every unit.
+cudahist::SignalStatsCounts WalkOnHost(const cudahist::YuvPlanes& frame, const cudahist::YuvPlanes* previous) {
+  const uint32_t depth = frame.y.depth;
+  const SignalStatsParams p = SignalStatsParamsOf(frame, previous, SatHueTable(depth).data());
+  std::vector<uint32_t> compact(SignalStatsCounters(depth), 0);
+  UnitCounter<PlainCounter> c(PlainCounter{compact.data()}, depth);
+  for (uint32_t unit = 0; unit < p.units; ++unit) {
+    UnitSamples s;
+    LoadUnit(p, unit, s);
+    c.Count(p, s);
+  }
+  cudahist::SignalStatsCounts counts;
+  std::memset(&counts, 0xAB, sizeof(counts));
+  uint32_t* bins = counts.y;
+  for (uint32_t i = 0; i < kCountsBins; ++i) {
+    const uint32_t at = CompactIndexOf(i, depth);
+    bins[i] = at != ~0u ? compact[at] : 0;
+  }
+  counts.depth = p.depth;
+  counts.has_previous = p.has_previous;
+  counts.luma_samples = p.luma_samples;
+  counts.chroma_samples = p.chroma_samples;
+  counts.dif_y = c.sums[kDifY];
+  counts.dif_u = c.sums[kDifU];
+  counts.dif_v = c.sums[kDifV];
+  counts.brng = c.sums[kBrng];
+  return counts;
+}
+
+TEST(SignalStatsWalk, EqualsReferenceOverTheMatrix) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
+    SCOPED_TRACE(Describe(spec));
+    const YuvFrame frame = MakeYuvFrame(spec, rng);
+    YuvFrameSpec previous_spec = spec;
+    previous_spec.distribution = Distribution::kUniform;
+    previous_spec.pitch_padding += 2;
+    const YuvFrame previous = MakeYuvFrame(previous_spec, rng);
+    for (const cudahist::YuvPlanes* prev : {static_cast<const cudahist::YuvPlanes*>(nullptr), &previous.view}) {
+      ASSERT_TRUE(cudahist::ValidateYuvPlanes(frame.view, prev).ok());
+      cudahist::SignalStatsCounts want;
+      ASSERT_TRUE(cudahist::ReferenceSignalStats(frame.view, prev, &want).ok());
+      EXPECT_EQ(CountsDifference(WalkOnHost(frame.view, prev), want), "");
+    }
+  }
+}
+
+// Every bin of SignalStatsCounts maps to a distinct compact counter below
+// SignalStatsCounters(depth), and every compact counter is reached once.
+TEST(SignalStatsWalk, CompactNumberingIsOneToOne) {
+  for (uint32_t depth = cudahist::kSignalStatsMinDepth; depth <= cudahist::kSignalStatsMaxDepth; ++depth) {
+    std::vector<int> seen(SignalStatsCounters(depth), 0);
+    for (uint32_t i = 0; i < kCountsBins; ++i) {
+      const uint32_t at = CompactIndexOf(i, depth);
+      if (at == ~0u) continue;
+      ASSERT_LT(at, seen.size());
+      ++seen[at];
+    }
+    for (size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], 1) << "depth " << depth << " counter " << k;
+  }
+}
+
+}  // namespace
+}  // namespace cudahist_test
