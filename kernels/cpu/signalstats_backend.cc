@@ -55,7 +55,7 @@ struct Walk {
   const uint32_t* table = nullptr;
 };
 
-template <class YWord, class CWord>
+template <class YWord, class CWord, bool kPrevious>
 class Counter {
  public:
   Counter(const Walk& w, SignalStatsCounts* counts, std::vector<uint8_t>* chroma_out, std::vector<uint32_t>* luma_copy)
@@ -85,8 +85,8 @@ class Counter {
   void CountChromaRow(uint32_t r) {
     const uint8_t* pu = w_.u.Row(r);
     const uint8_t* pv = w_.v.Row(r);
-    const uint8_t* qu = w_.has_previous ? w_.pu.Row(r) : nullptr;
-    const uint8_t* qv = w_.has_previous ? w_.pv.Row(r) : nullptr;
+    const uint8_t* qu = kPrevious ? w_.pu.Row(r) : nullptr;
+    const uint8_t* qv = kPrevious ? w_.pv.Row(r) : nullptr;
     const size_t su = w_.u.stride, sv = w_.v.stride;
     uint64_t dif_u = 0, dif_v = 0;
     for (uint32_t x = 0; x < w_.chroma.width; ++x) {
@@ -98,7 +98,7 @@ class Counter {
       ++c_->sat[detail::SatOfEntry(entry)];
       ++c_->hue[detail::HueOfEntry(entry)];
       chroma_out_[x] = u < lo_ || u > chroma_hi_ || v < lo_ || v > chroma_hi_;
-      if (qu != nullptr) {
+      if constexpr (kPrevious) {
         dif_u += AbsDiff(u, (Load<CWord>(qu + x * w_.pu.stride) >> w_.pu.shift) & w_.pu.mask);
         dif_v += AbsDiff(v, (Load<CWord>(qv + x * w_.pv.stride) >> w_.pv.shift) & w_.pv.mask);
       }
@@ -107,37 +107,33 @@ class Counter {
     c_->dif_v += dif_v;
   }
 
-  uint32_t LumaAt(const uint8_t* row, uint32_t x) const {
-    return (Load<YWord>(row + x * w_.y.stride) >> w_.y.shift) & w_.y.mask;
+  static uint32_t At(const uint8_t* row, uint32_t x, const Rows& rows) {
+    return (Load<YWord>(row + x * rows.stride) >> rows.shift) & rows.mask;
+  }
+
+  // One luma pixel: its histogram copy, BRNG with its chroma sample's flag,
+  // and (kPrevious) its difference to the previous frame's.
+  void CountLuma(const uint8_t* row, const uint8_t* prev, uint32_t x, uint32_t* histogram, uint64_t& brng,
+                 uint64_t& dif) const {
+    const uint32_t a = At(row, x, w_.y);
+    ++histogram[a];
+    brng += uint32_t(a < lo_ || a > luma_hi_ || chroma_out_[((w_.luma.x + x) >> w_.hsub) - w_.chroma.x]);
+    if constexpr (kPrevious) dif += AbsDiff(a, At(prev, x, w_.py));
   }
 
   void CountLumaRow(uint32_t r) {
     const uint8_t* row = w_.y.Row(r);
-    // Chroma column of luma column x (relative to the region): (x0 + x) >> hsub - cx0.
-    const uint32_t x0 = w_.luma.x, cx0 = w_.chroma.x, hsub = w_.hsub;
+    const uint8_t* prev = kPrevious ? w_.py.Row(r) : nullptr;
     uint32_t* even = c_->y;
     uint32_t* odd = luma_copy_.data();
-    uint64_t brng = 0;
+    uint64_t brng = 0, dif = 0;
     uint32_t x = 0;
     for (; x + 2 <= w_.luma.width; x += 2) {
-      const uint32_t a = LumaAt(row, x), b = LumaAt(row, x + 1);
-      ++even[a];
-      ++odd[b];
-      brng += uint32_t(a < lo_ || a > luma_hi_ || chroma_out_[((x0 + x) >> hsub) - cx0]);
-      brng += uint32_t(b < lo_ || b > luma_hi_ || chroma_out_[((x0 + x + 1) >> hsub) - cx0]);
+      CountLuma(row, prev, x, even, brng, dif);
+      CountLuma(row, prev, x + 1, odd, brng, dif);
     }
-    if (x < w_.luma.width) {
-      const uint32_t a = LumaAt(row, x);
-      ++even[a];
-      brng += uint32_t(a < lo_ || a > luma_hi_ || chroma_out_[((x0 + x) >> hsub) - cx0]);
-    }
+    if (x < w_.luma.width) CountLuma(row, prev, x, even, brng, dif);
     c_->brng += brng;
-    if (!w_.has_previous) return;
-    const uint8_t* prev = w_.py.Row(r);
-    uint64_t dif = 0;
-    for (x = 0; x < w_.luma.width; ++x) {
-      dif += AbsDiff(LumaAt(row, x), (Load<YWord>(prev + x * w_.py.stride) >> w_.py.shift) & w_.py.mask);
-    }
     c_->dif_y += dif;
   }
 
@@ -148,13 +144,19 @@ class Counter {
   uint32_t lo_ = 0, luma_hi_ = 0, chroma_hi_ = 0;
 };
 
+template <class YWord, class CWord>
+void RunWithPrevious(const Walk& w, SignalStatsCounts* c, std::vector<uint8_t>* out, std::vector<uint32_t>* copy) {
+  if (w.has_previous) return Counter<YWord, CWord, true>(w, c, out, copy).Run();
+  Counter<YWord, CWord, false>(w, c, out, copy).Run();
+}
+
 template <class YWord>
 void RunForChromaWord(uint32_t chroma_size, const Walk& w, SignalStatsCounts* c, std::vector<uint8_t>* out,
                       std::vector<uint32_t>* copy) {
   switch (chroma_size) {
-    case 1: return Counter<YWord, uint8_t>(w, c, out, copy).Run();
-    case 2: return Counter<YWord, uint16_t>(w, c, out, copy).Run();
-    default: return Counter<YWord, uint32_t>(w, c, out, copy).Run();
+    case 1: return RunWithPrevious<YWord, uint8_t>(w, c, out, copy);
+    case 2: return RunWithPrevious<YWord, uint16_t>(w, c, out, copy);
+    default: return RunWithPrevious<YWord, uint32_t>(w, c, out, copy);
   }
 }
 
