@@ -9,6 +9,10 @@
 //
 // (--summary adds a "frame" line per frame.) The detectors live in
 // monitor_analysis.{h,cc}; this file only runs the pipeline.
+//
+// --signalstats prints FFmpeg signalstats' figures per frame instead (JSON
+// lines, or CSV with --format csv), read from the element's messages
+// (signalstats=true); see signalstats_output.h.
 #include <gst/gst.h>
 
 #include <chrono>
@@ -20,6 +24,7 @@
 #include "gstcudahistogrammeta.h"
 #include "monitor_analysis.h"
 #include "pipeline.h"
+#include "signalstats_output.h"
 
 namespace {
 
@@ -35,6 +40,9 @@ constexpr char kUsage[] =
     "  --clip-amount F       clipping: this fraction of luma at the lowest or highest bin (default 0.05)\n"
     "  --cut-threshold F     scene cut: normalised L1 luma distance to the last frame above F (default 0.5)\n"
     "  --summary             also print a \"frame\" line for every frame\n"
+    "  --signalstats         print FFmpeg signalstats' figures (YMIN ... BRNG) per frame\n"
+    "                        instead of events (YUV formats)\n"
+    "  --format json|csv     --signalstats output: JSON lines (default) or CSV\n"
     "  --quiet               no progress line on stderr\n";
 
 struct Options {
@@ -43,6 +51,8 @@ struct Options {
   bool cpu = false;
   bool summary = false;
   bool progress = true;
+  bool signalstats = false;
+  examples::SignalStatsFormat format = examples::SignalStatsFormat::kJsonLines;
 };
 
 bool ParseNumber(const char* text, double* value) {
@@ -58,6 +68,7 @@ std::string ParseArguments(int argc, char** argv, Options* o) {
     if (arg == "--cpu") { o->cpu = true; continue; }
     if (arg == "--summary") { o->summary = true; continue; }
     if (arg == "--quiet") { o->progress = false; continue; }
+    if (arg == "--signalstats") { o->signalstats = true; continue; }
     if (arg.rfind("--", 0) != 0) {
       if (!o->input.file.empty()) return "one input file only (got '" + o->input.file + "' and '" + arg + "')";
       o->input.file = arg;
@@ -66,6 +77,10 @@ std::string ParseArguments(int argc, char** argv, Options* o) {
     if (i + 1 >= argc) return "unknown option or missing value: " + arg;
     const char* text = argv[++i];
     if (arg == "--pattern") { o->input.pattern = text; continue; }
+    if (arg == "--format") {
+      if (!examples::ParseSignalStatsFormat(text, &o->format)) return "--format wants json or csv, got '" + std::string(text) + "'";
+      continue;
+    }
     double value = 0;
     if (!ParseNumber(text, &value)) return arg + " wants a number, got '" + text + "'";
     if (arg == "--frames") {
@@ -119,6 +134,24 @@ class Monitor {
     ReportProgress(false);
   }
 
+  // --signalstats: one line per "cudahistogram" message.
+  void OnMessage(GstMessage* message) {
+    const GstStructure* s = examples::HistogramMessage(message);
+    if (!s) return;
+    std::vector<double> figures;
+    const std::string problem = examples::ReadSignalStats(s, &figures);
+    if (!problem.empty()) {
+      if (without_figures_++ == 0) std::fprintf(stderr, "monitor: frame %lu: %s\n", frames_, problem.c_str());
+    } else {
+      guint64 timestamp = GST_CLOCK_TIME_NONE;
+      gst_structure_get_uint64(s, "timestamp", &timestamp);
+      const double seconds = GST_CLOCK_TIME_IS_VALID(timestamp) ? double(timestamp) / GST_SECOND : -1.0;
+      std::printf("%s\n", examples::SignalStatsLine(options_.format, frames_, seconds, figures).c_str());
+    }
+    ++frames_;
+    ReportProgress(false);
+  }
+
   void ReportProgress(bool final) {
     const Clock::time_point now = Clock::now();
     if (!options_.progress || (!final && now - last_progress_ < std::chrono::seconds(2))) return;
@@ -130,13 +163,14 @@ class Monitor {
 
   unsigned long frames() const { return frames_; }
   unsigned long without_meta() const { return without_meta_; }
+  unsigned long without_figures() const { return without_figures_; }
 
  private:
   using Clock = std::chrono::steady_clock;
   const Options& options_;
   monitor::FrameAnalyzer analyzer_;
   Clock::time_point start_, last_progress_;
-  unsigned long frames_ = 0, without_meta_ = 0;
+  unsigned long frames_ = 0, without_meta_ = 0, without_figures_ = 0;
 };
 
 GstPadProbeReturn OnBufferProbe(GstPad*, GstPadProbeInfo* info, gpointer monitor) {
@@ -163,7 +197,9 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "monitor: %s\n", examples::DescribeBackend(probe, options.cpu).c_str());
 
   // The monitor reads the meta only; messages would be work for nobody.
-  const std::string description = examples::DescribePipeline(options.input, gpu, "post-messages=false");
+  // signalstats' figures come in the messages.
+  const std::string description = examples::DescribePipeline(
+      options.input, gpu, options.signalstats ? "signalstats=true" : "post-messages=false");
   std::string build_problem;
   GstElement* pipeline = examples::BuildPipeline(description, &build_problem);
   if (!pipeline) {
@@ -172,19 +208,31 @@ int main(int argc, char** argv) {
   }
 
   Monitor monitor(options);
-  GstElement* histogram = gst_bin_get_by_name(GST_BIN(pipeline), "histogram");
-  GstPad* src = gst_element_get_static_pad(histogram, "src");
-  gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, OnBufferProbe, &monitor, nullptr);
-  gst_object_unref(src);
-  gst_object_unref(histogram);
+  if (options.signalstats) {
+    const std::string header = examples::SignalStatsHeader(options.format);
+    if (!header.empty()) std::printf("%s\n", header.c_str());
+  } else {
+    GstElement* histogram = gst_bin_get_by_name(GST_BIN(pipeline), "histogram");
+    GstPad* src = gst_element_get_static_pad(histogram, "src");
+    gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, OnBufferProbe, &monitor, nullptr);
+    gst_object_unref(src);
+    gst_object_unref(histogram);
+  }
 
   examples::ReportDecoders(pipeline, "monitor");
-  const std::string failure = examples::RunToEnd(pipeline, [](GstMessage*) {});
+  const std::string failure = examples::RunToEnd(pipeline, [&](GstMessage* message) {
+    if (options.signalstats) monitor.OnMessage(message);
+  });
   gst_object_unref(pipeline);
   std::fflush(stdout);
   monitor.ReportProgress(true);
   if (!failure.empty()) {
     std::fprintf(stderr, "monitor: %s\n", failure.c_str());
+    return 1;
+  }
+  if (monitor.without_figures() > 0) {
+    std::fprintf(stderr, "monitor: %lu of %lu messages carried no signalstats figures\n", monitor.without_figures(),
+                 monitor.frames());
     return 1;
   }
   if (monitor.without_meta() > 0) {

@@ -5,6 +5,10 @@
 # example binaries (bin/), the scripts that run them, and H.264 test clips
 # made here with x264enc (media/). The GPU host has no GStreamer and no
 # registry. All of it but the scripts and clips travels as gst122.tar.xz.
+# Issue 10 (gpuhost-run.sh signalstats_ffmpeg): Debian's ffmpeg made relocatable
+# (scripts/ffmpeg_bundle.py) with GStreamer's libav plugin, as ffmpeg.tar.xz,
+# and the signalstats comparison clips with FFmpeg's figures of them
+# (media/signalstats/); skipped, with a warning, where ffmpeg is missing.
 #
 # With --gst126 BUILD_TRIXIE (a build made in the Debian 13 root,
 # scripts/in-trixie.sh) it also packs gst126.tar.xz: the same binaries built
@@ -83,6 +87,26 @@ if [ ! -s "$es" ]; then
 fi
 
 bash "$bundle_tool" "$out/gst" "$out/bin" "$out/gst-plugin" "$out/lib" >/dev/null
+
+# signalstats: the reference ffmpeg, avdec_* for the clips nvh264dec cannot
+# decode (10-bit, 4:2:2, FFV1), the clips (15 frames each: the CI test makes
+# 30) and what the real ffmpeg prints for them (CLIP.signalstats.txt).
+signalstats_media="$out/media/signalstats"
+rm -rf "$out/ffmpeg"
+if [ -x /usr/bin/ffmpeg ] && [ -e /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstlibav.so ]; then
+  python3 scripts/ffmpeg_bundle.py "$out/ffmpeg" --gst-plugins "$out/ffmpeg/gst-plugins" >/dev/null
+  if [ ! -s "$signalstats_media/expected.done" ]; then
+    rm -rf "$signalstats_media"
+    python3 examples/tests/signalstats_clips.py "$signalstats_media" --frames 15 >/dev/null
+    for c in "$signalstats_media"/*.mp4 "$signalstats_media"/*.mkv; do
+      ffmpeg -nostdin -v error -i "$c" -map 0:v:0 \
+        -vf "signalstats=stat=brng,metadata=mode=print:file=$c.signalstats.txt" -f null -
+    done
+    ffmpeg -version | head -n 1 > "$signalstats_media/expected.done"
+  fi
+else
+  echo "gpuhost-pack: no ffmpeg or gstreamer1.0-libav here (scripts/install-deps.sh): no signalstats step" >&2
+fi
 # Every binary carries the kernels' fatbin (about 6 MB each); xz-compressed
 # the binaries and both runtimes fit the device tool's 64 MiB together.
 # gpuhost-run.sh unpacks them there.
@@ -93,6 +117,8 @@ pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz), then remov
   (cd "$out" && rm -rf "$@")
 }
 pack gst122.tar.xz bin gst gst-plugin lib
+rm -f "$out/ffmpeg.tar.xz"
+[ -d "$out/ffmpeg" ] && pack ffmpeg.tar.xz ffmpeg
 
 if [ -n "$build126" ]; then
   command -v patchelf >/dev/null || {

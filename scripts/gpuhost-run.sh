@@ -3,9 +3,12 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth signalstats
+#   tests decode examples bench sanitize oddwidth signalstats signalstats_ffmpeg
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 bench126 oddwidth126 convert126
+# signalstats_ffmpeg (issue 10): FFmpeg's signalstats figures against the
+# element's on CUDA frames, and the speed table against ffmpeg (needs
+# ffmpeg.tar.xz from the pack).
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
 # (before the ordering; packed as gst126/gst-plugin-unchanged). Each step's full
 # log goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
@@ -24,6 +27,7 @@ unpack() {  # unpack ARCHIVE: xz tarball of .gpuhost, by tar or, without xz, by 
 }
 unpack gst122.tar.xz
 unpack gst126.tar.xz
+unpack ffmpeg.tar.xz
 # gst126's executables start through trixie's loader at this fixed path.
 [ -d "$here/gst126" ] && ln -sfn "$here/gst126" /tmp/cudahist-gst126
 
@@ -109,6 +113,63 @@ PY
   rm -rf "$dir"
 }
 
+# Issue 10: the element's signalstats figures against FFmpeg's, frames in CUDA
+# memory, then the speed table. The carried ffmpeg (scripts/ffmpeg_bundle.py)
+# must first print here what the real one printed at pack time; the
+# comparison then uses those figures. nvh264dec decodes the 8-bit 4:2:0 H.264
+# clip (ranked first, and required); avdec_* (GStreamer's libav plugin,
+# carried) the others, which cudaupload puts in CUDA memory.
+signalstats_checks() {
+  local media=$here/media/signalstats ffmpeg=$here/ffmpeg/ffmpeg compare=$here/scripts/compare_ffmpeg.py
+  if [ ! -x "$ffmpeg" ] || [ ! -d "$media" ]; then
+    echo "signalstats: no ffmpeg bundle or clips in the pack (gpuhost-pack.sh needs Debian's ffmpeg and gstreamer1.0-libav)" >> "$summary"
+    return 0
+  fi
+  use_gst 122
+  # The monitor with avdec_*: the bundle's FFmpeg libraries AFTER the GStreamer
+  # bundle's lib/, so that its real GLib & co. win over the stubs of the same
+  # names; only there (python3 and the rest keep the plain environment).
+  local work; work=$(mktemp -d)
+  cat > "$work/monitor" <<WRAP
+#!/bin/sh
+LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/monitor" "\$@"
+WRAP
+  chmod +x "$work/monitor"
+  step ffmpeg_version "$ffmpeg" -version
+  step ffmpeg_bundle_matches bash -c 'status=0
+    for c in "$1"/*.mp4 "$1"/*.mkv; do
+      "$2" -nostdin -v error -i "$c" -map 0:v:0 -vf "signalstats=stat=brng,metadata=mode=print:file=$3/here.txt" -f null - &&
+        cmp "$c.signalstats.txt" "$3/here.txt" && echo "$(basename "$c"): the carried ffmpeg prints what the real one printed" ||
+        { echo "$(basename "$c"): DIFFERENT (or failed)"; status=1; }
+    done; exit $status' - "$media" "$ffmpeg" "$(mktemp -d)"
+  local clip name
+  for clip in "$media"/*.mp4 "$media"/*.mkv; do
+    name=$(basename "$clip"); name=ss_gpu_${name%.*}
+    if [ "$(basename "$clip")" = h264-420-640x360.mp4 ]; then
+      GST_PLUGIN_FEATURE_RANK=nvh264dec:MAX step "$name" python3 "$compare" --monitor "$work/monitor" \
+        --expected "$clip.signalstats.txt" --require-gpu --require-decoder nvh264dec "$clip"
+    else
+      step "$name" python3 "$compare" --monitor "$work/monitor" --expected "$clip.signalstats.txt" --require-gpu "$clip"
+    fi
+  done
+  # Speed: a 1080p H.264 clip of 600 frames, made here (x264enc is in the GStreamer bundle).
+  local speed_clip=$work/speed-1080p.mp4 frames=600
+  step speed_clip gst-launch-1.0 -q videotestsrc num-buffers=$frames pattern=smpte horizontal-speed=4 ! \
+    video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
+    x264enc speed-preset=superfast key-int-max=60 bitrate=8000 ! video/x-h264,profile=high ! h264parse ! \
+    mp4mux ! filesink location="$speed_clip"
+  if [ ! -s "$speed_clip" ]; then
+    speed_clip=$here/media/clip-1080p.mp4 frames=90
+    echo "signalstats: no 600-frame clip; timing the pack's 90-frame clip-1080p.mp4" >> "$summary"
+  fi
+  # The speed clip's figures too: 1080p (NVDEC's 1088 rows cropped), every frame.
+  GST_PLUGIN_FEATURE_RANK=nvh264dec:MAX step ss_gpu_speed_clip python3 "$compare" --monitor "$work/monitor" \
+    --ffmpeg "$ffmpeg" --require-gpu --require-decoder nvh264dec "$speed_clip"
+  TAIL_LINES=14 step signalstats_speed python3 "$here/scripts/signalstats_speed.py" --clip "$speed_clip" \
+    --frames $frames --ffmpeg "$ffmpeg" --runs 3 --out "$logs/signalstats"
+  rm -rf "$work"
+}
+
 for s in $steps; do
   case $s in
     tests) use_gst 122; gpu_tests "" ;;
@@ -159,6 +220,7 @@ for s in $steps; do
         --gtest_filter='Coverage/*:GpuReuse*:GpuBadInput*:GpuBatch*'
       step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='Coverage/GpuCoverageTest.*/1*' ;;
+    signalstats_ffmpeg) signalstats_checks ;;
     bench)
       use_gst 122
       TAIL_LINES=60 step bench bash "$here/scripts/run_all.sh" "$bin" "$logs/bench" ;;
@@ -186,5 +248,6 @@ cp "$summary" "$out/summary.txt"
 [ -d "$logs/bench" ] && cp "$logs"/bench/*.json "$out/" 2>/dev/null
 cp "$logs"/element_bench12*.json "$out/" 2>/dev/null
 cp "$logs"/signalstats_bench.json "$out/" 2>/dev/null
+cp "$logs"/signalstats/signalstats_speed.* "$out/" 2>/dev/null
 tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
 cat "$summary"

@@ -11,6 +11,7 @@ PACKAGES=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
   libgtest-dev libffmpeg-nvenc-dev valgrind
+  ffmpeg gstreamer1.0-libav
   python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 python3-matplotlib python3-numpy
   gobject-introspection libgirepository1.0-dev
 )

@@ -82,6 +82,41 @@ class MonitorOnATestSource(unittest.TestCase):
         self.assertIn("monitor: 5 frames", result.stderr)  # the final progress line
 
 
+class MonitorSignalStats(unittest.TestCase):
+    """--signalstats: signalstats' names, a line per frame, JSON and CSV alike.
+    (That the figures equal FFmpeg's is signalstats_ffmpeg_test.py's part.)"""
+
+    NAMES = ("YMIN YLOW YAVG YHIGH YMAX UMIN ULOW UAVG UHIGH UMAX VMIN VLOW VAVG VHIGH VMAX "
+             "SATMIN SATLOW SATAVG SATHIGH SATMAX HUEMED HUEAVG YDIF UDIF VDIF BRNG").split()
+
+    def signalstats(self, *args):
+        support.require_element_plugin(self)
+        result = support.run([MONITOR, "--cpu", "--quiet", "--signalstats", "--pattern", "smpte",
+                              "--frames", "4"] + list(args))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return result.stdout.splitlines()
+
+    def test_json_lines_and_csv_carry_the_same_figures(self):
+        lines = [json.loads(line) for line in self.signalstats()]
+        self.assertEqual([e["frame"] for e in lines], [0, 1, 2, 3])
+        self.assertEqual(list(lines[0])[2:], self.NAMES)
+        csv = self.signalstats("--format", "csv")
+        self.assertEqual(csv[0].split(","), ["frame", "pts"] + self.NAMES)
+        self.assertEqual(len(csv), 5)
+        for row, line in zip(csv[1:], lines):
+            values = row.split(",")[2:]
+            self.assertEqual([float(v) for v in values], [float(line[n]) for n in self.NAMES])
+        # SMPTE bars reach white and the first frame's DIF is against itself.
+        self.assertGreater(lines[0]["YMAX"], 200)
+        self.assertEqual((lines[0]["YDIF"], lines[0]["UDIF"], lines[0]["VDIF"]), (0, 0, 0))
+        self.assertIsInstance(lines[0]["YMIN"], int)
+
+    def test_bad_format_is_a_usage_error(self):
+        result = support.run([MONITOR, "--signalstats", "--format", "xml"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--format wants json or csv, got 'xml'", result.stderr)
+
+
 class MonitorArguments(unittest.TestCase):
     def expect_usage_error(self, args, words):
         result = support.run([MONITOR] + args)

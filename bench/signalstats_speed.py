@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""Frames per second of FFmpeg's signalstats against the element's, on one
+H.264 clip, on this machine (issue 10, item 5; run by gpuhost-run.sh signalstats_ffmpeg).
+
+    signalstats_speed.py --clip CLIP --frames N [--ffmpeg PATH] [--runs 3] [--out DIR]
+
+Three pipelines, each over the whole clip and over its first N/4 frames,
+--runs times (median and best reported):
+  ffmpeg        ffmpeg -i CLIP -vf signalstats -f null -     (default threads: every core)
+  element       filesrc ! qtdemux ! h264parse ! nvh264dec ! cudahistogram signalstats=true ! fakesink
+                (messages on, as the element's default post-messages=true, and the meta)
+  no-element    the same without cudahistogram
+Frames per second are given two ways: whole-run (N / wall time of the process,
+start-up included) and steady (frames beyond the short run / the extra time
+they took), which cancels start-up (registry, CUDA context, FFmpeg's
+initialisation) and is the one to compare. Writes signalstats_speed.json and
+signalstats_speed.md into --out. A pipeline that cannot run is reported as
+such and the others go on.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+TIMEOUT = 300
+
+
+def ffmpeg_command(ffmpeg, clip, frames):
+    limit = ["-frames:v", str(frames)] if frames else []
+    return [ffmpeg, "-nostdin", "-v", "error", "-i", clip] + limit + ["-vf", "signalstats", "-f", "null", "-"]
+
+
+def gst_command(clip, frames, element, decoder="nvh264dec"):
+    # identity eos-after ends the stream after that many access units: the short run.
+    limit = ["identity", "eos-after=%d" % frames, "!"] if frames else []
+    middle = ["cudahistogram", "signalstats=true", "!"] if element else []
+    return (["gst-launch-1.0", "-q", "filesrc", "location=" + clip, "!", "qtdemux", "!", "h264parse", "!"] +
+            limit + [decoder, "!"] + middle + ["fakesink", "sync=false"])
+
+
+def timed(command):
+    """Wall seconds of one run, or raises RuntimeError with the command's words."""
+    start = time.monotonic()
+    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+    elapsed = time.monotonic() - start
+    if result.returncode != 0:
+        raise RuntimeError("exit %d: %s" % (result.returncode, (result.stderr or result.stdout).strip()[-800:]))
+    return elapsed
+
+
+def measure(make_command, total, short, runs):
+    """Times of the whole and the short run; fps figures."""
+    whole, part = [], []
+    for _ in range(runs):  # interleaved, so that drift hits both alike
+        whole.append(timed(make_command(0)))
+        part.append(timed(make_command(short)))
+    extra = statistics.median(whole) - statistics.median(part)
+    return {
+        "command": " ".join(make_command(0)),
+        "whole_s": whole, "short_s": part,
+        "fps_whole_median": total / statistics.median(whole),
+        "fps_whole_best": total / min(whole),
+        "fps_steady": (total - short) / extra if extra > 0 else None,
+        "fps_steady_best": (total - short) / (min(whole) - min(part)) if min(whole) > min(part) else None,
+    }
+
+
+def table(results, meta):
+    lines = ["# signalstats speed: %s, %d frames %s" % (meta["clip"], meta["frames"], meta["date"]), "",
+             "| pipeline | steady fps (median) | steady fps (best) | whole-run fps (median) | whole-run fps (best) |",
+             "|---|---|---|---|---|"]
+    for name, r in results.items():
+        if "error" in r:
+            lines.append("| %s | not run: %s | | | |" % (name, r["error"].replace("|", "/")[:200]))
+            continue
+        f = lambda v: "%.1f" % v if v else "n/a"  # noqa: E731
+        lines.append("| %s | %s | %s | %s | %s |" % (name, f(r["fps_steady"]), f(r["fps_steady_best"]),
+                                                    f(r["fps_whole_median"]), f(r["fps_whole_best"])))
+    ratios = meta.get("ratios", {})
+    lines += [""] + ["- %s: %s" % (k, "%.3f" % v if isinstance(v, float) else v) for k, v in ratios.items()]
+    lines += ["", "Commands:"] + ["- %s: `%s`" % (n, r.get("command", "?")) for n, r in results.items()]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clip", required=True)
+    parser.add_argument("--frames", type=int, required=True, help="the clip's frame count")
+    parser.add_argument("--ffmpeg", default="ffmpeg")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--out", default=".")
+    parser.add_argument("--decoder", default="nvh264dec", help="the GStreamer decoder (avdec_h264: a run without a GPU)")
+    args = parser.parse_args()
+    if not os.path.isfile(args.clip):
+        sys.exit("signalstats_speed: no such clip: %s" % args.clip)
+    short = max(1, args.frames // 4)
+    pipelines = {
+        "ffmpeg": lambda n: ffmpeg_command(args.ffmpeg, args.clip, n),
+        "element": lambda n: gst_command(args.clip, n, True, args.decoder),
+        "no-element": lambda n: gst_command(args.clip, n, False, args.decoder),
+    }
+    results = {}
+    for name, make in pipelines.items():
+        if not shutil.which(make(0)[0]):
+            results[name] = {"error": "%s not found" % make(0)[0], "command": " ".join(make(0))}
+            continue
+        try:
+            results[name] = measure(make, args.frames, short, args.runs)
+        except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+            results[name] = {"error": str(e), "command": " ".join(make(0))}
+        print("signalstats_speed: %s: %s" % (name, json.dumps(results[name])), flush=True)
+    meta = {"clip": args.clip, "frames": args.frames, "decoder": args.decoder, "short_frames": short, "runs": args.runs,
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cpus": os.cpu_count()}
+    steady = {n: r.get("fps_steady") for n, r in results.items()}
+    if steady.get("element") and steady.get("ffmpeg"):
+        meta.setdefault("ratios", {})["element / ffmpeg (steady fps; target >= 20)"] = steady["element"] / steady["ffmpeg"]
+    if steady.get("element") and steady.get("no-element"):
+        meta.setdefault("ratios", {})["element / no-element (steady fps; target >= 0.95)"] = \
+            steady["element"] / steady["no-element"]
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "signalstats_speed.json"), "w") as f:
+        json.dump({"meta": meta, "results": results}, f, indent=1)
+    text = table(results, meta)
+    with open(os.path.join(args.out, "signalstats_speed.md"), "w") as f:
+        f.write(text)
+    print(text)
+    return 0 if all("error" not in r for r in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Compares cudahistogram's signalstats figures with FFmpeg's, frame by frame.
+
+    compare_ffmpeg.py [--monitor PATH] [--cpu] [--ffmpeg PATH | --expected FILE]
+                      [--require-decoder NAME] [--require-gpu] FILE
+
+Runs `ffmpeg -i FILE -vf signalstats=stat=brng,metadata=mode=print` (or reads
+that output, saved earlier, from --expected) and `monitor --signalstats FILE`
+(the element with signalstats=true; frames in CUDA memory when a GPU is
+usable, system memory with --cpu), then compares every figure of every frame:
+integers as integers, the doubles formatted with %g as FFmpeg prints them.
+Prints the first difference, if any, and a summary; exits 0 when the frame
+counts match and nothing differs, 1 otherwise, 2 on bad arguments.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+# signalstats' names in its own order; the integers print with %d, the rest with %g.
+NAMES = ("YMIN YLOW YAVG YHIGH YMAX UMIN ULOW UAVG UHIGH UMAX VMIN VLOW VAVG VHIGH VMAX "
+         "SATMIN SATLOW SATAVG SATHIGH SATMAX HUEMED HUEAVG YDIF UDIF VDIF BRNG").split()
+DOUBLES = {"YAVG", "UAVG", "VAVG", "SATAVG", "HUEAVG", "YDIF", "UDIF", "VDIF", "BRNG"}
+PREFIX = "lavfi.signalstats."
+TIMEOUT = 600
+
+
+def parse_ffmpeg_metadata(text):
+    """FFmpeg's `metadata=mode=print` output: a list of {NAME: text}, one per frame."""
+    frames = []
+    for line in text.splitlines():
+        if line.startswith("frame:"):
+            frames.append({})
+        elif line.startswith(PREFIX) and "=" in line and frames:
+            key, value = line[len(PREFIX):].split("=", 1)
+            frames[-1][key] = value.strip()
+    return frames
+
+
+def ffmpeg_signalstats(clip, ffmpeg="ffmpeg"):
+    """FFmpeg's figures of every video frame of `clip` (the text metadata=print writes)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "signalstats.txt")
+        command = [ffmpeg, "-nostdin", "-v", "error", "-i", clip, "-map", "0:v:0",
+                   "-vf", "signalstats=stat=brng,metadata=mode=print:file=" + out, "-f", "null", "-"]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+        if result.returncode != 0:
+            raise RuntimeError("%s failed (exit %d): %s" % (" ".join(command), result.returncode,
+                                                            result.stderr.strip()))
+        with open(out) as f:
+            return f.read()
+
+
+def element_signalstats(clip, monitor, cpu):
+    """The element's figures (monitor --signalstats JSON lines) and monitor's stderr."""
+    command = [monitor, "--signalstats", "--quiet"] + (["--cpu"] if cpu else []) + [clip]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+    if result.returncode != 0:
+        raise RuntimeError("%s failed (exit %d): %s" % (" ".join(command), result.returncode,
+                                                        result.stderr.strip()))
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()], result.stderr
+
+
+def as_ffmpeg_prints(name, value):
+    """`value` as FFmpeg prints the figure `name` (%d or %g)."""
+    if value is None:
+        return "(missing)"
+    return "%g" % value if name in DOUBLES else "%d" % value
+
+
+def compare(expected, actual):
+    """Differences between FFmpeg's frames ({NAME: text}) and the element's
+    ({NAME: number}): a list of (frame, name, ffmpeg's text, element's text, element's value)."""
+    differences = []
+    for frame, (want, got) in enumerate(zip(expected, actual)):
+        for name in NAMES:
+            printed = as_ffmpeg_prints(name, got.get(name))
+            if want.get(name, "(missing)") != printed:
+                differences.append((frame, name, want.get(name, "(missing)"), printed, got.get(name)))
+    return differences
+
+
+def decoders_of(monitor_stderr):
+    return sorted({line.split("decoder:", 1)[1].strip() for line in monitor_stderr.splitlines()
+                   if "decoder:" in line})
+
+
+def report(clip, expected, actual, differences, backend):
+    """Prints the first difference and the summary; returns True when all agree."""
+    if differences:
+        frame, name, want, printed, value = differences[0]
+        print("compare_ffmpeg: %s: first difference: frame %d %s: ffmpeg %s, element %s (%r)"
+              % (clip, frame, name, want, printed, value))
+    if len(expected) != len(actual):
+        print("compare_ffmpeg: %s: ffmpeg gave %d frames, the element %d" % (clip, len(expected), len(actual)))
+    frames = min(len(expected), len(actual))
+    print("compare_ffmpeg: %s: %d frames x %d figures compared, %d differences (%s)"
+          % (clip, frames, len(NAMES), len(differences), backend))
+    return not differences and len(expected) == len(actual) and frames > 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("file")
+    parser.add_argument("--monitor", default=os.path.join(os.environ.get("BUILD_DIR", "build"), "examples", "monitor"),
+                        help="the monitor example (default $BUILD_DIR/examples/monitor)")
+    parser.add_argument("--ffmpeg", default="ffmpeg", help="the FFmpeg that computes the reference")
+    parser.add_argument("--expected", help="FFmpeg's metadata=print output for FILE, saved earlier (no FFmpeg run)")
+    parser.add_argument("--cpu", action="store_true", help="frames in system memory (the element's CPU backend)")
+    parser.add_argument("--require-decoder", help="fail unless the monitor's pipeline decodes with this element")
+    parser.add_argument("--require-gpu", action="store_true", help="fail unless the element counts on the GPU")
+    args = parser.parse_args()
+    if not os.path.isfile(args.file):
+        parser.error("no such file: %s" % args.file)
+    try:
+        if args.expected:
+            with open(args.expected) as f:
+                text = f.read()
+        else:
+            text = ffmpeg_signalstats(args.file, args.ffmpeg)
+        expected = parse_ffmpeg_metadata(text)
+        actual, stderr = element_signalstats(args.file, args.monitor, args.cpu)
+    except (RuntimeError, OSError, ValueError, subprocess.TimeoutExpired) as e:
+        print("compare_ffmpeg: %s: %s" % (args.file, e))
+        return 1
+    decoders = decoders_of(stderr)
+    backend = "decoder %s; %s" % (", ".join(decoders) or "unknown",
+                                  "GPU" if "using the GPU" in stderr else "CPU backend")
+    ok = report(args.file, expected, actual, compare(expected, actual), backend)
+    if args.require_decoder and args.require_decoder not in decoders:
+        print("compare_ffmpeg: %s: decoded by %s, not %s" % (args.file, ", ".join(decoders) or "unknown",
+                                                            args.require_decoder))
+        ok = False
+    if args.require_gpu and "using the GPU" not in stderr:
+        print("compare_ffmpeg: %s: the element did not run on the GPU: %s" % (args.file, stderr.strip()[:300]))
+        ok = False
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
