@@ -81,12 +81,17 @@ __device__ __forceinline__ void SharedIncrement(uint32_t address) {
 }
 
 // Counts this lane's columns of the item's rows into the block's counters
-// (shared-window address `counters`).
-template <uint32_t kV, bool kWordLoads>
+// (shared-window address `counters`). kBytes: 8-bit samples that are their own
+// bin (depth 8, no shift, 256 bins: luma, seed 004's channels), loaded as one
+// byte (V = 1) or one aligned 32-bit word of four columns (V = 4), each count
+// a byte extract, a shift-add and a shared reduction; otherwise any layout,
+// sample by sample, through the bin arithmetic and the tile test.
+template <uint32_t kV, bool kBytes>
 __device__ __forceinline__ void CountBand(const ColumnPlan& p, const ColumnItem& it, uint32_t counters) {
   // Per-sample loads of four columns hold four words per row: half the rows
   // keep them in registers (1024 threads leave 64 registers a thread).
-  constexpr uint32_t kRows = kV == 1 || kWordLoads ? ColumnShape<kV>::kRowsInFlight : ColumnShape<kV>::kRowsInFlight / 2;
+  constexpr uint32_t kRows = kV == 1 || kBytes ? ColumnShape<kV>::kRowsInFlight : ColumnShape<kV>::kRowsInFlight / 2;
+  constexpr uint32_t kWords = kBytes ? 1 : kV;  // registers per row
   const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
   const uint32_t lx = lane * kV;
   if (lx >= it.columns) return;
@@ -94,14 +99,16 @@ __device__ __forceinline__ void CountBand(const ColumnPlan& p, const ColumnItem&
   const uint8_t* column0 = g.first + uint64_t(it.x0 + lx) * g.stride;
   const uint32_t lane_counters = counters + lane * uint32_t(sizeof(uint32_t));
   for (uint32_t y = it.y0 + warp; y < it.y1; y += warps * kRows) {
-    uint32_t word[kRows][kWordLoads ? 1 : kV];
+    uint32_t word[kRows][kWords];
 CUDAHIST_UNROLL
     for (uint32_t r = 0; r < kRows; ++r) {
       const uint32_t yr = y + r * warps;
       if (yr >= it.y1) break;
       const uint8_t* at = column0 + uint64_t(yr) * g.pitch;
-      if constexpr (kWordLoads) {
+      if constexpr (kBytes && kV == 4) {
         word[r][0] = __ldg(reinterpret_cast<const unsigned int*>(at));
+      } else if constexpr (kBytes) {
+        word[r][0] = __ldg(at);
       } else {
 CUDAHIST_UNROLL
         for (uint32_t k = 0; k < kV; ++k) word[r][k] = lx + k < it.columns ? LoadSample(at + k * g.stride, g.sample_size) : 0;
@@ -113,9 +120,13 @@ CUDAHIST_UNROLL
 CUDAHIST_UNROLL
       for (uint32_t k = 0; k < kV; ++k) {
         if (lx + k >= it.columns) break;
-        const uint32_t sample = kWordLoads ? ByteOf(word[r][0], k) : word[r][kWordLoads ? 0 : k];
-        const uint32_t rel = BinOfWord(g, sample, p.bins) - it.tile_begin;
-        if (rel < it.tile_len) SharedIncrement(lane_counters + (k * it.tile_len + rel) * 32 * uint32_t(sizeof(uint32_t)));
+        if constexpr (kBytes) {
+          const uint32_t bin = kV == 4 ? ByteOf(word[r][0], k) : word[r][0];
+          SharedIncrement(lane_counters + (((k << 8) | bin) << 7));  // word (k * 256 + bin) * 32 + lane
+        } else {
+          const uint32_t rel = BinOfWord(g, word[r][k % kWords], p.bins) - it.tile_begin;
+          if (rel < it.tile_len) SharedIncrement(lane_counters + (k * it.tile_len + rel) * 32 * uint32_t(sizeof(uint32_t)));
+        }
       }
     }
   }
@@ -190,9 +201,9 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
   }
 }
 
-// One kernel per walk: the 32-bit-load walk and the per-sample one of V = 4
-// in one kernel spilled registers (ptxas, 1024 threads: 64 registers each).
-template <uint32_t kV, bool kWordLoads>
+// One kernel per walk (both walks of V = 4 in one kernel spilled registers:
+// ptxas, 1024 threads, 64 registers each).
+template <uint32_t kV, bool kBytes>
 __global__ void __launch_bounds__(kColumnThreads)
     ColumnHistogramKernel(const ColumnPlan plan, uint32_t* partials, uint32_t* counts) {
   using Shape = ColumnShape<kV>;
@@ -207,7 +218,7 @@ __global__ void __launch_bounds__(kColumnThreads)
     ZeroShared(counters, kV * 32 * it.tile_len);
     if (threadIdx.x < it.columns) column_slot[threadIdx.x] = GroupOfColumn(plan, it.x0 + threadIdx.x) - it.first_group;
     __syncthreads();
-    CountBand<kV, kWordLoads>(plan, it, counters_address);
+    CountBand<kV, kBytes>(plan, it, counters_address);
     __syncthreads();
     FlushBand<kV>(plan, it, counters, stages, column_slot, partials, counts);
     __syncthreads();  // the next item zeroes the counters again
@@ -236,24 +247,33 @@ void BandGroups(uint32_t width, uint32_t groups, uint32_t band_columns, uint32_t
 }
 
 const KernelConfig& KernelOf(const ColumnKernels& kernels, const ColumnPlan& plan) {
-  if (plan.lane_columns == 1) return kernels.narrow;
-  return plan.word_loads ? kernels.wide_words : kernels.wide;
+  if (plan.lane_columns == 1) return plan.bytes ? kernels.narrow_bytes : kernels.narrow;
+  return plan.bytes ? kernels.wide_bytes : kernels.wide;
 }
 
 }  // namespace
 
 Status ConfigureColumnKernels(const DeviceLimits& limits, ColumnKernels* kernels) {
-  CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits,
-                                                 reinterpret_cast<const void*>(&ColumnHistogramKernel<1, false>),
-                                                 ColumnShape<1>::kSharedBytes, "column (32-column bands)",
-                                                 &kernels->narrow));
-  CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits,
-                                                 reinterpret_cast<const void*>(&ColumnHistogramKernel<4, false>),
-                                                 ColumnShape<4>::kSharedBytes, "column (128-column bands)",
-                                                 &kernels->wide));
-  return ConfigureColumnKernel(limits, reinterpret_cast<const void*>(&ColumnHistogramKernel<4, true>),
-                               ColumnShape<4>::kSharedBytes, "column (128-column bands, 32-bit loads)",
-                               &kernels->wide_words);
+  struct Entry {
+    const void* kernel;
+    uint32_t shared_bytes;
+    const char* name;
+    KernelConfig* config;
+  };
+  const Entry entries[] = {
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<1, false>), ColumnShape<1>::kSharedBytes,
+       "column (32-column bands)", &kernels->narrow},
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<1, true>), ColumnShape<1>::kSharedBytes,
+       "column (32-column bands, bytes)", &kernels->narrow_bytes},
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<4, false>), ColumnShape<4>::kSharedBytes,
+       "column (128-column bands)", &kernels->wide},
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<4, true>), ColumnShape<4>::kSharedBytes,
+       "column (128-column bands, 32-bit loads of bytes)", &kernels->wide_bytes},
+  };
+  for (const Entry& e : entries) {
+    CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits, e.kernel, e.shared_bytes, e.name, e.config));
+  }
+  return Status::Ok();
 }
 
 uint64_t ColumnPartialWords(const ColumnPlan& plan) {
@@ -270,8 +290,10 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
   p.groups = spec.groups;
   p.bins = spec.bins;
   p.lane_columns = p.height >= kColumnWideMinRows ? 4 : 1;
-  p.word_loads = p.lane_columns == 4 && p.grid.sample_size == 1 && p.grid.stride == 1 &&
-                 reinterpret_cast<uintptr_t>(p.grid.first) % 4 == 0 && p.grid.pitch % 4 == 0;
+  const bool byte_is_bin = p.grid.sample_size == 1 && p.grid.shift == 0 && p.grid.depth == 8 && p.bins == 256;
+  const bool word_aligned = p.grid.stride == 1 && reinterpret_cast<uintptr_t>(p.grid.first) % 4 == 0 &&
+                            p.grid.pitch % 4 == 0;
+  p.bytes = byte_is_bin && (p.lane_columns == 1 || word_aligned);
   const KernelConfig& kernel = KernelOf(kernels, p);
   if (!kernel.supported) return Status::Unsupported(kernel.why);
   p.band_columns = 32 * p.lane_columns;
