@@ -16,6 +16,9 @@
 //
 // V = 1 for frames (enough bands to fill the GPU without slices), V = 4 for
 // tall planes (4-byte loads, 128-byte row segments per warp); scopes_tuning.h.
+// At V = 1 a band holds whole groups (as many as fit 32 columns), so frames
+// are direct whatever their group count unless a group is wider than 32
+// columns; at V = 4 bands are 128 columns from column 0.
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -62,8 +65,14 @@ __device__ __forceinline__ ColumnItem ItemOf(const ColumnPlan& p, uint32_t item)
   const uint32_t rest = item / p.bands;
   const uint32_t tile = rest % p.tiles;
   it.slice = rest / p.tiles;
-  it.x0 = it.band * p.band_columns;
-  it.columns = min(p.band_columns, p.width - it.x0);
+  if (p.groups_per_band != 0) {  // bands of whole groups
+    const uint32_t g0 = it.band * p.groups_per_band;
+    it.x0 = FirstColumnOfGroup(p, g0);
+    it.columns = FirstColumnOfGroup(p, min(p.groups, g0 + p.groups_per_band)) - it.x0;
+  } else {
+    it.x0 = it.band * p.band_columns;
+    it.columns = min(p.band_columns, p.width - it.x0);
+  }
   it.tile_begin = tile * p.tile_bins;
   it.tile_len = min(p.tile_bins, p.bins - it.tile_begin);
   it.y0 = uint32_t(uint64_t(p.height) * it.slice / p.slices);
@@ -187,10 +196,13 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
     const uint32_t bin = uint32_t(i - uint64_t(g) * p.bins);
     uint32_t sum = 0;
     if (p.width != 0 && p.slices != 0) {
-      const uint32_t band_first = FirstColumnOfGroup(p, g) / p.band_columns;
-      const uint32_t band_last = (FirstColumnOfGroup(p, g + 1) - 1) / p.band_columns;
+      const uint32_t band_first =
+          p.groups_per_band != 0 ? g / p.groups_per_band : FirstColumnOfGroup(p, g) / p.band_columns;
+      const uint32_t band_last =
+          p.groups_per_band != 0 ? band_first : (FirstColumnOfGroup(p, g + 1) - 1) / p.band_columns;
       for (uint32_t band = band_first; band <= band_last; ++band) {
-        const uint32_t slot = g - GroupOfColumn(p, band * p.band_columns);
+        const uint32_t slot = g - (p.groups_per_band != 0 ? band * p.groups_per_band
+                                                          : GroupOfColumn(p, band * p.band_columns));
         for (uint32_t s = 0; s < p.slices; ++s) {
           // __ldcg: written by other SMs in this launch; read them from L2.
           sum += __ldcg(partials + (uint64_t(s * p.bands + band) * p.slots + slot) * p.bins + bin);
@@ -305,9 +317,20 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
     *plan = p;
     return Status::Ok();
   }
-  p.bands = (p.width + p.band_columns - 1) / p.band_columns;
   bool spans = false;
-  BandGroups(p.width, p.groups, p.band_columns, &p.slots, &spans);
+  const uint32_t widest_group = (p.width + p.groups - 1) / p.groups;
+  if (p.lane_columns == 1 && widest_group <= p.band_columns) {
+    // Bands of whole groups (as many as fit 32 columns): no group straddles
+    // two bands, so one slice writes the counts directly (a 1024-column
+    // waveform of a 1920-wide frame). Not at V = 4, whose 32-bit loads need
+    // bands that start on a multiple of 4 columns.
+    p.groups_per_band = p.band_columns / widest_group;
+    p.bands = (p.groups + p.groups_per_band - 1) / p.groups_per_band;
+    p.slots = p.groups_per_band;
+  } else {
+    p.bands = (p.width + p.band_columns - 1) / p.band_columns;
+    BandGroups(p.width, p.groups, p.band_columns, &p.slots, &spans);
+  }
   const uint32_t per_slice = p.bands * p.tiles;
   const uint32_t by_residency = (kernel.resident_blocks + per_slice - 1) / per_slice;
   const uint32_t by_rows = std::max<uint32_t>(1, p.height / kColumnMinRowsPerSlice);

@@ -37,6 +37,8 @@ struct ColumnPlan {
   uint32_t lane_columns;   // V: 1 or 4 (which kernel)
   uint32_t band_columns;   // 32 V
   uint32_t bands;
+  uint32_t groups_per_band;  // non-zero: band b holds groups [b n, b n + n) (V = 1); 0: band b
+                             // holds columns [b band_columns, (b + 1) band_columns)
   uint32_t tile_bins, tiles;
   uint32_t slices;
   uint32_t slots;          // most groups one band touches (partials per band)
