@@ -16,9 +16,11 @@
 //
 // V = 1 for frames (enough bands to fill the GPU without slices), V = 4 for
 // tall planes (4-byte loads, 128-byte row segments per warp); scopes_tuning.h.
-// At V = 1 a band holds whole groups (as many as fit 32 columns), so frames
-// are direct whatever their group count unless a group is wider than 32
-// columns; at V = 4 bands are 128 columns from column 0.
+// At V = 1 the lanes of a warp may also share out 2 or 4 rows (bands of 16 or
+// 8 columns: more bands for narrow frames), each lane still with counters of
+// its own, summed at the flush; a band holds whole groups (as many as fit),
+// so frames are direct unless a group is wider than the band. At V = 4 bands
+// are 128 columns from column 0.
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -34,7 +36,8 @@ constexpr uint32_t kStagePitch = 33;  // words per staged column: 32 bins + 1 of
 
 template <uint32_t kV>
 struct ColumnShape {
-  static constexpr uint32_t kBandColumns = 32 * kV;
+  static constexpr uint32_t kThreads = kV == 1 ? kColumnThreadsNarrow : kColumnThreadsWide;
+  static constexpr uint32_t kBandColumns = 32 * kV;  // at most (fewer when lanes share a row at V = 1)
   static constexpr uint32_t kRowsInFlight = kV == 1 ? kColumnRowsInFlightNarrow : kColumnRowsInFlightWide;
   static constexpr uint32_t kCounterWords = kV * 32 * kColumnTileBins;
   static constexpr uint32_t kStageWords = kBandColumns * kStagePitch;
@@ -101,17 +104,20 @@ __device__ __forceinline__ void CountBand(const ColumnPlan& p, const ColumnItem&
   // keep them in registers (1024 threads leave 64 registers a thread).
   constexpr uint32_t kRows = kV == 1 || kBytes ? ColumnShape<kV>::kRowsInFlight : ColumnShape<kV>::kRowsInFlight / 2;
   constexpr uint32_t kWords = kBytes ? 1 : kV;  // registers per row
+  // The 32 / row_lanes lanes groups of a warp take one row each.
   const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-  const uint32_t lx = lane * kV;
+  const uint32_t rows_per_warp = 32 / p.row_lanes;
+  const uint32_t lx = (lane % p.row_lanes) * kV;
   if (lx >= it.columns) return;
   const SampleGrid& g = p.grid;
   const uint8_t* column0 = g.first + uint64_t(it.x0 + lx) * g.stride;
   const uint32_t lane_counters = counters + lane * uint32_t(sizeof(uint32_t));
-  for (uint32_t y = it.y0 + warp; y < it.y1; y += warps * kRows) {
+  const uint32_t round = warps * rows_per_warp;  // rows one load of every warp covers
+  for (uint32_t y = it.y0 + warp * rows_per_warp + lane / p.row_lanes; y < it.y1; y += round * kRows) {
     uint32_t word[kRows][kWords];
 CUDAHIST_UNROLL
     for (uint32_t r = 0; r < kRows; ++r) {
-      const uint32_t yr = y + r * warps;
+      const uint32_t yr = y + r * round;
       if (yr >= it.y1) break;
       const uint8_t* at = column0 + uint64_t(yr) * g.pitch;
       if constexpr (kBytes && kV == 4) {
@@ -125,7 +131,7 @@ CUDAHIST_UNROLL
     }
 CUDAHIST_UNROLL
     for (uint32_t r = 0; r < kRows; ++r) {
-      if (y + r * warps >= it.y1) break;
+      if (y + r * round >= it.y1) break;
 CUDAHIST_UNROLL
       for (uint32_t k = 0; k < kV; ++k) {
         if (lx + k >= it.columns) break;
@@ -144,6 +150,7 @@ CUDAHIST_UNROLL
 // Writes the block's counters group-major: 32 bins at a time per flushing
 // warp, transposed through the warp's stage (lane = column on the way in,
 // lane = bin on the way out; the 33-word pitch keeps both conflict-free), the
+// lanes that counted one column (one per row a warp load covers) and the
 // columns of one group summed in band order.
 template <uint32_t kV>
 __device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem& it, const uint32_t* counters,
@@ -181,7 +188,8 @@ CUDAHIST_UNROLL
         slot = s;
         sum = 0;
       }
-      sum += stage[((col % kV) * 32 + col / kV) * kStagePitch + lane];
+      // Column col was counted by lane (col / kV) + row * row_lanes, at k = col % kV.
+      for (uint32_t row = col / kV; row < 32; row += p.row_lanes) sum += stage[((col % kV) * 32 + row) * kStagePitch + lane];
     }
     emit(slot, b0 + lane, sum);
     __syncwarp();  // the stage is refilled for the next chunk
@@ -216,7 +224,7 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
 // One kernel per walk (both walks of V = 4 in one kernel spilled registers:
 // ptxas, 1024 threads, 64 registers each).
 template <uint32_t kV, bool kBytes>
-__global__ void __launch_bounds__(kColumnThreads)
+__global__ void __launch_bounds__(ColumnShape<kV>::kThreads)
     ColumnHistogramKernel(const ColumnPlan plan, uint32_t* partials, uint32_t* counts) {
   using Shape = ColumnShape<kV>;
   extern __shared__ uint32_t shared[];
@@ -240,10 +248,10 @@ __global__ void __launch_bounds__(kColumnThreads)
   ReducePartials(plan, partials, counts);
 }
 
-Status ConfigureColumnKernel(const DeviceLimits& limits, const void* kernel, uint32_t shared_bytes,
+Status ConfigureColumnKernel(const DeviceLimits& limits, const void* kernel, uint32_t threads, uint32_t shared_bytes,
                              const char* name, KernelConfig* config) {
   *config = KernelConfig();
-  return ConfigureKernel(limits, kernel, kColumnThreads, 1, shared_bytes, name, config);
+  return ConfigureKernel(limits, kernel, threads, 1, shared_bytes, name, config);
 }
 
 // The largest number of groups that one band touches, and whether a group
@@ -258,6 +266,17 @@ void BandGroups(uint32_t width, uint32_t groups, uint32_t band_columns, uint32_t
   }
 }
 
+// Lanes that share a row at V = 1: 32 (bands of 32 columns) unless that
+// leaves fewer bands than half the blocks the GPU holds at once; then 16 or 8
+// (narrower bands, each warp load covering 2 or 4 rows), so that a 1080p or
+// 4K frame is spread over every SM without cutting its rows into slices.
+uint32_t RowLanes(const ColumnPlan& p, const KernelConfig& kernel) {
+  if (p.lane_columns != 1) return 32;
+  uint32_t lanes = 32;
+  while (lanes > kColumnMinRowLanes && (uint64_t(p.width) + lanes - 1) / lanes * 2 < kernel.resident_blocks) lanes /= 2;
+  return lanes;
+}
+
 const KernelConfig& KernelOf(const ColumnKernels& kernels, const ColumnPlan& plan) {
   if (plan.lane_columns == 1) return plan.bytes ? kernels.narrow_bytes : kernels.narrow;
   return plan.bytes ? kernels.wide_bytes : kernels.wide;
@@ -268,22 +287,27 @@ const KernelConfig& KernelOf(const ColumnKernels& kernels, const ColumnPlan& pla
 Status ConfigureColumnKernels(const DeviceLimits& limits, ColumnKernels* kernels) {
   struct Entry {
     const void* kernel;
+    uint32_t threads;
     uint32_t shared_bytes;
     const char* name;
     KernelConfig* config;
   };
   const Entry entries[] = {
-      {reinterpret_cast<const void*>(&ColumnHistogramKernel<1, false>), ColumnShape<1>::kSharedBytes,
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<1, false>), ColumnShape<1>::kThreads,
+       ColumnShape<1>::kSharedBytes,
        "column (32-column bands)", &kernels->narrow},
-      {reinterpret_cast<const void*>(&ColumnHistogramKernel<1, true>), ColumnShape<1>::kSharedBytes,
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<1, true>), ColumnShape<1>::kThreads,
+       ColumnShape<1>::kSharedBytes,
        "column (32-column bands, bytes)", &kernels->narrow_bytes},
-      {reinterpret_cast<const void*>(&ColumnHistogramKernel<4, false>), ColumnShape<4>::kSharedBytes,
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<4, false>), ColumnShape<4>::kThreads,
+       ColumnShape<4>::kSharedBytes,
        "column (128-column bands)", &kernels->wide},
-      {reinterpret_cast<const void*>(&ColumnHistogramKernel<4, true>), ColumnShape<4>::kSharedBytes,
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<4, true>), ColumnShape<4>::kThreads,
+       ColumnShape<4>::kSharedBytes,
        "column (128-column bands, 32-bit loads of bytes)", &kernels->wide_bytes},
   };
   for (const Entry& e : entries) {
-    CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits, e.kernel, e.shared_bytes, e.name, e.config));
+    CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits, e.kernel, e.threads, e.shared_bytes, e.name, e.config));
   }
   return Status::Ok();
 }
@@ -308,7 +332,8 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
   p.bytes = byte_is_bin && (p.lane_columns == 1 || word_aligned);
   const KernelConfig& kernel = KernelOf(kernels, p);
   if (!kernel.supported) return Status::Unsupported(kernel.why);
-  p.band_columns = 32 * p.lane_columns;
+  p.row_lanes = RowLanes(p, kernel);
+  p.band_columns = p.row_lanes * p.lane_columns;
   p.tile_bins = std::min(p.bins, kColumnTileBins);
   p.tiles = (p.bins + p.tile_bins - 1) / p.tile_bins;
   if (p.width == 0) {  // nothing to count: phase 2 alone writes the zeros
@@ -320,7 +345,7 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
   bool spans = false;
   const uint32_t widest_group = (p.width + p.groups - 1) / p.groups;
   if (p.lane_columns == 1 && widest_group <= p.band_columns) {
-    // Bands of whole groups (as many as fit 32 columns): no group straddles
+    // Bands of whole groups (as many as fit the band): no group straddles
     // two bands, so one slice writes the counts directly (a 1024-column
     // waveform of a 1920-wide frame). Not at V = 4, whose 32-bit loads need
     // bands that start on a multiple of 4 columns.
@@ -328,6 +353,10 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
     p.bands = (p.groups + p.groups_per_band - 1) / p.groups_per_band;
     p.slots = p.groups_per_band;
   } else {
+    // Groups wider than the band: bands of 32 x V columns from column 0 (the
+    // fewest bands, so the fewest partials: one set per band and slice).
+    p.row_lanes = 32;
+    p.band_columns = p.row_lanes * p.lane_columns;
     p.bands = (p.width + p.band_columns - 1) / p.band_columns;
     BandGroups(p.width, p.groups, p.band_columns, &p.slots, &spans);
   }

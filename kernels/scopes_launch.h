@@ -35,7 +35,8 @@ struct ColumnPlan {
   uint32_t width, height;  // the counted region
   uint32_t groups, bins;
   uint32_t lane_columns;   // V: 1 or 4 (which kernel)
-  uint32_t band_columns;   // 32 V
+  uint32_t row_lanes;      // lanes of a warp that share a row: 32, or 16 / 8 at V = 1
+  uint32_t band_columns;   // row_lanes x V
   uint32_t bands;
   uint32_t groups_per_band;  // non-zero: band b holds groups [b n, b n + n) (V = 1); 0: band b
                              // holds columns [b band_columns, (b + 1) band_columns)
