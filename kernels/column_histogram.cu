@@ -33,6 +33,7 @@ namespace cudahist::detail {
 namespace {
 
 constexpr uint32_t kStagePitch = 33;  // words per staged column: 32 bins + 1 of padding
+constexpr uint32_t kReduceLoads = 8;  // partial loads in flight per thread in phase 2
 
 template <uint32_t kV>
 struct ColumnShape {
@@ -211,10 +212,19 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
       for (uint32_t band = band_first; band <= band_last; ++band) {
         const uint32_t slot = g - (p.groups_per_band != 0 ? band * p.groups_per_band
                                                           : GroupOfColumn(p, band * p.band_columns));
-        for (uint32_t s = 0; s < p.slices; ++s) {
-          // __ldcg: written by other SMs in this launch; read them from L2.
-          sum += __ldcg(partials + (uint64_t(s * p.bands + band) * p.slots + slot) * p.bins + bin);
+        // __ldcg: written by other SMs in this launch; read them from L2,
+        // kReduceLoads at a time (seed 004's workload sums 33 slices).
+        const uint32_t* partial = partials + (uint64_t(band) * p.slots + slot) * p.bins + bin;
+        const uint64_t slice_words = uint64_t(p.bands) * p.slots * p.bins;
+        uint32_t s = 0;
+        for (; s + kReduceLoads <= p.slices; s += kReduceLoads) {
+          uint32_t v[kReduceLoads];
+CUDAHIST_UNROLL
+          for (uint32_t j = 0; j < kReduceLoads; ++j) v[j] = __ldcg(partial + (s + j) * slice_words);
+CUDAHIST_UNROLL
+          for (uint32_t j = 0; j < kReduceLoads; ++j) sum += v[j];
         }
+        for (; s < p.slices; ++s) sum += __ldcg(partial + s * slice_words);
       }
     }
     counts[i] = sum;
