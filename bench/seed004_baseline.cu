@@ -19,6 +19,20 @@ __device__ __forceinline__ void Count4(int* h0, int* h1, int* h2, int* h3, unsig
   atomicAdd(&h3[v >> 24], 1);
 }
 
+// "Process v0-v7": the article writes the 32 atomics out.
+__device__ __forceinline__ void Count8(int* h0, int* h1, int* h2, int* h3, unsigned int v0, unsigned int v1,
+                                       unsigned int v2, unsigned int v3, unsigned int v4, unsigned int v5,
+                                       unsigned int v6, unsigned int v7) {
+  Count4(h0, h1, h2, h3, v0);
+  Count4(h0, h1, h2, h3, v1);
+  Count4(h0, h1, h2, h3, v2);
+  Count4(h0, h1, h2, h3, v3);
+  Count4(h0, h1, h2, h3, v4);
+  Count4(h0, h1, h2, h3, v5);
+  Count4(h0, h1, h2, h3, v6);
+  Count4(h0, h1, h2, h3, v7);
+}
+
 __global__ void histogram_optimized_kernel(const uint8_t* __restrict__ input, int* __restrict__ partial_output,
                                            int length, int num_channels, int chunk_size) {
   extern __shared__ int s_hist[];
@@ -76,27 +90,13 @@ __global__ void histogram_optimized_kernel(const uint8_t* __restrict__ input, in
       const unsigned int n5 = ptr_base[size_t(r + 5 * effective_step) * row_stride_u32];
       const unsigned int n6 = ptr_base[size_t(r + 6 * effective_step) * row_stride_u32];
       const unsigned int n7 = ptr_base[size_t(r + 7 * effective_step) * row_stride_u32];
-      Count4(h0, h1, h2, h3, v0);
-      Count4(h0, h1, h2, h3, v1);
-      Count4(h0, h1, h2, h3, v2);
-      Count4(h0, h1, h2, h3, v3);
-      Count4(h0, h1, h2, h3, v4);
-      Count4(h0, h1, h2, h3, v5);
-      Count4(h0, h1, h2, h3, v6);
-      Count4(h0, h1, h2, h3, v7);
+      Count8(h0, h1, h2, h3, v0, v1, v2, v3, v4, v5, v6, v7);
       v0 = n0; v1 = n1; v2 = n2; v3 = n3;
       v4 = n4; v5 = n5; v6 = n6; v7 = n7;
       r += unroll_step_8x;
     }
     // Not in the article: the last prefetched batch.
-    Count4(h0, h1, h2, h3, v0);
-    Count4(h0, h1, h2, h3, v1);
-    Count4(h0, h1, h2, h3, v2);
-    Count4(h0, h1, h2, h3, v3);
-    Count4(h0, h1, h2, h3, v4);
-    Count4(h0, h1, h2, h3, v5);
-    Count4(h0, h1, h2, h3, v6);
-    Count4(h0, h1, h2, h3, v7);
+    Count8(h0, h1, h2, h3, v0, v1, v2, v3, v4, v5, v6, v7);
   }
   // Not in the article: the rows left over (fewer than 8 steps).
   for (; r < row_end; r += effective_step) Count4(h0, h1, h2, h3, ptr_base[size_t(r) * row_stride_u32]);

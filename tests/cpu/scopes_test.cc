@@ -151,7 +151,7 @@ TEST_P(CpuColumnMatrix, FastPathEqualsReference) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const ColumnCase& c = GetParam();
-  const ScopeFrame f = MakeColumnFrame(c, rng);
+  const Frame f = MakeColumnFrame(c, rng);
   ColumnHistogramSpec spec;
   spec.groups = c.groups;
   spec.bins = c.bins;
@@ -169,7 +169,7 @@ TEST_P(CpuJointMatrix, FastPathEqualsReference) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const JointCase& c = GetParam();
-  const ScopeFrame f = MakeJointFrame(c, rng);
+  const Frame f = MakeJointFrame(c, rng);
   JointHistogramSpec spec;
   spec.bins_a = c.bins_a;
   spec.bins_b = c.bins_b;

@@ -61,7 +61,7 @@ JointCase TwoPlanes(std::string name, PlaneLayout layout, size_t b_padding, size
   return j;
 }
 
-void ApplyRoi(bool has_roi, const cudahist::Roi& roi, ScopeFrame& f) {
+void ApplyRoi(bool has_roi, const cudahist::Roi& roi, Frame& f) {
   for (cudahist::PlaneView& v : f.views) {
     v.has_roi = has_roi;
     v.roi = roi;
@@ -134,16 +134,16 @@ std::vector<JointCase> JointCases() {
   return j;
 }
 
-ScopeFrame MakeColumnFrame(const ColumnCase& c, std::mt19937_64& rng) {
-  ScopeFrame f;
+Frame MakeColumnFrame(const ColumnCase& c, std::mt19937_64& rng) {
+  Frame f;
   f.planes.push_back(MakeInterleavedPlane(c.layout, c.components, c.distribution, rng, c.one_value));
   f.views.push_back(ComponentViews(f.planes[0], c.components)[size_t(c.component)]);
   ApplyRoi(c.has_roi, c.roi, f);
   return f;
 }
 
-ScopeFrame MakeJointFrame(const JointCase& c, std::mt19937_64& rng) {
-  ScopeFrame f;
+Frame MakeJointFrame(const JointCase& c, std::mt19937_64& rng) {
+  Frame f;
   if (c.two_planes) {
     PlaneLayout b = c.layout;
     b.pitch_padding = c.b_pitch_padding;
