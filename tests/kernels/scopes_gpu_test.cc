@@ -94,20 +94,6 @@ std::vector<uint32_t> JointReference(const JointHistogramSpec& spec, const Plane
   return counts;
 }
 
-ColumnHistogramSpec ColumnSpecOf(const ColumnCase& c) {
-  ColumnHistogramSpec spec;
-  spec.groups = c.groups;
-  spec.bins = c.bins;
-  return spec;
-}
-
-JointHistogramSpec JointSpecOf(const JointCase& c) {
-  JointHistogramSpec spec;
-  spec.bins_a = c.bins_a;
-  spec.bins_b = c.bins_b;
-  return spec;
-}
-
 void ExpectColumnMatches(const ColumnHistogramSpec& spec, const Frame& frame) {
   const std::vector<uint32_t> expected = ColumnReference(spec, frame.views[0]);
   DeviceFrame device;

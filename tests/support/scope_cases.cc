@@ -160,6 +160,20 @@ Frame MakeJointFrame(const JointCase& c, std::mt19937_64& rng) {
   return f;
 }
 
+cudahist::ColumnHistogramSpec ColumnSpecOf(const ColumnCase& c) {
+  cudahist::ColumnHistogramSpec spec;
+  spec.groups = c.groups;
+  spec.bins = c.bins;
+  return spec;
+}
+
+cudahist::JointHistogramSpec JointSpecOf(const JointCase& c) {
+  cudahist::JointHistogramSpec spec;
+  spec.bins_a = c.bins_a;
+  spec.bins_b = c.bins_b;
+  return spec;
+}
+
 std::string Describe(const ColumnCase& c) {
   std::ostringstream s;
   const PlaneLayout& l = c.layout;

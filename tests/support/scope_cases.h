@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cudahist/plane_view.h>
+#include <cudahist/scopes.h>
 
 #include <cstdint>
 #include <ostream>
@@ -50,6 +51,8 @@ struct JointCase {
 };
 
 std::vector<ColumnCase> ColumnCases();
+cudahist::ColumnHistogramSpec ColumnSpecOf(const ColumnCase& c);
+cudahist::JointHistogramSpec JointSpecOf(const JointCase& c);
 std::vector<JointCase> JointCases();
 Frame MakeColumnFrame(const ColumnCase& c, std::mt19937_64& rng);
 Frame MakeJointFrame(const JointCase& c, std::mt19937_64& rng);
