@@ -171,14 +171,15 @@ TEST(GpuSeed004Shape, LengthBy512ChannelsEqualsReference) {
   }
 }
 
-// Full-size frames: 1080p luma per column (1920 and 1024 groups), 4K luma.
+// Full-size frames: 1080p luma per column (1920 and 1024 groups), 4K luma,
+// and a frame wide enough for 32-column bands of whole groups.
 TEST(GpuColumnLarge, VideoFramesEqualReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   for (const auto& [width, height, groups] :
-       std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{1920, 1080, 1920}, {1920, 1080, 1024}, {3840, 2160, 3840}}) {
+       std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{1920, 1080, 1920}, {1920, 1080, 1024}, {3840, 2160, 3840}, {4300, 20, 4300}, {4300, 20, 2150}}) {
     SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " groups " + std::to_string(groups));
     ColumnCase c;
     c.layout.width = width;

@@ -78,6 +78,8 @@ std::vector<ColumnCase> ColumnCases() {
   c.push_back(Column("gray8", Layout(333, 77, 1, 1, 0, 8, 3, 1), 1, 0, 1, 256, D::kPeaked));
   c.push_back(Column("gray8", Layout(333, 77, 1, 1, 0, 8, 3, 1), 1, 0, 100, 100, D::kPeaked));
   c.push_back(Column("gray8", Layout(17, 3, 1, 1, 0, 8, 0, 5), 1, 0, 5, 7));
+  // Groups of 37 columns: wider than a band, so groups straddle bands (partials).
+  c.push_back(Column("gray8", Layout(333, 77, 1, 1, 0, 8, 3, 1), 1, 0, 9, 256));
   c.push_back(Column("gray8", Layout(1, 7, 1, 1, 0, 8, 1, 0), 1, 0, 1, 256));
   c.push_back(Column("gray8 one value", Layout(64, 40, 1, 1, 0, 8, 0, 0), 1, 0, 64, 256, D::kOneValue));
   c.back().one_value = 201;
