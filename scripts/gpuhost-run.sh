@@ -3,7 +3,7 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth signalstats signalstats_ffmpeg
+#   tests decode examples bench sanitize oddwidth signalstats signalstats_ffmpeg scopes
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 bench126 oddwidth126 convert126
 # signalstats_ffmpeg (issue 10): FFmpeg's signalstats figures against the
@@ -234,6 +234,19 @@ for s in $steps; do
         --gtest_filter='SignalStatsGpu.BackToBack*:SignalStatsGpu.BadInput*'
       step signalstats_racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='SignalStatsGpu.BackToBack*' ;;
+    scopes)
+      # Issue 11's scope counts: the kernels against the CPU reference, the
+      # same under memcheck, then the benchmark (seed 004, CUB, roofline) in one run.
+      use_gst 122
+      scope_tests='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuSeed004*:GpuColumnLarge*:GpuScopes*'
+      TAIL_LINES=8 step scope_tests "$bin/kernel_tests" --gtest_filter="$scope_tests"
+      TAIL_LINES=8 step scope_memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin/kernel_tests" \
+        --gtest_filter='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuSeed004*:GpuScopes*'
+      TAIL_LINES=40 step scopebench "$bin/scopebench" --json "$logs/scopebench.json"
+      # The same on peaked samples (a bell around mid-range, like real video):
+      # fewer distinct counters a block, which is what the joint kernel's merge costs.
+      TAIL_LINES=24 step scopebench_peaked "$bin/scopebench" --distribution peaked \
+        --json "$logs/scopebench_peaked.json" ;;
     bench126)
       # The element on both runtimes in one call: 1.22's plain path and 1.26's
       # (its plain pool and a pool whose frames carry a producer stream).
@@ -249,5 +262,6 @@ cp "$summary" "$out/summary.txt"
 cp "$logs"/element_bench12*.json "$out/" 2>/dev/null
 cp "$logs"/signalstats_bench.json "$out/" 2>/dev/null
 cp "$logs"/signalstats/signalstats_speed.* "$out/" 2>/dev/null
+cp "$logs"/scopebench*.json "$out/" 2>/dev/null
 tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
 cat "$summary"

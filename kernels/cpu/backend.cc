@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "cudahist/cpu.h"
+#include "sample_access.h"
 
 namespace cudahist {
 namespace {
@@ -26,53 +27,10 @@ namespace {
 // 16-bit depths without a measurable gain.
 constexpr uint32_t kCopies = 4;
 
-template <uint32_t kSampleSize>
-struct WordOf;
-template <>
-struct WordOf<1> {
-  using type = uint8_t;
-};
-template <>
-struct WordOf<2> {
-  using type = uint16_t;
-};
-template <>
-struct WordOf<4> {
-  using type = uint32_t;
-};
+using cpu_detail::LoadWord;
 
-// Little-endian load of a (validated: naturally aligned) sample word.
-template <uint32_t kSampleSize>
-inline uint32_t LoadWord(const uint8_t* p) {
-  typename WordOf<kSampleSize>::type word;
-  std::memcpy(&word, p, kSampleSize);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  if constexpr (kSampleSize == 2) word = __builtin_bswap16(word);
-  if constexpr (kSampleSize == 4) word = __builtin_bswap32(word);
-#endif
-  return word;
-}
-
-// Where and how to read one component, decoded once per plane.
-struct ComponentWalk {
-  const uint8_t* first;  // the first counted sample's word
-  size_t pitch;
-  size_t stride;
-  uint32_t width, height;
-  uint32_t shift, mask;
-};
-
-ComponentWalk WalkOf(const PlaneView& plane) {
-  const Roi r = CountedRegion(plane);
-  return ComponentWalk{static_cast<const uint8_t*>(plane.data) + size_t(r.y) * plane.pitch +
-                           size_t(r.x) * plane.pixel_stride + plane.offset,
-                       plane.pitch,
-                       plane.pixel_stride,
-                       r.width,
-                       r.height,
-                       plane.shift,
-                       uint32_t((uint64_t(1) << plane.depth) - 1)};
-}
+using cpu_detail::ComponentWalk;
+using cpu_detail::WalkOf;
 
 // kStride 0: the stride is read from the walk at run time.
 // kWholeWord: the value is the whole word (no shift, depth = 8 * kSampleSize).

@@ -5,12 +5,10 @@
 #include <cstdint>
 
 #include "cudahist/cpu.h"
-#include "sample_value.h"
+#include "sample_access.h"
 
 namespace cudahist {
-
-using detail::SampleValue;
-
+using cpu_detail::SampleValue;
 
 Status ReferenceHistogram(const HistogramSpec& spec, const PlaneView* planes, int num_planes,
                           uint32_t* counts) {

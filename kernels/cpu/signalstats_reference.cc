@@ -5,12 +5,12 @@
 #include <cstring>
 
 #include "cudahist/signalstats.h"
-#include "sample_value.h"
+#include "sample_access.h"
 #include "signalstats_tables.h"
 
 namespace cudahist {
 
-using detail::SampleValue;
+using cpu_detail::SampleValue;
 
 namespace {
 
