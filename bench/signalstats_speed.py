@@ -2,14 +2,17 @@
 """Frames per second of FFmpeg's signalstats against the element's, on one
 H.264 clip, on this machine (issue 10, item 5; run by gpuhost-run.sh signalstats_ffmpeg).
 
-    signalstats_speed.py --clip CLIP --frames N [--ffmpeg PATH] [--runs 3] [--out DIR]
+    signalstats_speed.py --clip CLIP --frames N [--ffmpeg PATH] [--ffmpeg-frames M] [--runs 3] [--out DIR]
 
-Three pipelines, each over the whole clip and over its first N/4 frames,
---runs times (median and best reported):
+Each pipeline runs over N frames of the clip (M for the ffmpeg ones, which
+are several times slower) and over the first quarter of them, --runs times
+(median and best reported):
   ffmpeg        ffmpeg -i CLIP -vf signalstats -f null -     (default threads: every core)
+  ffmpeg-decode ffmpeg -i CLIP -f null -   (its decoding alone: what signalstats adds to it)
   element       filesrc ! qtdemux ! h264parse ! nvh264dec ! cudahistogram signalstats=true ! fakesink
                 (messages on, as the element's default post-messages=true, and the meta)
-  no-element    the same without cudahistogram
+  element-meta  the same with post-messages=false: the figures in the meta only
+  no-element    the same without cudahistogram: the ceiling of the element's pipelines
 Frames per second are given two ways: whole-run (N / wall time of the process,
 start-up included) and steady (frames beyond the short run / the extra time
 they took), which cancels start-up (registry, CUDA context, FFmpeg's
@@ -29,15 +32,17 @@ import time
 TIMEOUT = 300
 
 
-def ffmpeg_command(ffmpeg, clip, frames):
+def ffmpeg_command(ffmpeg, clip, frames, signalstats=True):
     limit = ["-frames:v", str(frames)] if frames else []
-    return [ffmpeg, "-nostdin", "-v", "error", "-i", clip] + limit + ["-vf", "signalstats", "-f", "null", "-"]
+    vf = ["-vf", "signalstats"] if signalstats else []
+    return [ffmpeg, "-nostdin", "-v", "error", "-i", clip] + limit + vf + ["-f", "null", "-"]
 
 
 def gst_command(clip, frames, element, decoder="nvh264dec"):
+    """element: None (no cudahistogram) or the element's extra properties."""
     # identity eos-after ends the stream after that many access units: the short run.
     limit = ["identity", "eos-after=%d" % frames, "!"] if frames else []
-    middle = ["cudahistogram", "signalstats=true", "!"] if element else []
+    middle = ["cudahistogram", "signalstats=true"] + element + ["!"] if element is not None else []
     return (["gst-launch-1.0", "-q", "filesrc", "location=" + clip, "!", "qtdemux", "!", "h264parse", "!"] +
             limit + [decoder, "!"] + middle + ["fakesink", "sync=false"])
 
@@ -91,36 +96,45 @@ def main():
     parser.add_argument("--clip", required=True)
     parser.add_argument("--frames", type=int, required=True, help="the clip's frame count")
     parser.add_argument("--ffmpeg", default="ffmpeg")
+    parser.add_argument("--ffmpeg-frames", type=int, default=600,
+                        help="frames the ffmpeg pipelines run over (at most --frames)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--out", default=".")
     parser.add_argument("--decoder", default="nvh264dec", help="the GStreamer decoder (avdec_h264: a run without a GPU)")
     args = parser.parse_args()
     if not os.path.isfile(args.clip):
         sys.exit("signalstats_speed: no such clip: %s" % args.clip)
-    short = max(1, args.frames // 4)
-    pipelines = {
-        "ffmpeg": lambda n: ffmpeg_command(args.ffmpeg, args.clip, n),
-        "element": lambda n: gst_command(args.clip, n, True, args.decoder),
-        "no-element": lambda n: gst_command(args.clip, n, False, args.decoder),
+    ffmpeg_frames = min(args.ffmpeg_frames, args.frames)
+    pipelines = {  # name: (command for n frames, 0 = all; frames of the whole run)
+        "ffmpeg": (lambda n: ffmpeg_command(args.ffmpeg, args.clip, n or ffmpeg_frames), ffmpeg_frames),
+        "ffmpeg-decode": (lambda n: ffmpeg_command(args.ffmpeg, args.clip, n or ffmpeg_frames, False), ffmpeg_frames),
+        "element": (lambda n: gst_command(args.clip, n, [], args.decoder), args.frames),
+        "element-meta": (lambda n: gst_command(args.clip, n, ["post-messages=false"], args.decoder), args.frames),
+        "no-element": (lambda n: gst_command(args.clip, n, None, args.decoder), args.frames),
     }
     results = {}
-    for name, make in pipelines.items():
+    for name, (make, total) in pipelines.items():
         if not shutil.which(make(0)[0]):
             results[name] = {"error": "%s not found" % make(0)[0], "command": " ".join(make(0))}
             continue
         try:
-            results[name] = measure(make, args.frames, short, args.runs)
+            results[name] = measure(make, total, max(1, total // 4), args.runs)
         except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
             results[name] = {"error": str(e), "command": " ".join(make(0))}
         print("signalstats_speed: %s: %s" % (name, json.dumps(results[name])), flush=True)
-    meta = {"clip": args.clip, "frames": args.frames, "decoder": args.decoder, "short_frames": short, "runs": args.runs,
+    meta = {"clip": args.clip, "frames": args.frames, "ffmpeg_frames": ffmpeg_frames, "decoder": args.decoder,
+            "short_frames": "a quarter of each pipeline's frames", "runs": args.runs,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cpus": os.cpu_count()}
     steady = {n: r.get("fps_steady") for n, r in results.items()}
     if steady.get("element") and steady.get("ffmpeg"):
         meta.setdefault("ratios", {})["element / ffmpeg (steady fps; target >= 20)"] = steady["element"] / steady["ffmpeg"]
-    if steady.get("element") and steady.get("no-element"):
-        meta.setdefault("ratios", {})["element / no-element (steady fps; target >= 0.95)"] = \
-            steady["element"] / steady["no-element"]
+    for element in ("element", "element-meta"):
+        if steady.get(element) and steady.get("no-element"):
+            meta.setdefault("ratios", {})["%s / no-element (steady fps; target >= 0.95)" % element] = \
+                steady[element] / steady["no-element"]
+    if steady.get("no-element") and steady.get("ffmpeg"):
+        meta.setdefault("ratios", {})["no-element / ffmpeg (the decoder's own ceiling for the first ratio)"] = \
+            steady["no-element"] / steady["ffmpeg"]
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "signalstats_speed.json"), "w") as f:
         json.dump({"meta": meta, "results": results}, f, indent=1)
