@@ -5,7 +5,7 @@
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
 #   tests decode examples bench sanitize oddwidth signalstats signalstats_ffmpeg scopes
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
-#   tests126 decode126 bench126 oddwidth126 convert126
+#   tests126 decode126 examples126 bench126 oddwidth126 convert126
 # signalstats_ffmpeg (issue 10): FFmpeg's signalstats figures against the
 # element's on CUDA frames, and the speed table against ffmpeg (needs
 # ffmpeg.tar.xz from the pack).
@@ -85,6 +85,20 @@ decode_checks() {  # decode_checks SUFFIX: NVDEC end to end, gst-inspect, the la
     cudaupload ! "video/x-raw(memory:CUDAMemory)" ! cudahistogram ! fakesink
   step "recipe_decode_file$1" bash "$here/scripts/launch/decode_file.sh" "$here/media/clip-1080p.mp4"
   step "recipe_upload$1" bash "$here/scripts/launch/upload.sh" 10
+}
+# The examples' own tests: on a GPU host their GPU comparisons run instead of
+# skipping (GPU output must equal the CPU path's). example_checks SUFFIX, with
+# the runtime chosen by use_gst.
+example_checks() {
+  local ex=$here/../examples
+  export PYTHONPATH="$ex/tests" PYTHONDONTWRITEBYTECODE=1
+  step "ex_quickstart$1" python3 "$ex/tests/quickstart_test.py" "$bin/quickstart"
+  step "ex_monitor$1" python3 "$ex/tests/monitor_test.py" "$bin/monitor"
+  step "ex_nvdec$1" python3 "$ex/tests/nvdec_histogram_test.py" "$bin/nvdec_histogram" "$bin/monitor"
+  step "ex_launch$1" python3 "$ex/tests/launch_test.py" "$ex/launch"
+  step "quickstart$1" "$bin/quickstart" --frames 5
+  step "monitor_1080p$1" "$bin/monitor" --summary "$here/media/clip-1080p.mp4"
+  step "nvdec_1080p$1" "$bin/nvdec_histogram" "$here/media/clip-1080p.h264"
 }
 # Packed 4:2:2 through cudaupload ! cudadownload, odd and even widths: are the
 # bytes that come back the bytes that went in?
@@ -200,19 +214,8 @@ for s in $steps; do
       GST_PLUGIN_PATH="$here/gst126/gst-plugin-unchanged" step race126_unchanged \
         "$bin/cuda_input_tests" --gtest_filter='StreamOrder.CountsWait*'
       step race126_current "$bin/cuda_input_tests" --gtest_filter='StreamOrder.CountsWait*' ;;
-    examples)
-      # The examples' own tests: on a GPU host their GPU comparisons run
-      # instead of skipping (GPU output must equal the CPU path's).
-      use_gst 122
-      ex=$here/../examples
-      export PYTHONPATH="$ex/tests" PYTHONDONTWRITEBYTECODE=1
-      step ex_quickstart python3 "$ex/tests/quickstart_test.py" "$bin/quickstart"
-      step ex_monitor python3 "$ex/tests/monitor_test.py" "$bin/monitor"
-      step ex_nvdec python3 "$ex/tests/nvdec_histogram_test.py" "$bin/nvdec_histogram" "$bin/monitor"
-      step ex_launch python3 "$ex/tests/launch_test.py" "$ex/launch"
-      step quickstart "$bin/quickstart" --frames 5
-      step monitor_1080p "$bin/monitor" --summary "$here/media/clip-1080p.mp4"
-      step nvdec_1080p "$bin/nvdec_histogram" "$here/media/clip-1080p.h264" ;;
+    examples) use_gst 122; example_checks "" ;;
+    examples126) use_gst 126; example_checks 126 ;;
     sanitize)
       # memcheck over the coverage frames (every layout, offset and ROI), racecheck
       # over a sample of them: the ticket, the copies' merge and grid.sync.
