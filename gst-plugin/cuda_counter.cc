@@ -5,49 +5,20 @@
 #include "cuda_support.h"
 
 namespace cudahistogram {
-namespace {
-
-bool LibraryOk(const cudahist::Status& status, std::string* error) {
-  if (!status.ok()) *error = status.message();
-  return status.ok();
-}
-
-}  // namespace
-
 bool CudaCounter::Open(GstCudaContext* context, std::string* error) {
   Close();
-  ScopedContext scoped(context);
-  if (!scoped.pushed()) {
-    *error = kContextPushFailed;
-    return false;
-  }
-  if (!CudaOk(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags",
-              error)) {
-    stream_ = nullptr;
-    return false;
-  }
-  if (!order_.Open(context, error)) {
-    cudaStreamDestroy(stream_);
-    stream_ = nullptr;
-    return false;
-  }
-  context_ = static_cast<GstCudaContext*>(gst_object_ref(context));
-  return true;
+  return stream_.Open(context, error);
 }
 
 void CudaCounter::Close() {
-  if (context_ == nullptr) return;
+  if (!stream_.is_open()) return;
   {
     // The objects free device and pinned memory: their context must be current.
-    ScopedContext scoped(context_);
+    ScopedContext scoped(stream_.context());
     histogrammer_.reset();
     pinned_.reset();
-    order_.Close();
-    if (stream_ != nullptr) cudaStreamDestroy(stream_);
-    stream_ = nullptr;
   }
-  gst_object_unref(context_);
-  context_ = nullptr;
+  stream_.Close();
 }
 
 bool CudaCounter::EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n,
@@ -65,19 +36,19 @@ bool CudaCounter::EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n,
 bool CudaCounter::Count(const cudahist::HistogramSpec& spec, GstBuffer* frame,
                         const cudahist::PlaneView* planes, int n, const uint32_t** counts,
                         std::string* error) {
-  if (context_ == nullptr) {
+  if (!stream_.is_open()) {
     *error = "no CUDA context";
     return false;
   }
-  ScopedContext scoped(context_);
+  ScopedContext scoped(stream_.context());
   if (!scoped.pushed()) {
     *error = kContextPushFailed;
     return false;
   }
   if (!EnsureHistogrammer(spec, n, error)) return false;
-  if (!order_.OrderAfterProducers(frame, stream_, error)) return false;
-  if (!LibraryOk(histogrammer_->Compute(planes, n, stream_, pinned_->data()), error)) return false;
-  if (!CudaOk(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", error)) return false;
+  if (!stream_.OrderAfterProducers(frame, error)) return false;
+  if (!LibraryOk(histogrammer_->Compute(planes, n, stream_.stream(), pinned_->data()), error)) return false;
+  if (!CudaOk(cudaStreamSynchronize(stream_.stream()), "cudaStreamSynchronize", error)) return false;
   *counts = pinned_->data();
   return true;
 }

@@ -6,7 +6,6 @@
 // elements do it (see cuda_counter.h).
 #include "gstcudahistogram.h"
 
-#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 #include <gst/video/video.h>
@@ -16,11 +15,13 @@
 #include <vector>
 
 #include "cuda_counter.h"
+#include "element_cuda_context.h"
 #include "cudahist/cpu.h"
 #include "gstcudahistogrammeta.h"
 #include "histogram_accumulator.h"
 #include "histogram_message.h"
 #include "settings.h"
+#include "video_formats.h"
 #include "video_planes.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_cuda_histogram_debug);
@@ -31,20 +32,9 @@ using cudahistogram::Settings;
 
 namespace {
 
-// The formats GStreamer 1.22's CUDA producers (cudaupload, the NVDEC
-// decoders) offer in CUDA memory; system memory adds the grey formats.
-#define CUDA_FORMATS                                                                             \
-  "{ I420, YV12, NV12, NV21, P010_10LE, P016_LE, I420_10LE, Y444, Y444_16LE, BGRA, RGBA, RGBx, " \
-  "BGRx, ARGB, ABGR, RGB, BGR, BGR10A2_LE, RGB10A2_LE, Y42B, I422_10LE, I422_12LE, YUY2, UYVY, " \
-  "RGBP, BGRP, GBR, GBRA }"
-#define SYSTEM_FORMATS                                                                           \
-  "{ I420, YV12, NV12, NV21, P010_10LE, P016_LE, I420_10LE, Y444, Y444_16LE, BGRA, RGBA, RGBx, " \
-  "BGRx, ARGB, ABGR, RGB, BGR, BGR10A2_LE, RGB10A2_LE, Y42B, I422_10LE, I422_12LE, YUY2, UYVY, " \
-  "RGBP, BGRP, GBR, GBRA, GRAY8, GRAY16_LE }"
-
-#define CAPS_STR                                                                      \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, CUDA_FORMATS) \
-  "; " GST_VIDEO_CAPS_MAKE(SYSTEM_FORMATS)
+#define CAPS_STR                                                                                    \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, CUDAHISTOGRAM_CUDA_FORMATS) \
+  "; " GST_VIDEO_CAPS_MAKE(CUDAHISTOGRAM_SYSTEM_FORMATS)
 
 GstStaticPadTemplate sink_template =
     GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(CAPS_STR));
@@ -125,42 +115,10 @@ bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
   return true;
 }
 
-gint ContextDeviceId(GstCudaContext* context) {
-  guint id = 0;
-  g_object_get(context, "cuda-device-id", &id, nullptr);
-  return gint(id);
-}
-
-// A context given by a neighbour (or left from an earlier run) for another
-// device than the one the user named is not ours to use.
-void DropContextOfOtherDevice(GstCudaHistogram* self, gint device_id) {
-  if (self->context && device_id != cudahistogram::kAnyCudaDevice && ContextDeviceId(self->context) != device_id) {
-    GST_INFO_OBJECT(self, "dropping the CUDA context of device %d: cuda-device-id is %d",
-                    ContextDeviceId(self->context), device_id);
-    gst_clear_object(&self->context);
-  }
-}
-
 // Creates the element's CUDA context for `device_id` (or takes the one its
 // neighbours share) and the stream in it.
 bool EnsureCuda(GstCudaHistogram* self, gint device_id) {
-  // gst-cuda loads libcuda lazily; without it its context helpers would abort.
-  if (!gst_cuda_load_library()) {
-    GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
-                      ("No CUDA driver: CUDA memory caps need the NVIDIA driver (libcuda)"),
-                      ("gst_cuda_load_library failed"));
-    return false;
-  }
-  DropContextOfOtherDevice(self, device_id);
-  if (!gst_cuda_ensure_element_context(GST_ELEMENT(self), device_id, &self->context) ||
-      (device_id != cudahistogram::kAnyCudaDevice && ContextDeviceId(self->context) != device_id)) {
-    gst_clear_object(&self->context);
-    GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
-                      ("No usable CUDA device for cuda-device-id %d", device_id),
-                      ("gst_cuda_ensure_element_context failed: no such device, or no CUDA "
-                       "driver on this machine"));
-    return false;
-  }
+  if (!cudahistogram::EnsureElementContext(GST_ELEMENT(self), device_id, &self->context)) return false;
   State* st = self->state;
   if (st->cuda.is_open() && st->cuda.context() == self->context) return true;
   std::string error;
