@@ -228,14 +228,15 @@ GstCapsFeatures* FeaturesOf(GstCaps* caps, guint i) {
 }
 
 // Sink caps -> every RGBA picture size at the same frame rate, in the same
-// memory. Sizes are left open (0 included) so that a bad size asked by
-// downstream reaches set_caps and gets an error that names it.
+// memory. Sizes are left open above kMaxScopeDimension so that too large a
+// size asked by downstream reaches set_caps and gets an error that names it
+// (0 is refused by the pad template when the pipeline is linked).
 GstCaps* PictureCapsFor(GstCaps* caps) {
   GstCaps* out = gst_caps_new_empty();
   for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
     const GstStructure* in = gst_caps_get_structure(caps, i);
     GstStructure* s = gst_structure_new("video/x-raw", "format", G_TYPE_STRING, "RGBA", "width", GST_TYPE_INT_RANGE,
-                                        0, G_MAXINT, "height", GST_TYPE_INT_RANGE, 0, G_MAXINT,
+                                        1, G_MAXINT, "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
                                         "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, nullptr);
     if (const GValue* rate = gst_structure_get_value(in, "framerate")) gst_structure_set_value(s, "framerate", rate);
     gst_caps_append_structure_full(out, s, FeaturesOf(caps, i));
@@ -310,7 +311,6 @@ gboolean GetUnitSize(GstBaseTransform*, GstCaps* caps, gsize* size) {
   return TRUE;
 }
 
-// Reads the size before gst_video_info_from_caps, which refuses 0 without saying why.
 bool CheckPictureCaps(GstCudaVideoScope* self, GstCaps* outcaps, GstVideoInfo* info) {
   const GstStructure* s = gst_caps_get_structure(outcaps, 0);
   gint width = 0, height = 0;
