@@ -5,7 +5,7 @@
 #include "cudahist/scope_render.h"
 #include "launch.h"
 #include "scope_pixels.h"
-#include "scope_tuning.h"
+#include "scope_render_tuning.h"
 
 namespace cudahist {
 namespace {

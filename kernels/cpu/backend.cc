@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "cudahist/cpu.h"
+#include "sample_access.h"
 
 namespace cudahist {
 namespace {
@@ -26,32 +27,7 @@ namespace {
 // 16-bit depths without a measurable gain.
 constexpr uint32_t kCopies = 4;
 
-template <uint32_t kSampleSize>
-struct WordOf;
-template <>
-struct WordOf<1> {
-  using type = uint8_t;
-};
-template <>
-struct WordOf<2> {
-  using type = uint16_t;
-};
-template <>
-struct WordOf<4> {
-  using type = uint32_t;
-};
-
-// Little-endian load of a (validated: naturally aligned) sample word.
-template <uint32_t kSampleSize>
-inline uint32_t LoadWord(const uint8_t* p) {
-  typename WordOf<kSampleSize>::type word;
-  std::memcpy(&word, p, kSampleSize);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  if constexpr (kSampleSize == 2) word = __builtin_bswap16(word);
-  if constexpr (kSampleSize == 4) word = __builtin_bswap32(word);
-#endif
-  return word;
-}
+using cpu_detail::LoadWord;
 
 // Where and how to read one component, decoded once per plane.
 struct ComponentWalk {

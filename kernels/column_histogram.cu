@@ -1,0 +1,327 @@
+// per-column histograms (waveform, parade; seed 004's [length, channels]
+// rows) in ONE launch: seed 004's two phases, without its bank conflicts and
+// without its second kernel.
+//
+// Phase 1, work item (band, bin tile, slice): a block owns a band of 32 x V
+// columns and a slice of rows. Lane l of every warp takes columns l V .. l V +
+// V - 1 of the rows its warp walks; its counters are one histogram per column
+// at word (k * tile + bin) * 32 + l, so the 32 lanes of a warp always land in
+// 32 different banks (shared reductions, no conflicts whatever the data).
+// The block then writes its counters out, group-major, through a padded
+// transposition stage: straight to the counts when the plan is direct (one
+// slice, no group across two bands: video frames with groups = width), else
+// to partials[slice][band][group in band][bin] with plain stores.
+// Phase 2 (only when not direct), after grid.sync: every thread sums one
+// count over the slices and the bands its group touches, in a fixed order.
+//
+// V = 1 for frames (enough bands to fill the GPU without slices), V = 4 for
+// tall planes (4-byte loads, 128-byte row segments per warp); scopes_tuning.h.
+#include <cooperative_groups.h>
+
+#include <algorithm>
+
+#include "device_helpers.cuh"
+#include "scopes_launch.h"
+#include "scopes_tuning.h"
+
+namespace cudahist::detail {
+namespace {
+
+constexpr uint32_t kStagePitch = 33;  // words per staged column: 32 bins + 1 of padding
+
+template <uint32_t kV>
+struct ColumnShape {
+  static constexpr uint32_t kBandColumns = 32 * kV;
+  static constexpr uint32_t kRowsInFlight = kV == 1 ? kColumnRowsInFlightNarrow : kColumnRowsInFlightWide;
+  static constexpr uint32_t kCounterWords = kV * 32 * kColumnTileBins;
+  static constexpr uint32_t kStageWords = kBandColumns * kStagePitch;
+  static constexpr uint32_t kSharedBytes =
+      (kCounterWords + kColumnFlushWarps * kStageWords + kBandColumns) * uint32_t(sizeof(uint32_t));
+};
+
+__device__ __forceinline__ uint32_t GroupOfColumn(const ColumnPlan& p, uint32_t x) {
+  return uint32_t((uint64_t(x) * p.groups) / p.width);
+}
+
+// The first column of group g (the inverse of GroupOfColumn, rounded up).
+__device__ __forceinline__ uint32_t FirstColumnOfGroup(const ColumnPlan& p, uint32_t g) {
+  return uint32_t((uint64_t(g) * p.width + p.groups - 1) / p.groups);
+}
+
+struct ColumnItem {
+  uint32_t band, slice;
+  uint32_t x0, columns;         // the band's first region column, its width
+  uint32_t tile_begin, tile_len;
+  uint32_t y0, y1;
+  uint32_t first_group;
+};
+
+__device__ __forceinline__ ColumnItem ItemOf(const ColumnPlan& p, uint32_t item) {
+  ColumnItem it;
+  it.band = item % p.bands;  // neighbouring blocks: neighbouring bands of the same rows
+  const uint32_t rest = item / p.bands;
+  const uint32_t tile = rest % p.tiles;
+  it.slice = rest / p.tiles;
+  it.x0 = it.band * p.band_columns;
+  it.columns = min(p.band_columns, p.width - it.x0);
+  it.tile_begin = tile * p.tile_bins;
+  it.tile_len = min(p.tile_bins, p.bins - it.tile_begin);
+  it.y0 = uint32_t(uint64_t(p.height) * it.slice / p.slices);
+  it.y1 = uint32_t(uint64_t(p.height) * (it.slice + 1) / p.slices);
+  it.first_group = GroupOfColumn(p, it.x0);
+  return it;
+}
+
+__device__ __forceinline__ uint32_t BinOfWord(const SampleGrid& g, uint32_t word, uint32_t bins) {
+  return ((((word >> g.shift) & g.mask)) * bins) >> g.depth;
+}
+
+__device__ __forceinline__ void SharedIncrement(uint32_t address) {
+  asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(address) : "memory");
+}
+
+// Counts this lane's columns of the item's rows into the block's counters
+// (shared-window address `counters`).
+template <uint32_t kV, bool kWordLoads>
+__device__ __forceinline__ void CountBand(const ColumnPlan& p, const ColumnItem& it, uint32_t counters) {
+  // Per-sample loads of four columns hold four words per row: half the rows
+  // keep them in registers (1024 threads leave 64 registers a thread).
+  constexpr uint32_t kRows = kV == 1 || kWordLoads ? ColumnShape<kV>::kRowsInFlight : ColumnShape<kV>::kRowsInFlight / 2;
+  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const uint32_t lx = lane * kV;
+  if (lx >= it.columns) return;
+  const SampleGrid& g = p.grid;
+  const uint8_t* column0 = g.first + uint64_t(it.x0 + lx) * g.stride;
+  const uint32_t lane_counters = counters + lane * uint32_t(sizeof(uint32_t));
+  for (uint32_t y = it.y0 + warp; y < it.y1; y += warps * kRows) {
+    uint32_t word[kRows][kWordLoads ? 1 : kV];
+CUDAHIST_UNROLL
+    for (uint32_t r = 0; r < kRows; ++r) {
+      const uint32_t yr = y + r * warps;
+      if (yr >= it.y1) break;
+      const uint8_t* at = column0 + uint64_t(yr) * g.pitch;
+      if constexpr (kWordLoads) {
+        word[r][0] = __ldg(reinterpret_cast<const unsigned int*>(at));
+      } else {
+CUDAHIST_UNROLL
+        for (uint32_t k = 0; k < kV; ++k) word[r][k] = lx + k < it.columns ? LoadSample(at + k * g.stride, g.sample_size) : 0;
+      }
+    }
+CUDAHIST_UNROLL
+    for (uint32_t r = 0; r < kRows; ++r) {
+      if (y + r * warps >= it.y1) break;
+CUDAHIST_UNROLL
+      for (uint32_t k = 0; k < kV; ++k) {
+        if (lx + k >= it.columns) break;
+        const uint32_t sample = kWordLoads ? ByteOf(word[r][0], k) : word[r][kWordLoads ? 0 : k];
+        const uint32_t rel = BinOfWord(g, sample, p.bins) - it.tile_begin;
+        if (rel < it.tile_len) SharedIncrement(lane_counters + (k * it.tile_len + rel) * 32 * uint32_t(sizeof(uint32_t)));
+      }
+    }
+  }
+}
+
+// Writes the block's counters group-major: 32 bins at a time per flushing
+// warp, transposed through the warp's stage (lane = column on the way in,
+// lane = bin on the way out; the 33-word pitch keeps both conflict-free), the
+// columns of one group summed in band order.
+template <uint32_t kV>
+__device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem& it, const uint32_t* counters,
+                                          uint32_t* stages, const uint32_t* column_slot, uint32_t* partials,
+                                          uint32_t* counts) {
+  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (warp >= kColumnFlushWarps) return;
+  uint32_t* stage = stages + warp * ColumnShape<kV>::kStageWords;
+  const uint32_t chunks = (it.tile_len + 31) / 32;
+  auto emit = [&](uint32_t slot, uint32_t bin, uint32_t sum) {
+    if (bin >= it.tile_len) return;
+    const uint32_t out_bin = it.tile_begin + bin;
+    if (p.direct) {
+      counts[uint64_t(it.first_group + slot) * p.bins + out_bin] = sum;
+    } else {
+      partials[(uint64_t(it.slice * p.bands + it.band) * p.slots + slot) * p.bins + out_bin] = sum;
+    }
+  };
+  for (uint32_t c = warp; c < chunks; c += kColumnFlushWarps) {
+    const uint32_t b0 = c * 32;
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kV; ++k) {
+      for (uint32_t i = 0; i < 32; ++i) {
+        const uint32_t v = b0 + i < it.tile_len ? counters[(k * it.tile_len + b0 + i) * 32 + lane] : 0;
+        stage[(k * 32 + lane) * kStagePitch + i] = v;
+      }
+    }
+    __syncwarp();
+    uint32_t slot = column_slot[0];
+    uint32_t sum = 0;
+    for (uint32_t col = 0; col < it.columns; ++col) {
+      const uint32_t s = column_slot[col];
+      if (s != slot) {
+        emit(slot, b0 + lane, sum);
+        slot = s;
+        sum = 0;
+      }
+      sum += stage[((col % kV) * 32 + col / kV) * kStagePitch + lane];
+    }
+    emit(slot, b0 + lane, sum);
+    __syncwarp();  // the stage is refilled for the next chunk
+  }
+}
+
+__device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32_t* partials, uint32_t* counts) {
+  const uint64_t total = uint64_t(p.groups) * p.bins;
+  const uint64_t threads = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += threads) {
+    const uint32_t g = uint32_t(i / p.bins);
+    const uint32_t bin = uint32_t(i - uint64_t(g) * p.bins);
+    uint32_t sum = 0;
+    if (p.width != 0 && p.slices != 0) {
+      const uint32_t band_first = FirstColumnOfGroup(p, g) / p.band_columns;
+      const uint32_t band_last = (FirstColumnOfGroup(p, g + 1) - 1) / p.band_columns;
+      for (uint32_t band = band_first; band <= band_last; ++band) {
+        const uint32_t slot = g - GroupOfColumn(p, band * p.band_columns);
+        for (uint32_t s = 0; s < p.slices; ++s) {
+          // __ldcg: written by other SMs in this launch; read them from L2.
+          sum += __ldcg(partials + (uint64_t(s * p.bands + band) * p.slots + slot) * p.bins + bin);
+        }
+      }
+    }
+    counts[i] = sum;
+  }
+}
+
+// One kernel per walk: the 32-bit-load walk and the per-sample one of V = 4
+// in one kernel spilled registers (ptxas, 1024 threads: 64 registers each).
+template <uint32_t kV, bool kWordLoads>
+__global__ void __launch_bounds__(kColumnThreads)
+    ColumnHistogramKernel(const ColumnPlan plan, uint32_t* partials, uint32_t* counts) {
+  using Shape = ColumnShape<kV>;
+  extern __shared__ uint32_t shared[];
+  uint32_t* counters = shared;
+  uint32_t* stages = shared + Shape::kCounterWords;
+  uint32_t* column_slot = stages + kColumnFlushWarps * Shape::kStageWords;
+  const uint32_t counters_address = uint32_t(__cvta_generic_to_shared(counters));
+  const uint32_t items = plan.bands * plan.tiles * plan.slices;
+  for (uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
+    const ColumnItem it = ItemOf(plan, item);
+    ZeroShared(counters, kV * 32 * it.tile_len);
+    if (threadIdx.x < it.columns) column_slot[threadIdx.x] = GroupOfColumn(plan, it.x0 + threadIdx.x) - it.first_group;
+    __syncthreads();
+    CountBand<kV, kWordLoads>(plan, it, counters_address);
+    __syncthreads();
+    FlushBand<kV>(plan, it, counters, stages, column_slot, partials, counts);
+    __syncthreads();  // the next item zeroes the counters again
+  }
+  if (plan.direct) return;  // uniform over the grid: every block skips the sync
+  cooperative_groups::this_grid().sync();  // includes the fence that publishes the partials
+  ReducePartials(plan, partials, counts);
+}
+
+Status ConfigureColumnKernel(const DeviceLimits& limits, const void* kernel, uint32_t shared_bytes,
+                             const char* name, KernelConfig* config) {
+  *config = KernelConfig();
+  return ConfigureKernel(limits, kernel, kColumnThreads, 1, shared_bytes, name, config);
+}
+
+// The largest number of groups that one band touches, and whether a group
+// lies across a band boundary.
+void BandGroups(uint32_t width, uint32_t groups, uint32_t band_columns, uint32_t* slots, bool* spans) {
+  *slots = 1;
+  *spans = false;
+  for (uint32_t x0 = 0; x0 < width; x0 += band_columns) {
+    const uint32_t x1 = std::min<uint64_t>(uint64_t(x0) + band_columns, width) - 1;
+    *slots = std::max(*slots, ColumnGroupOf(x1, groups, width) - ColumnGroupOf(x0, groups, width) + 1);
+    if (x0 > 0 && ColumnGroupOf(x0 - 1, groups, width) == ColumnGroupOf(x0, groups, width)) *spans = true;
+  }
+}
+
+const KernelConfig& KernelOf(const ColumnKernels& kernels, const ColumnPlan& plan) {
+  if (plan.lane_columns == 1) return kernels.narrow;
+  return plan.word_loads ? kernels.wide_words : kernels.wide;
+}
+
+}  // namespace
+
+Status ConfigureColumnKernels(const DeviceLimits& limits, ColumnKernels* kernels) {
+  CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits,
+                                                 reinterpret_cast<const void*>(&ColumnHistogramKernel<1, false>),
+                                                 ColumnShape<1>::kSharedBytes, "column (32-column bands)",
+                                                 &kernels->narrow));
+  CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits,
+                                                 reinterpret_cast<const void*>(&ColumnHistogramKernel<4, false>),
+                                                 ColumnShape<4>::kSharedBytes, "column (128-column bands)",
+                                                 &kernels->wide));
+  return ConfigureColumnKernel(limits, reinterpret_cast<const void*>(&ColumnHistogramKernel<4, true>),
+                               ColumnShape<4>::kSharedBytes, "column (128-column bands, 32-bit loads)",
+                               &kernels->wide_words);
+}
+
+uint64_t ColumnPartialWords(const ColumnPlan& plan) {
+  return plan.direct ? 0 : uint64_t(plan.slices) * plan.bands * plan.slots * plan.bins;
+}
+
+Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& spec, const PlaneView& plane,
+                       uint64_t partial_words, ColumnPlan* plan) {
+  ColumnPlan p{};
+  const Roi region = CountedRegion(plane);
+  p.grid = SampleGridOf(plane);
+  p.width = region.width;
+  p.height = region.height;
+  p.groups = spec.groups;
+  p.bins = spec.bins;
+  p.lane_columns = p.height >= kColumnWideMinRows ? 4 : 1;
+  p.word_loads = p.lane_columns == 4 && p.grid.sample_size == 1 && p.grid.stride == 1 &&
+                 reinterpret_cast<uintptr_t>(p.grid.first) % 4 == 0 && p.grid.pitch % 4 == 0;
+  const KernelConfig& kernel = KernelOf(kernels, p);
+  if (!kernel.supported) return Status::Unsupported(kernel.why);
+  p.band_columns = 32 * p.lane_columns;
+  p.tile_bins = std::min(p.bins, kColumnTileBins);
+  p.tiles = (p.bins + p.tile_bins - 1) / p.tile_bins;
+  if (p.width == 0) {  // nothing to count: phase 2 alone writes the zeros
+    p.bands = p.slices = p.slots = 0;
+    p.direct = false;
+    *plan = p;
+    return Status::Ok();
+  }
+  p.bands = (p.width + p.band_columns - 1) / p.band_columns;
+  bool spans = false;
+  BandGroups(p.width, p.groups, p.band_columns, &p.slots, &spans);
+  const uint32_t per_slice = p.bands * p.tiles;
+  const uint32_t by_residency = (kernel.resident_blocks + per_slice - 1) / per_slice;
+  const uint32_t by_rows = std::max<uint32_t>(1, p.height / kColumnMinRowsPerSlice);
+  p.slices = std::max<uint32_t>(1, std::min(by_residency, by_rows));
+  p.direct = p.slices == 1 && !spans;
+  if (!p.direct) {
+    const uint64_t per_slice_words = uint64_t(p.bands) * p.slots * p.bins;
+    const uint64_t fit = partial_words / per_slice_words;
+    if (fit == 0) {
+      return Status::Unsupported("spec: " + std::to_string(p.groups) + " groups x " + std::to_string(p.bins) +
+                                 " bins over " + std::to_string(p.width) + " columns need " +
+                                 std::to_string(per_slice_words * 4) + " bytes of partials, more than the " +
+                                 std::to_string(partial_words * 4) + " the ColumnHistogrammer holds");
+    }
+    p.slices = uint32_t(std::min<uint64_t>(p.slices, fit));
+    p.direct = p.slices == 1 && !spans;
+  }
+  *plan = p;
+  return Status::Ok();
+}
+
+Status LaunchColumn(const ColumnKernels& kernels, const ColumnPlan& plan, uint32_t* partials, uint32_t* counts,
+                    cudaStream_t stream) {
+  const KernelConfig& kernel = KernelOf(kernels, plan);
+  const uint32_t items = plan.bands * plan.tiles * plan.slices;
+  const uint32_t grid = std::max<uint32_t>(1, std::min(kernel.resident_blocks, items));
+  ColumnPlan plan_arg = plan;
+  void* args[] = {&plan_arg, &partials, &counts};
+  if (plan.direct) {
+    return CudaStatus(cudaLaunchKernel(kernel.kernel, dim3(grid), dim3(kernel.threads), args, kernel.shared_bytes,
+                                       stream),
+                      "column histogram kernel launch");
+  }
+  return CudaStatus(cudaLaunchCooperativeKernel(kernel.kernel, dim3(grid), dim3(kernel.threads), args,
+                                                kernel.shared_bytes, stream),
+                    "column histogram kernel launch (cooperative)");
+}
+
+}  // namespace cudahist::detail

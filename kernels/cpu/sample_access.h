@@ -1,0 +1,56 @@
+// cudahist CPU: reading samples of a PlaneView. SampleWord / SampleValue go
+// straight from its definition (plane_view.h), for the references; LoadWord is
+// the fast paths' load of a validated (naturally aligned) sample word.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "cudahist/plane_view.h"
+
+namespace cudahist::cpu_detail {
+
+// The little-endian word of plane.sample_size bytes of column x, row y,
+// assembled byte by byte (no unaligned or type-punned load).
+inline uint32_t SampleWord(const PlaneView& plane, uint32_t x, uint32_t y) {
+  const auto* p = static_cast<const uint8_t*>(plane.data) + size_t(y) * plane.pitch +
+                  size_t(x) * plane.pixel_stride + plane.offset;
+  uint32_t word = 0;
+  for (uint32_t b = 0; b < plane.sample_size; ++b) word |= uint32_t(p[b]) << (8 * b);
+  return word;
+}
+
+inline uint32_t SampleValue(const PlaneView& plane, uint32_t x, uint32_t y) {
+  const uint32_t mask = uint32_t((uint64_t(1) << plane.depth) - 1);
+  return (SampleWord(plane, x, y) >> plane.shift) & mask;
+}
+
+template <uint32_t kSampleSize>
+struct WordOf;
+template <>
+struct WordOf<1> {
+  using type = uint8_t;
+};
+template <>
+struct WordOf<2> {
+  using type = uint16_t;
+};
+template <>
+struct WordOf<4> {
+  using type = uint32_t;
+};
+
+// Little-endian load of a (validated: naturally aligned) sample word.
+template <uint32_t kSampleSize>
+inline uint32_t LoadWord(const uint8_t* p) {
+  typename WordOf<kSampleSize>::type word;
+  std::memcpy(&word, p, kSampleSize);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  if constexpr (kSampleSize == 2) word = __builtin_bswap16(word);
+  if constexpr (kSampleSize == 4) word = __builtin_bswap32(word);
+#endif
+  return word;
+}
+
+}  // namespace cudahist::cpu_detail

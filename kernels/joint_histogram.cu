@@ -1,0 +1,147 @@
+// joint histograms (vectorscope: U against V, or two of R, G, B) in ONE
+// launch. counts[bin_b * bins_a + bin_a], up to 256 x 256.
+//
+// 65536 32-bit counters (256 KB) do not fit shared memory, so a block keeps
+// 16-bit counters, two to a word (128 KB), and counts items of at most
+// kJointSamplesPerItem (< 65536) samples, after each of which it adds its
+// non-zero counters to a 32-bit accumulator in global memory (L2 atomics) and
+// zeroes them in the same pass. After grid.sync every thread copies its share
+// of the accumulator to the counts and zeroes it for the next launch (so the
+// accumulator is zero between launches; a failed launch makes the
+// histogrammer re-zero it). Why not tiles of the b range (the frame read once
+// per tile) or global atomics per sample: scopes_tuning.h.
+#include <cooperative_groups.h>
+
+#include <algorithm>
+
+#include "device_helpers.cuh"
+#include "scopes_launch.h"
+#include "scopes_tuning.h"
+
+namespace cudahist::detail {
+namespace {
+
+constexpr uint32_t kJointCounterWords = kMaxJointBins * kMaxJointBins / 2;
+
+__device__ __forceinline__ uint32_t JointBin(const SampleGrid& g, uint32_t word, uint32_t bins) {
+  return (((word >> g.shift) & g.mask) * bins) >> g.depth;
+}
+
+template <bool kPaired>
+__device__ __forceinline__ void CountItem(const JointPlan& p, uint32_t item, uint32_t counters) {
+  constexpr uint32_t kSamples = kJointSamplesPerThread;
+  const uint32_t x0 = (item % p.column_segments) * p.item_columns;
+  const uint32_t y0 = (item / p.column_segments) * p.item_rows;
+  uint32_t word_a[kSamples], word_b[kSamples];
+  bool valid[kSamples];
+CUDAHIST_UNROLL
+  for (uint32_t s = 0; s < kSamples; ++s) {
+    const uint32_t j = threadIdx.x + s * blockDim.x;
+    const uint32_t r = p.item_row_of.Divide(j);
+    const uint32_t x = x0 + (j - r * p.item_columns);
+    const uint32_t y = y0 + r;
+    valid[s] = r < p.item_rows && y < p.height && x < p.width;
+    word_a[s] = word_b[s] = 0;
+    if (!valid[s]) continue;
+    const uint8_t* at_a = p.a.first + uint64_t(y) * p.a.pitch + uint64_t(x) * p.a.stride;
+    if constexpr (kPaired) {
+      word_a[s] = LoadSample(at_a, 2);
+    } else {
+      word_a[s] = LoadSample(at_a, p.a.sample_size);
+      word_b[s] = LoadSample(p.b.first + uint64_t(y) * p.b.pitch + uint64_t(x) * p.b.stride, p.b.sample_size);
+    }
+  }
+CUDAHIST_UNROLL
+  for (uint32_t s = 0; s < kSamples; ++s) {
+    if (!valid[s]) continue;
+    const uint32_t wb = kPaired ? word_a[s] >> 8 : word_b[s];
+    const uint32_t c = JointBin(p.b, wb, p.bins_b) * p.bins_a + JointBin(p.a, word_a[s], p.bins_a);
+    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(counters + (c >> 1) * 4), "r"(1u << ((c & 1) * 16))
+                 : "memory");
+  }
+}
+
+// Adds the block's non-zero counters to the accumulator and zeroes them.
+__device__ __forceinline__ void FlushCounters(uint32_t* counters, uint32_t words, uint32_t counts_length,
+                                              uint32_t* accumulator) {
+  for (uint32_t w = threadIdx.x; w < words; w += blockDim.x) {
+    const uint32_t v = counters[w];
+    if (v == 0) continue;
+    counters[w] = 0;
+    if ((v & 0xffffu) != 0) atomicAdd(accumulator + 2 * w, v & 0xffffu);
+    if ((v >> 16) != 0 && 2 * w + 1 < counts_length) atomicAdd(accumulator + 2 * w + 1, v >> 16);
+  }
+}
+
+__global__ void __launch_bounds__(kJointThreads)
+    JointHistogramKernel(const JointPlan plan, uint32_t* accumulator, uint32_t* counts) {
+  extern __shared__ uint32_t counters[];
+  const uint32_t counts_length = plan.bins_a * plan.bins_b;
+  const uint32_t words = (counts_length + 1) / 2;
+  const uint32_t counters_address = uint32_t(__cvta_generic_to_shared(counters));
+  ZeroShared(counters, words);
+  __syncthreads();
+  for (uint32_t item = blockIdx.x; item < plan.items; item += gridDim.x) {
+    if (plan.paired) {
+      CountItem<true>(plan, item, counters_address);
+    } else {
+      CountItem<false>(plan, item, counters_address);
+    }
+    __syncthreads();
+    FlushCounters(counters, words, counts_length, accumulator);
+    __syncthreads();
+  }
+  cooperative_groups::this_grid().sync();  // includes the fence that publishes the atomics
+  const uint32_t threads = gridDim.x * blockDim.x;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < counts_length; i += threads) {
+    counts[i] = __ldcg(accumulator + i);
+    accumulator[i] = 0;
+  }
+}
+
+}  // namespace
+
+Status ConfigureJointKernel(const DeviceLimits& limits, KernelConfig* config) {
+  *config = KernelConfig();
+  if (!limits.cooperative_launch) {
+    config->why = "joint histogram: the device does not support cooperative launches";
+    return Status::Ok();
+  }
+  return ConfigureKernel(limits, reinterpret_cast<const void*>(&JointHistogramKernel), kJointThreads,
+                         kJointSamplesPerThread, kJointCounterWords * uint32_t(sizeof(uint32_t)), "joint histogram",
+                         config);
+}
+
+JointPlan BuildJointPlan(const JointHistogramSpec& spec, const PlaneView& a, const PlaneView& b) {
+  JointPlan p{};
+  const Roi region = CountedRegion(a);
+  p.a = SampleGridOf(a);
+  p.b = SampleGridOf(b);
+  p.width = region.width;
+  p.height = region.height;
+  p.bins_a = spec.bins_a;
+  p.bins_b = spec.bins_b;
+  p.item_columns = std::max<uint32_t>(1, std::min(p.width, kJointSamplesPerItem));
+  p.item_rows = std::max<uint32_t>(1, kJointSamplesPerItem / p.item_columns);
+  p.item_row_of = FastDivisor::For(p.item_columns);
+  p.column_segments = (p.width + p.item_columns - 1) / p.item_columns;
+  const uint64_t row_bands = (uint64_t(p.height) + p.item_rows - 1) / p.item_rows;
+  p.items = uint32_t(p.column_segments * row_bands);
+  // NV12's U and V: the two bytes of one aligned 16-bit word, one load for both.
+  p.paired = p.a.sample_size == 1 && p.b.sample_size == 1 && p.b.first == p.a.first + 1 &&
+             p.a.pitch == p.b.pitch && p.a.stride == p.b.stride && p.a.stride % 2 == 0 && p.a.pitch % 2 == 0 &&
+             reinterpret_cast<uintptr_t>(p.a.first) % 2 == 0;
+  return p;
+}
+
+Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* accumulator, uint32_t* counts,
+                   cudaStream_t stream) {
+  const uint32_t grid = std::max<uint32_t>(1, std::min(config.resident_blocks, plan.items));
+  JointPlan plan_arg = plan;
+  void* args[] = {&plan_arg, &accumulator, &counts};
+  return CudaStatus(cudaLaunchCooperativeKernel(config.kernel, dim3(grid), dim3(config.threads), args,
+                                                config.shared_bytes, stream),
+                    "joint histogram kernel launch (cooperative)");
+}
+
+}  // namespace cudahist::detail

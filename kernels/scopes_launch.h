@@ -1,0 +1,80 @@
+// cudahist: what the scope kernels (column_histogram.cu, joint_histogram.cu)
+// offer scopes_histogrammers.cu. A plan is built on the host per frame (plain
+// data, passed by value to the one launch); Configure* runs once per
+// histogrammer (kernel attributes and occupancy: nothing depends on the frame).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "cudahist/scopes.h"
+#include "cudahist/status.h"
+#include "launch.h"
+#include "launch_plan.h"
+
+namespace cudahist::detail {
+
+// Where a plane's counted samples are: the word of region sample (x, y) is at
+// first + y * pitch + x * stride; its value (word >> shift) & mask.
+struct SampleGrid {
+  const uint8_t* first;
+  uint64_t pitch;
+  uint32_t stride;
+  uint32_t sample_size;
+  uint32_t shift;
+  uint32_t mask;
+  uint32_t depth;
+};
+
+SampleGrid SampleGridOf(const PlaneView& plane);
+
+// --- per-column -------------------------------------------------------------------
+struct ColumnPlan {
+  SampleGrid grid;
+  uint32_t width, height;  // the counted region
+  uint32_t groups, bins;
+  uint32_t lane_columns;   // V: 1 or 4 (which kernel)
+  uint32_t band_columns;   // 32 V
+  uint32_t bands;
+  uint32_t tile_bins, tiles;
+  uint32_t slices;
+  uint32_t slots;          // most groups one band touches (partials per band)
+  bool direct;             // one slice, no group across bands: counts written in phase 1
+  bool word_loads;         // V = 4, 8-bit, stride 1, 4-byte aligned rows: one 32-bit load per lane
+};
+
+struct ColumnKernels {
+  KernelConfig narrow;  // V = 1
+  KernelConfig wide;    // V = 4, per-sample loads
+  KernelConfig wide_words;  // V = 4, ColumnPlan::word_loads
+};
+
+Status ConfigureColumnKernels(const DeviceLimits& limits, ColumnKernels* kernels);
+// Plans a validated request; partial_words: the scratch the histogrammer holds.
+Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& spec, const PlaneView& plane,
+                       uint64_t partial_words, ColumnPlan* plan);
+// Partial words the plan writes (0 when direct).
+uint64_t ColumnPartialWords(const ColumnPlan& plan);
+Status LaunchColumn(const ColumnKernels& kernels, const ColumnPlan& plan, uint32_t* partials, uint32_t* counts,
+                    cudaStream_t stream);
+
+// --- joint ------------------------------------------------------------------------
+struct JointPlan {
+  SampleGrid a, b;
+  uint32_t width, height;
+  uint32_t bins_a, bins_b;
+  uint32_t item_columns, item_rows;  // an item: at most kJointSamplesPerItem samples
+  FastDivisor item_row_of;           // local index -> row in the item (divisor item_columns)
+  uint32_t column_segments;          // items per row band
+  uint32_t items;
+  bool paired;                       // a and b are the two bytes of one 16-bit word (NV12's UV)
+};
+
+Status ConfigureJointKernel(const DeviceLimits& limits, KernelConfig* config);
+JointPlan BuildJointPlan(const JointHistogramSpec& spec, const PlaneView& a, const PlaneView& b);
+// accumulator: kMaxJointBins^2 words, zero before the launch and left zero after it.
+Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* accumulator, uint32_t* counts,
+                   cudaStream_t stream);
+
+}  // namespace cudahist::detail

@@ -1,0 +1,69 @@
+// cudahist: tuning of the scope kernels (column_histogram.cu,
+// joint_histogram.cu), each number with its reason. Written before any
+// measurement of these kernels on the GPU host: bench/scopebench.cu is what
+// confirms or moves them (bench/RESULTS.md).
+#pragma once
+
+#include <cstdint>
+
+namespace cudahist::detail {
+
+// --- per-column histograms (column_histogram.cu) -------------------------------
+// A block owns a band of 32 x V columns (lane l of every warp takes columns
+// l V .. l V + V - 1) and a slice of rows. Its counters are one histogram per
+// (column, lane position) at word (k * bins + bin) * 32 + lane: every lane of
+// a warp increments in its own bank whatever the data, so random and flat
+// frames alike count without bank conflicts (seed 004's 257-bin padding is
+// conflict-free only when neighbouring columns hold equal values).
+constexpr uint32_t kColumnThreads = 1024;
+// Bins counted at once: 256 (V = 4: 4 x 32 x 256 x 4 bytes = 128 KB of
+// counters, one block per SM; V = 1: 32 KB, two blocks of 1024 threads). More
+// bins (10-bit video in 1024) are counted in tiles of 256, the band read once
+// per tile (a frame's band is in L2 by the second tile).
+constexpr uint32_t kColumnTileBins = 256;
+// V = 4 (one 32-bit load of four 8-bit samples per lane, a 128-byte row
+// segment per warp) for tall planes: seed 004's [length, 512] rows, where 4
+// bands x slices fill the GPU and the partials stay a few percent of the
+// input. V = 1 (one sample per lane, 32-column bands) for video frames, whose
+// few rows cannot be cut into slices without partials as large as the frame
+// (1080p luma: 1920 x 256 counters are 2 MB, as much as the frame): 60 bands
+// for 1080p, 120 for 4K, each counting every row of its band and writing its
+// final counts directly (no partials, no second phase).
+constexpr uint32_t kColumnWideMinRows = 4096;
+// A slice has at least this many rows: fewer, and the partials (one set of
+// band counters per slice) would cost more traffic than the rows they split.
+constexpr uint32_t kColumnMinRowsPerSlice = 2048;
+// Row loads a lane issues before counting the first (bytes in flight per
+// block: 1024 threads x 16 x 1 byte at V = 1, 1024 x 8 x 4 bytes at V = 4).
+constexpr uint32_t kColumnRowsInFlightNarrow = 16;
+constexpr uint32_t kColumnRowsInFlightWide = 8;
+// Warps that write the counters out, each through a transposition stage of
+// band columns x 33 words (the counters are bin-major per lane; the counts are
+// group-major: without the stage, a warp reading 32 bins of one column would
+// hit one bank 32 times). 4 stages of 128 x 33 words = 66 KB beside the
+// counters at V = 4.
+constexpr uint32_t kColumnFlushWarps = 4;
+// Partials in global memory (slices x bands x groups per band x bins words)
+// stay below this; the slice count shrinks to fit. Seed 004's 256 MiB at 33
+// slices x 512 x 256 bins is 17 MB.
+constexpr uint64_t kColumnPartialBudgetBytes = 32ull << 20;
+
+// --- joint histograms (joint_histogram.cu) --------------------------------------
+// 256 x 256 32-bit counters (256 KB) do not fit shared memory; 16-bit counters
+// packed two to a word (128 KB) do. A block counts an item of at most
+// kJointSamplesPerItem samples, so no 16-bit counter can overflow, then adds
+// its non-zero counters to a 256 x 256 accumulator in global memory (L2
+// atomics); after grid.sync every thread copies its share to the counts and
+// re-zeroes the accumulator for the next launch. On real video (chroma near
+// grey, smooth) a block's samples fall into few counters, so the global
+// atomics are far fewer than the samples; on uniform noise they are about as
+// many as the samples (each item: 8192 samples into 65536 counters).
+// 8192 = 1024 threads x 8 samples in flight: 1080p NV12's 960 x 540 chroma
+// gives 64 items, one wave of blocks; each block zeroes and scans 128 KB of
+// shared memory per item, which is the price of privatizing.
+constexpr uint32_t kJointThreads = 1024;
+constexpr uint32_t kJointSamplesPerThread = 8;
+constexpr uint32_t kJointSamplesPerItem = kJointThreads * kJointSamplesPerThread;
+static_assert(kJointSamplesPerItem <= 65535, "a 16-bit shared counter must not overflow within an item");
+
+}  // namespace cudahist::detail

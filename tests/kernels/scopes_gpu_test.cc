@@ -1,0 +1,322 @@
+// The scope kernels (ColumnHistogrammer, JointHistogrammer) against the CPU
+// reference, bit for bit, over the shared case matrix (scope_cases.h), into
+// device and pinned memory; seed 004's [length, 512] shape; back-to-back
+// launches on one stream; bad input. Each test skips (with CheckCudaDevice's
+// message) when there is no CUDA device.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cudahist/cudahist.h>
+#include <cudahist/scopes.h>
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "scope_cases.h"
+#include "test_planes.h"
+
+namespace cudahist_test {
+namespace {
+
+using cudahist::ColumnHistogramSpec;
+using cudahist::ColumnHistogrammer;
+using cudahist::JointHistogramSpec;
+using cudahist::JointHistogrammer;
+using cudahist::PlaneView;
+using cudahist::Status;
+using cudahist::StatusCode;
+
+constexpr uint32_t kPoison = 0xDEADBEEFu;
+
+#define SKIP_WITHOUT_CUDA_DEVICE()                    \
+  do {                                                \
+    const Status cuda_ = cudahist::CheckCudaDevice(); \
+    if (!cuda_.ok()) GTEST_SKIP() << cuda_.message(); \
+  } while (0)
+
+// Device copies of a frame's allocations (cudaMalloc: 256-byte aligned, as
+// the host storage is), views rebased so that every start keeps its alignment.
+class DeviceScopeFrame {
+ public:
+  ~DeviceScopeFrame() {
+    for (void* p : buffers_) cudaFree(p);
+  }
+  bool Upload(const ScopeFrame& f) {
+    for (const HostPlane& p : f.planes) {
+      void* d = nullptr;
+      if (cudaMalloc(&d, p.storage.size() + 16) != cudaSuccess) return false;
+      buffers_.push_back(d);
+      if (cudaMemcpy(d, p.storage.data(), p.storage.size(), cudaMemcpyHostToDevice) != cudaSuccess) return false;
+    }
+    for (PlaneView v : f.views) {
+      const auto* data = static_cast<const uint8_t*>(v.data);
+      for (size_t i = 0; i < f.planes.size(); ++i) {
+        const AlignedBytes& s = f.planes[i].storage;
+        if (data >= s.data() && data < s.data() + s.size()) {
+          v.data = static_cast<const uint8_t*>(buffers_[i]) + (data - s.data());
+        }
+      }
+      views_.push_back(v);
+    }
+    return true;
+  }
+  const std::vector<PlaneView>& views() const { return views_; }
+
+ private:
+  std::vector<void*> buffers_;
+  std::vector<PlaneView> views_;
+};
+
+// Poisoned device and pinned counts on a non-blocking stream.
+class ScopeOutputs {
+ public:
+  explicit ScopeOutputs(size_t n) : n_(n) {
+    cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+    cudaMalloc(reinterpret_cast<void**>(&device_), n * sizeof(uint32_t));
+    cudahist::PinnedCounts::Create(n, &pinned_);
+  }
+  ~ScopeOutputs() {
+    cudaFree(device_);
+    cudaStreamDestroy(stream_);
+  }
+  bool ok() const { return stream_ != nullptr && device_ != nullptr && pinned_ != nullptr; }
+  uint32_t* Poisoned(bool pinned) {
+    std::vector<uint32_t> poison(n_, kPoison);
+    if (pinned) {
+      std::copy(poison.begin(), poison.end(), pinned_->data());
+      return pinned_->data();
+    }
+    cudaMemcpy(device_, poison.data(), n_ * sizeof(uint32_t), cudaMemcpyHostToDevice);
+    return device_;
+  }
+  // After the stream's work: the counts as the kernel left them.
+  std::vector<uint32_t> Read(bool pinned) {
+    EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess) << cudaGetErrorString(cudaGetLastError());
+    std::vector<uint32_t> counts(n_);
+    if (pinned) {
+      std::copy(pinned_->data(), pinned_->data() + n_, counts.begin());
+    } else {
+      EXPECT_EQ(cudaMemcpy(counts.data(), device_, n_ * sizeof(uint32_t), cudaMemcpyDeviceToHost), cudaSuccess);
+    }
+    return counts;
+  }
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  size_t n_;
+  cudaStream_t stream_ = nullptr;
+  uint32_t* device_ = nullptr;
+  std::unique_ptr<cudahist::PinnedCounts> pinned_;
+};
+
+std::vector<uint32_t> ColumnReference(const ColumnHistogramSpec& spec, const PlaneView& plane) {
+  std::vector<uint32_t> counts(cudahist::ColumnCountsLength(spec));
+  const Status s = cudahist::ReferenceColumnHistogram(spec, plane, counts.data());
+  EXPECT_TRUE(s.ok()) << s.message();
+  return counts;
+}
+
+std::vector<uint32_t> JointReference(const JointHistogramSpec& spec, const PlaneView& a, const PlaneView& b) {
+  std::vector<uint32_t> counts(cudahist::JointCountsLength(spec));
+  const Status s = cudahist::ReferenceJointHistogram(spec, a, b, counts.data());
+  EXPECT_TRUE(s.ok()) << s.message();
+  return counts;
+}
+
+ColumnHistogramSpec ColumnSpecOf(const ColumnCase& c) {
+  ColumnHistogramSpec spec;
+  spec.groups = c.groups;
+  spec.bins = c.bins;
+  return spec;
+}
+
+JointHistogramSpec JointSpecOf(const JointCase& c) {
+  JointHistogramSpec spec;
+  spec.bins_a = c.bins_a;
+  spec.bins_b = c.bins_b;
+  return spec;
+}
+
+void ExpectColumnMatches(const ColumnHistogramSpec& spec, const ScopeFrame& frame) {
+  const std::vector<uint32_t> expected = ColumnReference(spec, frame.views[0]);
+  DeviceScopeFrame device;
+  ASSERT_TRUE(device.Upload(frame));
+  std::unique_ptr<ColumnHistogrammer> h;
+  const Status created = ColumnHistogrammer::Create(&h);
+  ASSERT_TRUE(created.ok()) << created.message();
+  ScopeOutputs out(expected.size());
+  ASSERT_TRUE(out.ok());
+  for (bool pinned : {false, true}) {
+    SCOPED_TRACE(pinned ? "pinned counts" : "device counts");
+    const Status s = h->Compute(spec, device.views()[0], out.stream(), out.Poisoned(pinned));
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(out.Read(pinned), expected);
+  }
+}
+
+class GpuColumnMatrix : public ::testing::TestWithParam<ColumnCase> {};
+
+TEST_P(GpuColumnMatrix, EqualsReference) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
+  std::mt19937_64 rng(seed);
+  ExpectColumnMatches(ColumnSpecOf(GetParam()), MakeColumnFrame(GetParam(), rng));
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, GpuColumnMatrix, ::testing::ValuesIn(ColumnCases()));
+
+class GpuJointMatrix : public ::testing::TestWithParam<JointCase> {};
+
+TEST_P(GpuJointMatrix, EqualsReference) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
+  std::mt19937_64 rng(seed);
+  const ScopeFrame frame = MakeJointFrame(GetParam(), rng);
+  const JointHistogramSpec spec = JointSpecOf(GetParam());
+  const std::vector<uint32_t> expected = JointReference(spec, frame.views[0], frame.views[1]);
+  DeviceScopeFrame device;
+  ASSERT_TRUE(device.Upload(frame));
+  std::unique_ptr<JointHistogrammer> h;
+  const Status created = JointHistogrammer::Create(&h);
+  ASSERT_TRUE(created.ok()) << created.message();
+  ScopeOutputs out(expected.size());
+  ASSERT_TRUE(out.ok());
+  // Twice each: the second launch finds the accumulator the first left zero.
+  for (bool pinned : {false, true, false}) {
+    SCOPED_TRACE(pinned ? "pinned counts" : "device counts");
+    const Status s = h->Compute(spec, device.views()[0], device.views()[1], out.stream(), out.Poisoned(pinned));
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(out.Read(pinned), expected);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, GpuJointMatrix, ::testing::ValuesIn(JointCases()));
+
+// Seed 004's workload as its article states it: [length, 512] 8-bit rows, one
+// 256-bin histogram per channel: width 512, pitch 512, stride 1, 512 groups.
+// 300 rows take the 32-column bands; 5000 the 128-column bands with 32-bit
+// loads, row slices and the second phase.
+TEST(GpuSeed004Shape, LengthBy512ChannelsEqualsReference) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  for (uint32_t length : {300u, 5000u}) {
+    SCOPED_TRACE("length " + std::to_string(length));
+    const uint64_t seed = FreshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    ColumnCase c;
+    c.layout.width = 512;
+    c.layout.height = length;
+    c.groups = 512;
+    c.bins = 256;
+    ExpectColumnMatches(ColumnSpecOf(c), MakeColumnFrame(c, rng));
+  }
+}
+
+// Full-size frames: 1080p luma per column (1920 and 1024 groups), 4K luma.
+TEST(GpuColumnLarge, VideoFramesEqualReference) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& [width, height, groups] :
+       std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{1920, 1080, 1920}, {1920, 1080, 1024}, {3840, 2160, 3840}}) {
+    SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " groups " + std::to_string(groups));
+    ColumnCase c;
+    c.layout.width = width;
+    c.layout.height = height;
+    c.layout.pitch_padding = 128;
+    c.distribution = Distribution::kPeaked;
+    c.groups = groups;
+    ExpectColumnMatches(ColumnSpecOf(c), MakeColumnFrame(c, rng));
+  }
+}
+
+// Frames of different shapes and plans (direct, two-phase; joint) enqueued
+// back to back on one stream with no wait between them: each equals its
+// reference (partials reused launch after launch, the joint accumulator
+// zero again after each).
+TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const std::vector<ColumnCase> columns = ColumnCases();
+  const std::vector<JointCase> joints = JointCases();
+  std::vector<ScopeFrame> frames;
+  std::vector<std::unique_ptr<DeviceScopeFrame>> device;
+  std::vector<std::vector<uint32_t>> expected;
+  std::vector<std::unique_ptr<ScopeOutputs>> outs;
+  std::unique_ptr<ColumnHistogrammer> column;
+  std::unique_ptr<JointHistogrammer> joint;
+  ASSERT_TRUE(ColumnHistogrammer::Create(&column).ok());
+  ASSERT_TRUE(JointHistogrammer::Create(&joint).ok());
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  const size_t rounds = 3;
+  for (size_t r = 0; r < rounds; ++r) {
+    for (size_t i = 0; i < columns.size(); i += 3) {
+      frames.push_back(MakeColumnFrame(columns[i], rng));
+      expected.push_back(ColumnReference(ColumnSpecOf(columns[i]), frames.back().views[0]));
+      device.push_back(std::make_unique<DeviceScopeFrame>());
+      ASSERT_TRUE(device.back()->Upload(frames.back()));
+      outs.push_back(std::make_unique<ScopeOutputs>(expected.back().size()));
+      const Status s = column->Compute(ColumnSpecOf(columns[i]), device.back()->views()[0], stream,
+                                       outs.back()->Poisoned(false));
+      ASSERT_TRUE(s.ok()) << s.message();
+    }
+    for (size_t i = 0; i < joints.size(); i += 4) {
+      frames.push_back(MakeJointFrame(joints[i], rng));
+      expected.push_back(JointReference(JointSpecOf(joints[i]), frames.back().views[0], frames.back().views[1]));
+      device.push_back(std::make_unique<DeviceScopeFrame>());
+      ASSERT_TRUE(device.back()->Upload(frames.back()));
+      outs.push_back(std::make_unique<ScopeOutputs>(expected.back().size()));
+      const Status s = joint->Compute(JointSpecOf(joints[i]), device.back()->views()[0], device.back()->views()[1],
+                                      stream, outs.back()->Poisoned(false));
+      ASSERT_TRUE(s.ok()) << s.message();
+    }
+  }
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  for (size_t i = 0; i < outs.size(); ++i) EXPECT_EQ(outs[i]->Read(false), expected[i]) << "launch " << i;
+  cudaStreamDestroy(stream);
+}
+
+// Bad requests are refused before anything is launched: the counts stay poisoned.
+TEST(GpuScopesBadInput, RefusedWithTheFieldNamedAndCountsUntouched) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  std::mt19937_64 rng(FreshSeed());
+  ColumnCase c;
+  c.layout.width = 64;
+  c.layout.height = 8;
+  const ScopeFrame frame = MakeColumnFrame(c, rng);
+  DeviceScopeFrame device;
+  ASSERT_TRUE(device.Upload(frame));
+  std::unique_ptr<ColumnHistogrammer> column;
+  std::unique_ptr<JointHistogrammer> joint;
+  ASSERT_TRUE(ColumnHistogrammer::Create(&column).ok());
+  ASSERT_TRUE(JointHistogrammer::Create(&joint).ok());
+  ScopeOutputs out(65 * 256);
+  ASSERT_TRUE(out.ok());
+  ColumnHistogramSpec spec;
+  spec.groups = 65;
+  Status s = column->Compute(spec, device.views()[0], out.stream(), out.Poisoned(false));
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message().rfind("spec.groups: 65", 0), 0u) << s.message();
+  spec.groups = 64;
+  EXPECT_EQ(column->Compute(spec, device.views()[0], out.stream(), nullptr).message(), "counts: null");
+  PlaneView other = device.views()[0];
+  other.width = 63;
+  JointHistogramSpec jspec;
+  s = joint->Compute(jspec, device.views()[0], other, out.stream(), out.Poisoned(false));
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message().rfind("plane[1]: counted region", 0), 0u) << s.message();
+  EXPECT_EQ(out.Read(false), std::vector<uint32_t>(65 * 256, kPoison));
+  EXPECT_EQ(ColumnHistogrammer::Create(nullptr).message(), "out: null");
+}
+
+}  // namespace
+}  // namespace cudahist_test
