@@ -98,8 +98,11 @@ std::string DescribePipeline(const Input& input, bool gpu, const std::string& hi
   const std::string properties = histogram_properties.empty() ? "" : " " + histogram_properties;
   const std::string head = SourceDescription(input) + memory + " ! cudahistogram name=histogram" + properties;
   if (scope_properties.empty()) return head + " ! fakesink sync=false";
+  // The scope's sink does not preroll (async=false): it sees one frame in a
+  // whole stream, and the pipeline must not wait for it to reach PLAYING.
   return head + " ! tee name=frames ! queue ! fakesink sync=false frames. ! queue ! cudavideoscope name=scope " +
-         scope_properties + (gpu ? " ! cudadownload" : "") + " ! pngenc name=scope_png ! fakesink sync=false";
+         scope_properties + (gpu ? " ! cudadownload" : "") +
+         " ! pngenc name=scope_png ! fakesink sync=false async=false";
 }
 
 std::string RunToEnd(GstElement* pipeline, const std::function<void(GstMessage*)>& on_message) {
