@@ -3,7 +3,7 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth
+#   tests decode examples bench sanitize oddwidth scope
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 bench126 oddwidth126 convert126
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
@@ -159,6 +159,23 @@ for s in $steps; do
         --gtest_filter='Coverage/*:GpuReuse*:GpuBadInput*:GpuBatch*'
       step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='Coverage/GpuCoverageTest.*/1*' ;;
+    scope)
+      # Issue 11, cudavideoscope on the GPU: drawings and pictures equal to the
+      # CPU's, the element's speed (1080p NV12 to a 1024x512 waveform, target
+      # 20,000 frames/s, the drawing's share), scope.sh to a file and
+      # monitor --scope-png of the 1080p clip.
+      use_gst 122
+      step scope_render "$bin/scope_render_tests"
+      step scope_element "$bin/scope_element_tests"
+      TAIL_LINES=14 step scope_bench "$bin/scope_bench" --json "$logs/scope_bench.json"
+      SCOPE_OUT="$logs/scope_recipe.avi" SCOPE_FRAMES=30 step scope_recipe \
+        bash "$here/scripts/launch/scope.sh" "$here/media/clip-1080p.mp4" parade
+      step scope_recipe_frames bash -c 'd=$(mktemp -d); gst-launch-1.0 -q filesrc location="$1" ! avidemux ! \
+          jpegdec ! videoconvert ! pngenc ! multifilesink location="$d/f%03d.png" &&
+          echo "$(ls "$d" | wc -l) frames of $(file -b "$d/f000.png")"; cp "$d/f010.png" "$2"' _ \
+        "$logs/scope_recipe.avi" "$logs/scope_recipe_frame10.png"
+      step scope_png "$bin/monitor" --quiet --scope waveform --scope-png "$logs/scope_waveform_frame30.png" \
+        --frame 30 "$here/media/clip-1080p.mp4" ;;
     bench)
       use_gst 122
       TAIL_LINES=60 step bench bash "$here/scripts/run_all.sh" "$bin" "$logs/bench" ;;
@@ -175,5 +192,6 @@ done
 cp "$summary" "$out/summary.txt"
 [ -d "$logs/bench" ] && cp "$logs"/bench/*.json "$out/" 2>/dev/null
 cp "$logs"/element_bench12*.json "$out/" 2>/dev/null
+cp "$logs"/scope_bench.json "$logs"/scope_*.png "$out/" 2>/dev/null
 tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
 cat "$summary"
