@@ -6,6 +6,8 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/gst.h>
 
+#include <string>
+
 namespace cudahistogram {
 
 // Makes *context a context of `device_id` (kAnyCudaDevice: whichever the
@@ -13,5 +15,18 @@ namespace cudahistogram {
 // another device, then gst_cuda_ensure_element_context. False after posting
 // an element error naming the cause (no driver, no such device).
 bool EnsureElementContext(GstElement* element, gint device_id, GstCudaContext** context);
+
+// EnsureElementContext, then `cuda` (an element's CUDA state: CudaCounter,
+// CudaScope) opened in that context unless it already is. False after
+// posting an element error.
+template <typename CudaState>
+bool EnsureElementCuda(GstElement* element, gint device_id, GstCudaContext** context, CudaState* cuda) {
+  if (!EnsureElementContext(element, device_id, context)) return false;
+  if (cuda->is_open() && cuda->context() == *context) return true;
+  std::string error;
+  if (cuda->Open(*context, &error)) return true;
+  GST_ELEMENT_ERROR(element, RESOURCE, FAILED, ("CUDA error: %s", error.c_str()), (nullptr));
+  return false;
+}
 
 }  // namespace cudahistogram

@@ -22,6 +22,7 @@
 #include "histogram_message.h"
 #include "settings.h"
 #include "video_formats.h"
+#include "video_frame_access.h"
 #include "video_planes.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_cuda_histogram_debug);
@@ -118,24 +119,11 @@ bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
 // Creates the element's CUDA context for `device_id` (or takes the one its
 // neighbours share) and the stream in it.
 bool EnsureCuda(GstCudaHistogram* self, gint device_id) {
-  if (!cudahistogram::EnsureElementContext(GST_ELEMENT(self), device_id, &self->context)) return false;
-  State* st = self->state;
-  if (st->cuda.is_open() && st->cuda.context() == self->context) return true;
-  std::string error;
-  if (!st->cuda.Open(self->context, &error)) {
-    GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("CUDA error: %s", error.c_str()), (nullptr));
-    return false;
-  }
-  return true;
+  return cudahistogram::EnsureElementCuda(GST_ELEMENT(self), device_id, &self->context, &self->state->cuda);
 }
 
 bool MapFrame(GstCudaHistogram* self, GstBuffer* buf, GstMapFlags flags, GstVideoFrame* frame) {
-  if (gst_video_frame_map(frame, &self->state->info, buf, flags)) return true;
-  GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Could not map the video frame for reading"),
-                    ("gst_video_frame_map (%s) failed on %" GST_PTR_FORMAT " (mapped for writing "
-                     "elsewhere, or its memory refuses to be mapped)",
-                     (flags & GST_MAP_CUDA) ? "GST_MAP_CUDA, device pointers" : "system memory", buf));
-  return false;
+  return cudahistogram::MapVideoFrame(GST_ELEMENT(self), "video frame", &self->state->info, buf, flags, frame);
 }
 
 bool CountOnGpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
@@ -197,17 +185,8 @@ bool CountOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
 bool CountFrame(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
                 const uint32_t** counts) {
   State* st = self->state;
-  GstMemory* first = gst_buffer_n_memory(buf) > 0 ? gst_buffer_peek_memory(buf, 0) : nullptr;
-  const bool on_gpu = first != nullptr && gst_is_cuda_memory(first);
-  const gsize have = gst_buffer_get_size(buf);
-  if (have < GST_VIDEO_INFO_SIZE(&st->info)) {
-    GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Buffer too small for its caps"),
-                      ("buffer holds %" G_GSIZE_FORMAT " bytes, a %s %dx%d frame needs %"
-                       G_GSIZE_FORMAT, have, GST_VIDEO_INFO_NAME(&st->info),
-                       GST_VIDEO_INFO_WIDTH(&st->info), GST_VIDEO_INFO_HEIGHT(&st->info),
-                       GST_VIDEO_INFO_SIZE(&st->info)));
-    return false;
-  }
+  const bool on_gpu = cudahistogram::IsCudaFrame(buf);
+  if (!cudahistogram::BufferHoldsFrame(GST_ELEMENT(self), st->info, buf)) return false;
   return on_gpu ? CountOnGpu(self, buf, settings, counts) : CountOnCpu(self, buf, settings, counts);
 }
 

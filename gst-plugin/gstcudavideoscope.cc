@@ -25,6 +25,7 @@
 #include "scope_plan.h"
 #include "scope_settings.h"
 #include "video_formats.h"
+#include "video_frame_access.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_cuda_video_scope_debug);
 #define GST_CAT_DEFAULT gst_cuda_video_scope_debug
@@ -111,25 +112,16 @@ bool EnsurePlan(GstCudaVideoScope* self, const ScopeSettings& settings) {
 }
 
 bool EnsureCuda(GstCudaVideoScope* self, gint device_id) {
-  if (!cudahistogram::EnsureElementContext(GST_ELEMENT(self), device_id, &self->context)) return false;
-  State* st = self->state;
-  if (st->cuda.is_open() && st->cuda.context() == self->context) return true;
-  std::string error;
-  if (!st->cuda.Open(self->context, &error)) {
-    GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("CUDA error: %s", error.c_str()), (nullptr));
-    return false;
-  }
-  return true;
+  return cudahistogram::EnsureElementCuda(GST_ELEMENT(self), device_id, &self->context, &self->state->cuda);
 }
 
-bool MapFrame(GstCudaVideoScope* self, GstVideoInfo* info, GstBuffer* buf, GstMapFlags flags, GstVideoFrame* frame) {
-  if (gst_video_frame_map(frame, info, buf, flags)) return true;
-  GST_ELEMENT_ERROR(self, STREAM, FAILED,
-                    ("Could not map the %s frame for %s", (flags & GST_MAP_WRITE) ? "output" : "input",
-                     (flags & GST_MAP_WRITE) ? "writing" : "reading"),
-                    ("gst_video_frame_map (%s) failed on %" GST_PTR_FORMAT,
-                     (flags & GST_MAP_CUDA) ? "GST_MAP_CUDA, device pointers" : "system memory", buf));
-  return false;
+bool MapInput(GstCudaVideoScope* self, GstBuffer* buf, GstMapFlags flags, GstVideoFrame* frame) {
+  return cudahistogram::MapVideoFrame(GST_ELEMENT(self), "video frame", &self->state->in_info, buf, flags, frame);
+}
+
+bool MapOutput(GstCudaVideoScope* self, GstBuffer* buf, GstMapFlags flags, GstVideoFrame* frame) {
+  return cudahistogram::MapVideoFrame(GST_ELEMENT(self), "output picture", &self->state->out_info, buf, flags,
+                                      frame);
 }
 
 cudahist::ScopeImage ImageOf(const GstVideoFrame& frame) {
@@ -157,8 +149,8 @@ bool RenderOnGpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
     return false;
   }
   GstVideoFrame in, out;
-  if (!MapFrame(self, &st->in_info, inbuf, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA), &in)) return false;
-  if (!MapFrame(self, &st->out_info, outbuf, GstMapFlags(GST_MAP_WRITE | GST_MAP_CUDA), &out)) {
+  if (!MapInput(self, inbuf, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA), &in)) return false;
+  if (!MapOutput(self, outbuf, GstMapFlags(GST_MAP_WRITE | GST_MAP_CUDA), &out)) {
     gst_video_frame_unmap(&in);
     return false;
   }
@@ -183,8 +175,8 @@ cudahist::Status CountOnCpu(ScopePlan* plan, const cudahist::PlaneView* views, u
 bool RenderOnCpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
   State* st = self->state;
   GstVideoFrame in, out;
-  if (!MapFrame(self, &st->in_info, inbuf, GST_MAP_READ, &in)) return false;
-  if (!MapFrame(self, &st->out_info, outbuf, GST_MAP_WRITE, &out)) {
+  if (!MapInput(self, inbuf, GST_MAP_READ, &in)) return false;
+  if (!MapOutput(self, outbuf, GST_MAP_WRITE, &out)) {
     gst_video_frame_unmap(&in);
     return false;
   }
@@ -206,17 +198,6 @@ bool RenderOnCpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
     GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Video scope failed: %s", status.message().c_str()), (nullptr));
   }
   return status.ok();
-}
-
-bool BufferHoldsFrame(GstCudaVideoScope* self, GstBuffer* buf) {
-  const GstVideoInfo& info = self->state->in_info;
-  const gsize have = gst_buffer_get_size(buf);
-  if (have >= GST_VIDEO_INFO_SIZE(&info)) return true;
-  GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Buffer too small for its caps"),
-                    ("buffer holds %" G_GSIZE_FORMAT " bytes, a %s %dx%d frame needs %" G_GSIZE_FORMAT, have,
-                     GST_VIDEO_INFO_NAME(&info), GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
-                     GST_VIDEO_INFO_SIZE(&info)));
-  return false;
 }
 
 // --- caps ---------------------------------------------------------------------
@@ -405,9 +386,8 @@ GstFlowReturn Transform(GstBaseTransform* trans, GstBuffer* inbuf, GstBuffer* ou
   State* st = self->state;
   if (!st->have_info) return GST_FLOW_NOT_NEGOTIATED;
   if (!EnsurePlan(self, CopySettings(self))) return GST_FLOW_ERROR;
-  if (!BufferHoldsFrame(self, inbuf)) return GST_FLOW_ERROR;
-  GstMemory* first = gst_buffer_n_memory(inbuf) > 0 ? gst_buffer_peek_memory(inbuf, 0) : nullptr;
-  const bool on_gpu = first != nullptr && gst_is_cuda_memory(first);
+  if (!cudahistogram::BufferHoldsFrame(GST_ELEMENT(self), st->in_info, inbuf)) return GST_FLOW_ERROR;
+  const bool on_gpu = cudahistogram::IsCudaFrame(inbuf);
   return (on_gpu ? RenderOnGpu(self, inbuf, outbuf) : RenderOnCpu(self, inbuf, outbuf)) ? GST_FLOW_OK
                                                                                           : GST_FLOW_ERROR;
 }
