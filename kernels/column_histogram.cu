@@ -16,6 +16,11 @@
 //
 // V = 1 for frames (enough bands to fill the GPU without slices), V = 4 for
 // tall planes (4-byte loads, 128-byte row segments per warp); scopes_tuning.h.
+// At V = 1 the lanes of a warp may also share out 2 or 4 rows (bands of 16 or
+// 8 columns: more bands for narrow frames), each lane still with counters of
+// its own, summed at the flush; a band holds whole groups (as many as fit),
+// so frames are direct unless a group is wider than the band. At V = 4 bands
+// are 128 columns from column 0.
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -28,10 +33,12 @@ namespace cudahist::detail {
 namespace {
 
 constexpr uint32_t kStagePitch = 33;  // words per staged column: 32 bins + 1 of padding
+constexpr uint32_t kReduceLoads = 8;  // partial loads in flight per thread in phase 2
 
 template <uint32_t kV>
 struct ColumnShape {
-  static constexpr uint32_t kBandColumns = 32 * kV;
+  static constexpr uint32_t kThreads = kV == 1 ? kColumnThreadsNarrow : kColumnThreadsWide;
+  static constexpr uint32_t kBandColumns = 32 * kV;  // at most (fewer when lanes share a row at V = 1)
   static constexpr uint32_t kRowsInFlight = kV == 1 ? kColumnRowsInFlightNarrow : kColumnRowsInFlightWide;
   static constexpr uint32_t kCounterWords = kV * 32 * kColumnTileBins;
   static constexpr uint32_t kStageWords = kBandColumns * kStagePitch;
@@ -62,8 +69,14 @@ __device__ __forceinline__ ColumnItem ItemOf(const ColumnPlan& p, uint32_t item)
   const uint32_t rest = item / p.bands;
   const uint32_t tile = rest % p.tiles;
   it.slice = rest / p.tiles;
-  it.x0 = it.band * p.band_columns;
-  it.columns = min(p.band_columns, p.width - it.x0);
+  if (p.groups_per_band != 0) {  // bands of whole groups
+    const uint32_t g0 = it.band * p.groups_per_band;
+    it.x0 = FirstColumnOfGroup(p, g0);
+    it.columns = FirstColumnOfGroup(p, min(p.groups, g0 + p.groups_per_band)) - it.x0;
+  } else {
+    it.x0 = it.band * p.band_columns;
+    it.columns = min(p.band_columns, p.width - it.x0);
+  }
   it.tile_begin = tile * p.tile_bins;
   it.tile_len = min(p.tile_bins, p.bins - it.tile_begin);
   it.y0 = uint32_t(uint64_t(p.height) * it.slice / p.slices);
@@ -81,27 +94,37 @@ __device__ __forceinline__ void SharedIncrement(uint32_t address) {
 }
 
 // Counts this lane's columns of the item's rows into the block's counters
-// (shared-window address `counters`).
-template <uint32_t kV, bool kWordLoads>
+// (shared-window address `counters`). kBytes: 8-bit samples that are their own
+// bin (depth 8, no shift, 256 bins: luma, seed 004's channels), loaded as one
+// byte (V = 1) or one aligned 32-bit word of four columns (V = 4), each count
+// a byte extract, a shift-add and a shared reduction; otherwise any layout,
+// sample by sample, through the bin arithmetic and the tile test.
+template <uint32_t kV, bool kBytes>
 __device__ __forceinline__ void CountBand(const ColumnPlan& p, const ColumnItem& it, uint32_t counters) {
   // Per-sample loads of four columns hold four words per row: half the rows
   // keep them in registers (1024 threads leave 64 registers a thread).
-  constexpr uint32_t kRows = kV == 1 || kWordLoads ? ColumnShape<kV>::kRowsInFlight : ColumnShape<kV>::kRowsInFlight / 2;
+  constexpr uint32_t kRows = kV == 1 || kBytes ? ColumnShape<kV>::kRowsInFlight : ColumnShape<kV>::kRowsInFlight / 2;
+  constexpr uint32_t kWords = kBytes ? 1 : kV;  // registers per row
+  // The 32 / row_lanes lanes groups of a warp take one row each.
   const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-  const uint32_t lx = lane * kV;
+  const uint32_t rows_per_warp = 32 / p.row_lanes;
+  const uint32_t lx = (lane % p.row_lanes) * kV;
   if (lx >= it.columns) return;
   const SampleGrid& g = p.grid;
   const uint8_t* column0 = g.first + uint64_t(it.x0 + lx) * g.stride;
   const uint32_t lane_counters = counters + lane * uint32_t(sizeof(uint32_t));
-  for (uint32_t y = it.y0 + warp; y < it.y1; y += warps * kRows) {
-    uint32_t word[kRows][kWordLoads ? 1 : kV];
+  const uint32_t round = warps * rows_per_warp;  // rows one load of every warp covers
+  for (uint32_t y = it.y0 + warp * rows_per_warp + lane / p.row_lanes; y < it.y1; y += round * kRows) {
+    uint32_t word[kRows][kWords];
 CUDAHIST_UNROLL
     for (uint32_t r = 0; r < kRows; ++r) {
-      const uint32_t yr = y + r * warps;
+      const uint32_t yr = y + r * round;
       if (yr >= it.y1) break;
       const uint8_t* at = column0 + uint64_t(yr) * g.pitch;
-      if constexpr (kWordLoads) {
+      if constexpr (kBytes && kV == 4) {
         word[r][0] = __ldg(reinterpret_cast<const unsigned int*>(at));
+      } else if constexpr (kBytes) {
+        word[r][0] = __ldg(at);
       } else {
 CUDAHIST_UNROLL
         for (uint32_t k = 0; k < kV; ++k) word[r][k] = lx + k < it.columns ? LoadSample(at + k * g.stride, g.sample_size) : 0;
@@ -109,13 +132,17 @@ CUDAHIST_UNROLL
     }
 CUDAHIST_UNROLL
     for (uint32_t r = 0; r < kRows; ++r) {
-      if (y + r * warps >= it.y1) break;
+      if (y + r * round >= it.y1) break;
 CUDAHIST_UNROLL
       for (uint32_t k = 0; k < kV; ++k) {
         if (lx + k >= it.columns) break;
-        const uint32_t sample = kWordLoads ? ByteOf(word[r][0], k) : word[r][kWordLoads ? 0 : k];
-        const uint32_t rel = BinOfWord(g, sample, p.bins) - it.tile_begin;
-        if (rel < it.tile_len) SharedIncrement(lane_counters + (k * it.tile_len + rel) * 32 * uint32_t(sizeof(uint32_t)));
+        if constexpr (kBytes) {
+          const uint32_t bin = kV == 4 ? ByteOf(word[r][0], k) : word[r][0];
+          SharedIncrement(lane_counters + (((k << 8) | bin) << 7));  // word (k * 256 + bin) * 32 + lane
+        } else {
+          const uint32_t rel = BinOfWord(g, word[r][k % kWords], p.bins) - it.tile_begin;
+          if (rel < it.tile_len) SharedIncrement(lane_counters + (k * it.tile_len + rel) * 32 * uint32_t(sizeof(uint32_t)));
+        }
       }
     }
   }
@@ -124,6 +151,7 @@ CUDAHIST_UNROLL
 // Writes the block's counters group-major: 32 bins at a time per flushing
 // warp, transposed through the warp's stage (lane = column on the way in,
 // lane = bin on the way out; the 33-word pitch keeps both conflict-free), the
+// lanes that counted one column (one per row a warp load covers) and the
 // columns of one group summed in band order.
 template <uint32_t kV>
 __device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem& it, const uint32_t* counters,
@@ -161,7 +189,8 @@ CUDAHIST_UNROLL
         slot = s;
         sum = 0;
       }
-      sum += stage[((col % kV) * 32 + col / kV) * kStagePitch + lane];
+      // Column col was counted by lane (col / kV) + row * row_lanes, at k = col % kV.
+      for (uint32_t row = col / kV; row < 32; row += p.row_lanes) sum += stage[((col % kV) * 32 + row) * kStagePitch + lane];
     }
     emit(slot, b0 + lane, sum);
     __syncwarp();  // the stage is refilled for the next chunk
@@ -176,24 +205,36 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
     const uint32_t bin = uint32_t(i - uint64_t(g) * p.bins);
     uint32_t sum = 0;
     if (p.width != 0 && p.slices != 0) {
-      const uint32_t band_first = FirstColumnOfGroup(p, g) / p.band_columns;
-      const uint32_t band_last = (FirstColumnOfGroup(p, g + 1) - 1) / p.band_columns;
+      const uint32_t band_first =
+          p.groups_per_band != 0 ? g / p.groups_per_band : FirstColumnOfGroup(p, g) / p.band_columns;
+      const uint32_t band_last =
+          p.groups_per_band != 0 ? band_first : (FirstColumnOfGroup(p, g + 1) - 1) / p.band_columns;
       for (uint32_t band = band_first; band <= band_last; ++band) {
-        const uint32_t slot = g - GroupOfColumn(p, band * p.band_columns);
-        for (uint32_t s = 0; s < p.slices; ++s) {
-          // __ldcg: written by other SMs in this launch; read them from L2.
-          sum += __ldcg(partials + (uint64_t(s * p.bands + band) * p.slots + slot) * p.bins + bin);
+        const uint32_t slot = g - (p.groups_per_band != 0 ? band * p.groups_per_band
+                                                          : GroupOfColumn(p, band * p.band_columns));
+        // __ldcg: written by other SMs in this launch; read them from L2,
+        // kReduceLoads at a time (seed 004's workload sums 33 slices).
+        const uint32_t* partial = partials + (uint64_t(band) * p.slots + slot) * p.bins + bin;
+        const uint64_t slice_words = uint64_t(p.bands) * p.slots * p.bins;
+        uint32_t s = 0;
+        for (; s + kReduceLoads <= p.slices; s += kReduceLoads) {
+          uint32_t v[kReduceLoads];
+CUDAHIST_UNROLL
+          for (uint32_t j = 0; j < kReduceLoads; ++j) v[j] = __ldcg(partial + (s + j) * slice_words);
+CUDAHIST_UNROLL
+          for (uint32_t j = 0; j < kReduceLoads; ++j) sum += v[j];
         }
+        for (; s < p.slices; ++s) sum += __ldcg(partial + s * slice_words);
       }
     }
     counts[i] = sum;
   }
 }
 
-// One kernel per walk: the 32-bit-load walk and the per-sample one of V = 4
-// in one kernel spilled registers (ptxas, 1024 threads: 64 registers each).
-template <uint32_t kV, bool kWordLoads>
-__global__ void __launch_bounds__(kColumnThreads)
+// One kernel per walk (both walks of V = 4 in one kernel spilled registers:
+// ptxas, 1024 threads, 64 registers each).
+template <uint32_t kV, bool kBytes>
+__global__ void __launch_bounds__(ColumnShape<kV>::kThreads)
     ColumnHistogramKernel(const ColumnPlan plan, uint32_t* partials, uint32_t* counts) {
   using Shape = ColumnShape<kV>;
   extern __shared__ uint32_t shared[];
@@ -207,7 +248,7 @@ __global__ void __launch_bounds__(kColumnThreads)
     ZeroShared(counters, kV * 32 * it.tile_len);
     if (threadIdx.x < it.columns) column_slot[threadIdx.x] = GroupOfColumn(plan, it.x0 + threadIdx.x) - it.first_group;
     __syncthreads();
-    CountBand<kV, kWordLoads>(plan, it, counters_address);
+    CountBand<kV, kBytes>(plan, it, counters_address);
     __syncthreads();
     FlushBand<kV>(plan, it, counters, stages, column_slot, partials, counts);
     __syncthreads();  // the next item zeroes the counters again
@@ -217,10 +258,10 @@ __global__ void __launch_bounds__(kColumnThreads)
   ReducePartials(plan, partials, counts);
 }
 
-Status ConfigureColumnKernel(const DeviceLimits& limits, const void* kernel, uint32_t shared_bytes,
+Status ConfigureColumnKernel(const DeviceLimits& limits, const void* kernel, uint32_t threads, uint32_t shared_bytes,
                              const char* name, KernelConfig* config) {
   *config = KernelConfig();
-  return ConfigureKernel(limits, kernel, kColumnThreads, 1, shared_bytes, name, config);
+  return ConfigureKernel(limits, kernel, threads, 1, shared_bytes, name, config);
 }
 
 // The largest number of groups that one band touches, and whether a group
@@ -235,25 +276,50 @@ void BandGroups(uint32_t width, uint32_t groups, uint32_t band_columns, uint32_t
   }
 }
 
+// Lanes that share a row at V = 1: 32 (bands of 32 columns) unless that
+// leaves fewer bands than half the blocks the GPU holds at once; then 16 or 8
+// (narrower bands, each warp load covering 2 or 4 rows), so that a 1080p or
+// 4K frame is spread over every SM without cutting its rows into slices.
+uint32_t RowLanes(const ColumnPlan& p, const KernelConfig& kernel) {
+  if (p.lane_columns != 1) return 32;
+  uint32_t lanes = 32;
+  while (lanes > kColumnMinRowLanes && (uint64_t(p.width) + lanes - 1) / lanes * 2 < kernel.resident_blocks) lanes /= 2;
+  return lanes;
+}
+
 const KernelConfig& KernelOf(const ColumnKernels& kernels, const ColumnPlan& plan) {
-  if (plan.lane_columns == 1) return kernels.narrow;
-  return plan.word_loads ? kernels.wide_words : kernels.wide;
+  if (plan.lane_columns == 1) return plan.bytes ? kernels.narrow_bytes : kernels.narrow;
+  return plan.bytes ? kernels.wide_bytes : kernels.wide;
 }
 
 }  // namespace
 
 Status ConfigureColumnKernels(const DeviceLimits& limits, ColumnKernels* kernels) {
-  CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits,
-                                                 reinterpret_cast<const void*>(&ColumnHistogramKernel<1, false>),
-                                                 ColumnShape<1>::kSharedBytes, "column (32-column bands)",
-                                                 &kernels->narrow));
-  CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits,
-                                                 reinterpret_cast<const void*>(&ColumnHistogramKernel<4, false>),
-                                                 ColumnShape<4>::kSharedBytes, "column (128-column bands)",
-                                                 &kernels->wide));
-  return ConfigureColumnKernel(limits, reinterpret_cast<const void*>(&ColumnHistogramKernel<4, true>),
-                               ColumnShape<4>::kSharedBytes, "column (128-column bands, 32-bit loads)",
-                               &kernels->wide_words);
+  struct Entry {
+    const void* kernel;
+    uint32_t threads;
+    uint32_t shared_bytes;
+    const char* name;
+    KernelConfig* config;
+  };
+  const Entry entries[] = {
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<1, false>), ColumnShape<1>::kThreads,
+       ColumnShape<1>::kSharedBytes,
+       "column (32-column bands)", &kernels->narrow},
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<1, true>), ColumnShape<1>::kThreads,
+       ColumnShape<1>::kSharedBytes,
+       "column (32-column bands, bytes)", &kernels->narrow_bytes},
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<4, false>), ColumnShape<4>::kThreads,
+       ColumnShape<4>::kSharedBytes,
+       "column (128-column bands)", &kernels->wide},
+      {reinterpret_cast<const void*>(&ColumnHistogramKernel<4, true>), ColumnShape<4>::kThreads,
+       ColumnShape<4>::kSharedBytes,
+       "column (128-column bands, 32-bit loads of bytes)", &kernels->wide_bytes},
+  };
+  for (const Entry& e : entries) {
+    CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits, e.kernel, e.threads, e.shared_bytes, e.name, e.config));
+  }
+  return Status::Ok();
 }
 
 uint64_t ColumnPartialWords(const ColumnPlan& plan) {
@@ -270,11 +336,14 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
   p.groups = spec.groups;
   p.bins = spec.bins;
   p.lane_columns = p.height >= kColumnWideMinRows ? 4 : 1;
-  p.word_loads = p.lane_columns == 4 && p.grid.sample_size == 1 && p.grid.stride == 1 &&
-                 reinterpret_cast<uintptr_t>(p.grid.first) % 4 == 0 && p.grid.pitch % 4 == 0;
+  const bool byte_is_bin = p.grid.sample_size == 1 && p.grid.shift == 0 && p.grid.depth == 8 && p.bins == 256;
+  const bool word_aligned = p.grid.stride == 1 && reinterpret_cast<uintptr_t>(p.grid.first) % 4 == 0 &&
+                            p.grid.pitch % 4 == 0;
+  p.bytes = byte_is_bin && (p.lane_columns == 1 || word_aligned);
   const KernelConfig& kernel = KernelOf(kernels, p);
   if (!kernel.supported) return Status::Unsupported(kernel.why);
-  p.band_columns = 32 * p.lane_columns;
+  p.row_lanes = RowLanes(p, kernel);
+  p.band_columns = p.row_lanes * p.lane_columns;
   p.tile_bins = std::min(p.bins, kColumnTileBins);
   p.tiles = (p.bins + p.tile_bins - 1) / p.tile_bins;
   if (p.width == 0) {  // nothing to count: phase 2 alone writes the zeros
@@ -283,9 +352,24 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
     *plan = p;
     return Status::Ok();
   }
-  p.bands = (p.width + p.band_columns - 1) / p.band_columns;
   bool spans = false;
-  BandGroups(p.width, p.groups, p.band_columns, &p.slots, &spans);
+  const uint32_t widest_group = (p.width + p.groups - 1) / p.groups;
+  if (p.lane_columns == 1 && widest_group <= p.band_columns) {
+    // Bands of whole groups (as many as fit the band): no group straddles
+    // two bands, so one slice writes the counts directly (a 1024-column
+    // waveform of a 1920-wide frame). Not at V = 4, whose 32-bit loads need
+    // bands that start on a multiple of 4 columns.
+    p.groups_per_band = p.band_columns / widest_group;
+    p.bands = (p.groups + p.groups_per_band - 1) / p.groups_per_band;
+    p.slots = p.groups_per_band;
+  } else {
+    // Groups wider than the band: bands of 32 x V columns from column 0 (the
+    // fewest bands, so the fewest partials: one set per band and slice).
+    p.row_lanes = 32;
+    p.band_columns = p.row_lanes * p.lane_columns;
+    p.bands = (p.width + p.band_columns - 1) / p.band_columns;
+    BandGroups(p.width, p.groups, p.band_columns, &p.slots, &spans);
+  }
   const uint32_t per_slice = p.bands * p.tiles;
   const uint32_t by_residency = (kernel.resident_blocks + per_slice - 1) / per_slice;
   const uint32_t by_rows = std::max<uint32_t>(1, p.height / kColumnMinRowsPerSlice);

@@ -35,19 +35,25 @@ struct ColumnPlan {
   uint32_t width, height;  // the counted region
   uint32_t groups, bins;
   uint32_t lane_columns;   // V: 1 or 4 (which kernel)
-  uint32_t band_columns;   // 32 V
+  uint32_t row_lanes;      // lanes of a warp that share a row: 32, or 16 / 8 at V = 1
+  uint32_t band_columns;   // row_lanes x V
   uint32_t bands;
+  uint32_t groups_per_band;  // non-zero: band b holds groups [b n, b n + n) (V = 1); 0: band b
+                             // holds columns [b band_columns, (b + 1) band_columns)
   uint32_t tile_bins, tiles;
   uint32_t slices;
   uint32_t slots;          // most groups one band touches (partials per band)
   bool direct;             // one slice, no group across bands: counts written in phase 1
-  bool word_loads;         // V = 4, 8-bit, stride 1, 4-byte aligned rows: one 32-bit load per lane
+  // 8-bit samples that are their own bin (depth 8, no shift, 256 bins); at
+  // V = 4 also stride 1 and 4-byte aligned rows (one 32-bit load per lane).
+  bool bytes;
 };
 
 struct ColumnKernels {
-  KernelConfig narrow;  // V = 1
-  KernelConfig wide;    // V = 4, per-sample loads
-  KernelConfig wide_words;  // V = 4, ColumnPlan::word_loads
+  KernelConfig narrow;        // V = 1, any layout
+  KernelConfig narrow_bytes;  // V = 1, ColumnPlan::bytes
+  KernelConfig wide;          // V = 4, any layout
+  KernelConfig wide_bytes;    // V = 4, ColumnPlan::bytes
 };
 
 Status ConfigureColumnKernels(const DeviceLimits& limits, ColumnKernels* kernels);

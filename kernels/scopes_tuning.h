@@ -9,13 +9,22 @@
 namespace cudahist::detail {
 
 // --- per-column histograms (column_histogram.cu) -------------------------------
-// A block owns a band of 32 x V columns (lane l of every warp takes columns
-// l V .. l V + V - 1) and a slice of rows. Its counters are one histogram per
+// A block owns a band of up to 32 x V columns (lane l of every warp takes
+// columns l V .. l V + V - 1) and a slice of rows. Its counters are one histogram per
 // (column, lane position) at word (k * bins + bin) * 32 + lane: every lane of
 // a warp increments in its own bank whatever the data, so random and flat
 // frames alike count without bank conflicts (seed 004's 257-bin padding is
 // conflict-free only when neighbouring columns hold equal values).
-constexpr uint32_t kColumnThreads = 1024;
+// Threads: 1024 at V = 4 (one block per SM: its counters take 128 KB); 512
+// at V = 1, so that two blocks share an SM (registers: 64 a thread at 1024)
+// and a frame's bands spread over every SM.
+constexpr uint32_t kColumnThreadsWide = 1024;
+constexpr uint32_t kColumnThreadsNarrow = 512;
+// At V = 1, a warp's lanes split into groups of 32, 16 or 8 that each take a
+// row (bands of as many columns): the fewest lanes a row gets. 8 columns are
+// 8 bytes of a row, a quarter of a 32-byte sector; the neighbouring bands
+// read the rest of it at about the same time (neighbouring blocks).
+constexpr uint32_t kColumnMinRowLanes = 8;
 // Bins counted at once: 256 (V = 4: 4 x 32 x 256 x 4 bytes = 128 KB of
 // counters, one block per SM; V = 1: 32 KB, two blocks of 1024 threads). More
 // bins (10-bit video in 1024) are counted in tiles of 256, the band read once
@@ -24,18 +33,19 @@ constexpr uint32_t kColumnTileBins = 256;
 // V = 4 (one 32-bit load of four 8-bit samples per lane, a 128-byte row
 // segment per warp) for tall planes: seed 004's [length, 512] rows, where 4
 // bands x slices fill the GPU and the partials stay a few percent of the
-// input. V = 1 (one sample per lane, 32-column bands) for video frames, whose
-// few rows cannot be cut into slices without partials as large as the frame
-// (1080p luma: 1920 x 256 counters are 2 MB, as much as the frame): 60 bands
-// for 1080p, 120 for 4K, each counting every row of its band and writing its
-// final counts directly (no partials, no second phase).
+// input. V = 1 (one sample per lane, bands of 8 to 32 columns) for video
+// frames, whose few rows cannot be cut into slices without partials as large
+// as the frame (1080p luma: 1920 x 256 counters are 2 MB, as much as the
+// frame): 240 bands of 8 columns for 1080p, 240 of 16 for 4K (on 132 SMs),
+// each counting every row of its band and writing its final counts directly
+// (no partials, no second phase).
 constexpr uint32_t kColumnWideMinRows = 4096;
 // A slice has at least this many rows: fewer, and the partials (one set of
 // band counters per slice) would cost more traffic than the rows they split.
 constexpr uint32_t kColumnMinRowsPerSlice = 2048;
 // Row loads a lane issues before counting the first (bytes in flight per
-// block: 1024 threads x 16 x 1 byte at V = 1, 1024 x 8 x 4 bytes at V = 4).
-constexpr uint32_t kColumnRowsInFlightNarrow = 16;
+// block: 512 threads x 32 x 1 byte at V = 1, 1024 x 8 x 4 bytes at V = 4).
+constexpr uint32_t kColumnRowsInFlightNarrow = 32;
 constexpr uint32_t kColumnRowsInFlightWide = 8;
 // Warps that write the counters out, each through a transposition stage of
 // band columns x 33 words (the counters are bin-major per lane; the counts are

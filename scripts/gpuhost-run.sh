@@ -3,7 +3,7 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth scope
+#   tests decode examples bench sanitize oddwidth scopes videoscope
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 bench126 oddwidth126 convert126
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
@@ -159,7 +159,7 @@ for s in $steps; do
         --gtest_filter='Coverage/*:GpuReuse*:GpuBadInput*:GpuBatch*'
       step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='Coverage/GpuCoverageTest.*/1*' ;;
-    scope)
+    videoscope)
       # Issue 11, cudavideoscope on the GPU: drawings and pictures equal to the
       # CPU's, the element's speed (1080p NV12 to a 1024x512 waveform, target
       # 20,000 frames/s, the drawing's share), scope.sh to a file and
@@ -179,6 +179,19 @@ for s in $steps; do
     bench)
       use_gst 122
       TAIL_LINES=60 step bench bash "$here/scripts/run_all.sh" "$bin" "$logs/bench" ;;
+    scopes)
+      # Issue 11's scope counts: the kernels against the CPU reference, the
+      # same under memcheck, then the benchmark (seed 004, CUB, roofline) in one run.
+      use_gst 122
+      scope_tests='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuSeed004*:GpuColumnLarge*:GpuScopes*'
+      TAIL_LINES=8 step scope_tests "$bin/kernel_tests" --gtest_filter="$scope_tests"
+      TAIL_LINES=8 step scope_memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin/kernel_tests" \
+        --gtest_filter='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuSeed004*:GpuScopes*'
+      TAIL_LINES=40 step scopebench "$bin/scopebench" --json "$logs/scopebench.json"
+      # The same on peaked samples (a bell around mid-range, like real video):
+      # fewer distinct counters a block, which is what the joint kernel's merge costs.
+      TAIL_LINES=24 step scopebench_peaked "$bin/scopebench" --distribution peaked \
+        --json "$logs/scopebench_peaked.json" ;;
     bench126)
       # The element on both runtimes in one call: 1.22's plain path and 1.26's
       # (its plain pool and a pool whose frames carry a producer stream).
@@ -192,6 +205,7 @@ done
 cp "$summary" "$out/summary.txt"
 [ -d "$logs/bench" ] && cp "$logs"/bench/*.json "$out/" 2>/dev/null
 cp "$logs"/element_bench12*.json "$out/" 2>/dev/null
+cp "$logs"/scopebench*.json "$out/" 2>/dev/null
 cp "$logs"/scope_bench.json "$logs"/scope_*.png "$out/" 2>/dev/null
 tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
 cat "$summary"

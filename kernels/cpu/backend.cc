@@ -29,26 +29,8 @@ constexpr uint32_t kCopies = 4;
 
 using cpu_detail::LoadWord;
 
-// Where and how to read one component, decoded once per plane.
-struct ComponentWalk {
-  const uint8_t* first;  // the first counted sample's word
-  size_t pitch;
-  size_t stride;
-  uint32_t width, height;
-  uint32_t shift, mask;
-};
-
-ComponentWalk WalkOf(const PlaneView& plane) {
-  const Roi r = CountedRegion(plane);
-  return ComponentWalk{static_cast<const uint8_t*>(plane.data) + size_t(r.y) * plane.pitch +
-                           size_t(r.x) * plane.pixel_stride + plane.offset,
-                       plane.pitch,
-                       plane.pixel_stride,
-                       r.width,
-                       r.height,
-                       plane.shift,
-                       uint32_t((uint64_t(1) << plane.depth) - 1)};
-}
+using cpu_detail::ComponentWalk;
+using cpu_detail::WalkOf;
 
 // kStride 0: the stride is read from the walk at run time.
 // kWholeWord: the value is the whole word (no shift, depth = 8 * kSampleSize).

@@ -53,4 +53,25 @@ inline uint32_t LoadWord(const uint8_t* p) {
   return word;
 }
 
+// Where and how to read one component, decoded once per plane.
+struct ComponentWalk {
+  const uint8_t* first;  // the first counted sample's word
+  size_t pitch;
+  size_t stride;
+  uint32_t width, height;
+  uint32_t shift, mask;
+};
+
+inline ComponentWalk WalkOf(const PlaneView& plane) {
+  const Roi r = CountedRegion(plane);
+  return ComponentWalk{static_cast<const uint8_t*>(plane.data) + size_t(r.y) * plane.pitch +
+                           size_t(r.x) * plane.pixel_stride + plane.offset,
+                       plane.pitch,
+                       plane.pixel_stride,
+                       r.width,
+                       r.height,
+                       plane.shift,
+                       uint32_t((uint64_t(1) << plane.depth) - 1)};
+}
+
 }  // namespace cudahist::cpu_detail

@@ -20,7 +20,9 @@
 namespace cudahist {
 namespace {
 
+using cpu_detail::ComponentWalk;
 using cpu_detail::LoadWord;
+using cpu_detail::WalkOf;
 
 // counts offset of each code value's bin, times `scale`.
 std::vector<uint32_t> BinTable(uint32_t depth, uint32_t bins, uint32_t scale) {
@@ -29,27 +31,13 @@ std::vector<uint32_t> BinTable(uint32_t depth, uint32_t bins, uint32_t scale) {
   return table;
 }
 
-// Reads one row's samples in order.
-struct RowReader {
-  const uint8_t* first;  // the region's first sample word of row 0
-  size_t pitch, stride;
-  uint32_t shift, mask;
-};
-
-RowReader ReaderOf(const PlaneView& plane) {
-  const Roi r = CountedRegion(plane);
-  return RowReader{static_cast<const uint8_t*>(plane.data) + size_t(r.y) * plane.pitch +
-                       size_t(r.x) * plane.pixel_stride + plane.offset,
-                   plane.pitch, plane.pixel_stride, plane.shift, uint32_t((uint64_t(1) << plane.depth) - 1)};
-}
-
 template <uint32_t kSampleSize>
-inline uint32_t ValueAt(const RowReader& r, const uint8_t* row, uint32_t x) {
+inline uint32_t ValueAt(const ComponentWalk& r, const uint8_t* row, uint32_t x) {
   return (LoadWord<kSampleSize>(row + size_t(x) * r.stride) >> r.shift) & r.mask;
 }
 
 template <uint32_t kSampleSize>
-void CountColumns(const RowReader& r, const Roi& region, const uint32_t* column_base, const uint32_t* bin_of,
+void CountColumns(const ComponentWalk& r, const Roi& region, const uint32_t* column_base, const uint32_t* bin_of,
                   uint32_t* counts) {
   const uint8_t* row = r.first;
   for (uint32_t y = 0; y < region.height; ++y, row += r.pitch) {
@@ -58,7 +46,7 @@ void CountColumns(const RowReader& r, const Roi& region, const uint32_t* column_
 }
 
 template <uint32_t kSampleSizeA, uint32_t kSampleSizeB>
-void CountPairs(const RowReader& a, const RowReader& b, const Roi& region, const uint32_t* bin_a,
+void CountPairs(const ComponentWalk& a, const ComponentWalk& b, const Roi& region, const uint32_t* bin_a,
                 const uint32_t* bin_b, uint32_t* counts) {
   const uint8_t* row_a = a.first;
   const uint8_t* row_b = b.first;
@@ -70,7 +58,7 @@ void CountPairs(const RowReader& a, const RowReader& b, const Roi& region, const
 }
 
 template <uint32_t kSampleSizeA>
-void CountPairsPickB(uint32_t sample_size_b, const RowReader& a, const RowReader& b, const Roi& region,
+void CountPairsPickB(uint32_t sample_size_b, const ComponentWalk& a, const ComponentWalk& b, const Roi& region,
                      const uint32_t* bin_a, const uint32_t* bin_b, uint32_t* counts) {
   switch (sample_size_b) {
     case 1: return CountPairs<kSampleSizeA, 1>(a, b, region, bin_a, bin_b, counts);
@@ -92,11 +80,11 @@ Status CpuColumnHistogram(const ColumnHistogramSpec& spec, const PlaneView& plan
     column_base[x] = ColumnGroupOf(x, spec.groups, region.width) * spec.bins;
   }
   const std::vector<uint32_t> bin_of = BinTable(plane.depth, spec.bins, 1);
-  const RowReader reader = ReaderOf(plane);
+  const ComponentWalk walk = WalkOf(plane);
   switch (plane.sample_size) {
-    case 1: CountColumns<1>(reader, region, column_base.data(), bin_of.data(), counts); break;
-    case 2: CountColumns<2>(reader, region, column_base.data(), bin_of.data(), counts); break;
-    default: CountColumns<4>(reader, region, column_base.data(), bin_of.data(), counts); break;
+    case 1: CountColumns<1>(walk, region, column_base.data(), bin_of.data(), counts); break;
+    case 2: CountColumns<2>(walk, region, column_base.data(), bin_of.data(), counts); break;
+    default: CountColumns<4>(walk, region, column_base.data(), bin_of.data(), counts); break;
   }
   return Status::Ok();
 }
@@ -110,7 +98,7 @@ Status CpuJointHistogram(const JointHistogramSpec& spec, const PlaneView& a, con
   if (region.width == 0 || region.height == 0) return Status::Ok();
   const std::vector<uint32_t> bin_a = BinTable(a.depth, spec.bins_a, 1);
   const std::vector<uint32_t> bin_b = BinTable(b.depth, spec.bins_b, spec.bins_a);
-  const RowReader ra = ReaderOf(a), rb = ReaderOf(b);
+  const ComponentWalk ra = WalkOf(a), rb = WalkOf(b);
   switch (a.sample_size) {
     case 1: CountPairsPickB<1>(b.sample_size, ra, rb, region, bin_a.data(), bin_b.data(), counts); break;
     case 2: CountPairsPickB<2>(b.sample_size, ra, rb, region, bin_a.data(), bin_b.data(), counts); break;

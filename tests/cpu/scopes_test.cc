@@ -31,14 +31,21 @@ constexpr uint32_t kPoison = 0xDEADBEEFu;
 //   row 1: 255   0  63  64 128
 const uint8_t kTiny[12] = {0, 64, 128, 192, 255, 0xEE, 255, 0, 63, 64, 128, 0xEE};
 
-PlaneView TinyPlane() {
+PlaneView View(const void* data, uint32_t width, uint32_t height, size_t pitch, uint32_t stride = 1,
+               uint32_t sample_size = 1, uint32_t shift = 0, uint32_t depth = 8) {
   PlaneView p;
-  p.data = kTiny;
-  p.width = 5;
-  p.height = 2;
-  p.pitch = 6;
+  p.data = data;
+  p.width = width;
+  p.height = height;
+  p.pitch = pitch;
+  p.pixel_stride = stride;
+  p.sample_size = sample_size;
+  p.shift = shift;
+  p.depth = depth;
   return p;
 }
+
+PlaneView TinyPlane() { return View(kTiny, 5, 2, 6); }
 
 std::vector<uint32_t> Column(const ColumnHistogramSpec& spec, const PlaneView& plane, bool fast) {
   std::vector<uint32_t> counts(cudahist::ColumnCountsLength(spec), kPoison);
@@ -80,15 +87,7 @@ TEST_P(ScopesByPath, ColumnRoi) {
 // P010-like words: 10 bits above 6 bits of garbage; 2 bins split at 512.
 TEST_P(ScopesByPath, ColumnShiftedWords) {
   alignas(4) const uint16_t words[2] = {uint16_t(1023u << 6 | 0x15u), uint16_t(511u << 6 | 0x2Au)};
-  PlaneView p;
-  p.data = words;
-  p.width = 2;
-  p.height = 1;
-  p.pitch = 4;
-  p.pixel_stride = 2;
-  p.sample_size = 2;
-  p.shift = 6;
-  p.depth = 10;
+  const PlaneView p = View(words, 2, 1, 4, 2, 2, 6, 10);
   ColumnHistogramSpec spec;
   spec.groups = 2;
   spec.bins = 2;
@@ -109,12 +108,7 @@ TEST_P(ScopesByPath, ColumnEmptyRoiCountsNothing) {
 const uint8_t kUv[8] = {0, 255, 128, 128, 255, 0, 0xEE, 0xEE};
 
 TEST_P(ScopesByPath, JointPairsOfInterleavedComponents) {
-  PlaneView u;
-  u.data = kUv;
-  u.width = 3;
-  u.height = 1;
-  u.pitch = 8;
-  u.pixel_stride = 2;
+  const PlaneView u = View(kUv, 3, 1, 8, 2);
   PlaneView v = u;
   v.offset = 1;
   JointHistogramSpec spec;
@@ -151,12 +145,9 @@ TEST_P(CpuColumnMatrix, FastPathEqualsReference) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const ColumnCase& c = GetParam();
-  const ScopeFrame f = MakeColumnFrame(c, rng);
-  ColumnHistogramSpec spec;
-  spec.groups = c.groups;
-  spec.bins = c.bins;
-  const std::vector<uint32_t> reference = Column(spec, f.views[0], false);
-  EXPECT_EQ(Column(spec, f.views[0], true), reference);
+  const Frame f = MakeColumnFrame(c, rng);
+  const std::vector<uint32_t> reference = Column(ColumnSpecOf(c), f.views[0], false);
+  EXPECT_EQ(Column(ColumnSpecOf(c), f.views[0], true), reference);
   EXPECT_EQ(std::accumulate(reference.begin(), reference.end(), uint64_t(0)), cudahist::CountedSamples(f.views[0]));
 }
 
@@ -169,12 +160,9 @@ TEST_P(CpuJointMatrix, FastPathEqualsReference) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const JointCase& c = GetParam();
-  const ScopeFrame f = MakeJointFrame(c, rng);
-  JointHistogramSpec spec;
-  spec.bins_a = c.bins_a;
-  spec.bins_b = c.bins_b;
-  const std::vector<uint32_t> reference = Joint(spec, f.views[0], f.views[1], false);
-  EXPECT_EQ(Joint(spec, f.views[0], f.views[1], true), reference);
+  const Frame f = MakeJointFrame(c, rng);
+  const std::vector<uint32_t> reference = Joint(JointSpecOf(c), f.views[0], f.views[1], false);
+  EXPECT_EQ(Joint(JointSpecOf(c), f.views[0], f.views[1], true), reference);
   EXPECT_EQ(std::accumulate(reference.begin(), reference.end(), uint64_t(0)), cudahist::CountedSamples(f.views[0]));
 }
 
@@ -234,12 +222,7 @@ TEST(ScopeValidation, ColumnRequestsNameTheField) {
 
 TEST(ScopeValidation, JointRequestsNameTheField) {
   const auto invalid = StatusCode::kInvalidArgument;
-  PlaneView u;
-  u.data = kUv;
-  u.width = 3;
-  u.height = 1;
-  u.pitch = 8;
-  u.pixel_stride = 2;
+  const PlaneView u = View(kUv, 3, 1, 8, 2);
   PlaneView v = u;
   v.offset = 1;
   JointHistogramSpec spec;
@@ -252,14 +235,7 @@ TEST(ScopeValidation, JointRequestsNameTheField) {
   ExpectJointRefused(spec, u, v, invalid, "spec.bins_a: 512 is more than the 256 code values");
   spec.bins_a = 256;
   alignas(4) const uint16_t words[4] = {};
-  PlaneView deep;
-  deep.data = words;
-  deep.width = 3;
-  deep.height = 1;
-  deep.pitch = 8;
-  deep.pixel_stride = 2;
-  deep.sample_size = 2;
-  deep.depth = 16;
+  const PlaneView deep = View(words, 3, 1, 8, 2, 2, 0, 16);
   spec.bins_b = 300;
   ExpectJointRefused(spec, u, deep, invalid, "spec.bins_b: 300 is more than 256");
   spec.bins_b = 256;

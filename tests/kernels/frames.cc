@@ -94,13 +94,26 @@ Frame MakeFrame(const FrameSpec& spec, std::mt19937_64& rng) {
   return frame;
 }
 
-ViewAnchor AnchorOf(const Frame& frame, const cudahist::PlaneView& view) {
-  const auto* p = static_cast<const uint8_t*>(view.data);
-  for (size_t i = 0; i < frame.planes.size(); ++i) {
-    const AlignedBytes& s = frame.planes[i].storage;
-    if (p >= s.data() && p < s.data() + s.size()) return {i, size_t(p - s.data())};
+DeviceFrame::~DeviceFrame() {
+  for (void* p : buffers_) cudaFree(p);
+}
+
+cudaError_t DeviceFrame::Upload(const Frame& frame) {
+  for (const HostPlane& p : frame.planes) {
+    void* d = nullptr;
+    cudaError_t e = cudaMalloc(&d, p.storage.size() + 16);
+    if (e != cudaSuccess) return e;
+    buffers_.push_back(d);
+    e = cudaMemcpy(d, p.storage.data(), p.storage.size(), cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) return e;
   }
-  throw std::logic_error("view does not point into the frame");
+  for (const cudahist::PlaneView& v : frame.views) {
+    const ViewAnchor a = AnchorOf(frame, v);
+    cudahist::PlaneView d = v;
+    d.data = static_cast<const uint8_t*>(buffers_[a.plane]) + a.offset;
+    views_.push_back(d);
+  }
+  return cudaSuccess;
 }
 
 PaddedCopy CopyWithSlack(const Frame& frame) {

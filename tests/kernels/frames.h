@@ -2,6 +2,7 @@
 // built from the shared synthetic planes (tests/support/test_planes.h).
 #pragma once
 
+#include <cuda_runtime_api.h>
 #include <cudahist/plane_view.h>
 
 #include <cstdint>
@@ -13,18 +14,6 @@
 #include "test_planes.h"
 
 namespace cudahist_test {
-
-// Host planes and the component views into them (views point into `planes`'
-// storage; moving a Frame keeps them valid, copying does not).
-struct Frame {
-  std::vector<HostPlane> planes;
-  std::vector<cudahist::PlaneView> views;
-  Frame() = default;
-  Frame(Frame&&) = default;
-  Frame& operator=(Frame&&) = default;
-  Frame(const Frame&) = delete;
-  Frame& operator=(const Frame&) = delete;
-};
 
 struct FrameSpec {
   std::string name;
@@ -50,12 +39,22 @@ struct PaddedCopy {
 };
 PaddedCopy CopyWithSlack(const Frame& frame);
 
-// Byte offset of view.data inside one of the frame's allocations, and which.
-struct ViewAnchor {
-  size_t plane;
-  size_t offset;
+// Device copies of a frame's allocations (256-byte aligned, as cudaMalloc
+// gives them, plus 16 bytes of slack), with the views rebased onto them so
+// that every base offset keeps its alignment.
+class DeviceFrame {
+ public:
+  DeviceFrame() = default;
+  DeviceFrame(const DeviceFrame&) = delete;
+  DeviceFrame& operator=(const DeviceFrame&) = delete;
+  ~DeviceFrame();
+  cudaError_t Upload(const Frame& frame);
+  const std::vector<cudahist::PlaneView>& views() const { return views_; }
+
+ private:
+  std::vector<void*> buffers_;
+  std::vector<cudahist::PlaneView> views_;
 };
-ViewAnchor AnchorOf(const Frame& frame, const cudahist::PlaneView& view);
 
 }  // namespace cudahist_test
 

@@ -56,38 +56,6 @@ TEST(CudaDeviceTest, CheckCudaDeviceSaysWhyWhenThereIsNone) {
   EXPECT_EQ(h, nullptr);
 }
 
-// Device copies of a frame's allocations (256-byte aligned, as cudaMalloc
-// gives them, plus 16 bytes of slack), with the views rebased onto them so
-// that every base offset keeps its alignment.
-class DeviceFrame {
- public:
-  ~DeviceFrame() {
-    for (void* p : buffers_) cudaFree(p);
-  }
-  cudaError_t Upload(const Frame& frame) {
-    for (const HostPlane& p : frame.planes) {
-      void* d = nullptr;
-      cudaError_t e = cudaMalloc(&d, p.storage.size() + 16);
-      if (e != cudaSuccess) return e;
-      buffers_.push_back(d);
-      e = cudaMemcpy(d, p.storage.data(), p.storage.size(), cudaMemcpyHostToDevice);
-      if (e != cudaSuccess) return e;
-    }
-    for (const PlaneView& v : frame.views) {
-      const ViewAnchor a = AnchorOf(frame, v);
-      PlaneView d = v;
-      d.data = static_cast<const uint8_t*>(buffers_[a.plane]) + a.offset;
-      views_.push_back(d);
-    }
-    return cudaSuccess;
-  }
-  const std::vector<PlaneView>& views() const { return views_; }
-
- private:
-  std::vector<void*> buffers_;
-  std::vector<PlaneView> views_;
-};
-
 // Whether `algorithm` can hold `counters` counters in one block's shared memory.
 bool Supported(Algorithm algorithm, uint32_t counters) {
   int device = 0, max_shared = 0;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "frames.h"
 #include "scope_cases.h"
 #include "test_planes.h"
 
@@ -36,39 +37,6 @@ constexpr uint32_t kPoison = 0xDEADBEEFu;
     const Status cuda_ = cudahist::CheckCudaDevice(); \
     if (!cuda_.ok()) GTEST_SKIP() << cuda_.message(); \
   } while (0)
-
-// Device copies of a frame's allocations (cudaMalloc: 256-byte aligned, as
-// the host storage is), views rebased so that every start keeps its alignment.
-class DeviceScopeFrame {
- public:
-  ~DeviceScopeFrame() {
-    for (void* p : buffers_) cudaFree(p);
-  }
-  bool Upload(const ScopeFrame& f) {
-    for (const HostPlane& p : f.planes) {
-      void* d = nullptr;
-      if (cudaMalloc(&d, p.storage.size() + 16) != cudaSuccess) return false;
-      buffers_.push_back(d);
-      if (cudaMemcpy(d, p.storage.data(), p.storage.size(), cudaMemcpyHostToDevice) != cudaSuccess) return false;
-    }
-    for (PlaneView v : f.views) {
-      const auto* data = static_cast<const uint8_t*>(v.data);
-      for (size_t i = 0; i < f.planes.size(); ++i) {
-        const AlignedBytes& s = f.planes[i].storage;
-        if (data >= s.data() && data < s.data() + s.size()) {
-          v.data = static_cast<const uint8_t*>(buffers_[i]) + (data - s.data());
-        }
-      }
-      views_.push_back(v);
-    }
-    return true;
-  }
-  const std::vector<PlaneView>& views() const { return views_; }
-
- private:
-  std::vector<void*> buffers_;
-  std::vector<PlaneView> views_;
-};
 
 // Poisoned device and pinned counts on a non-blocking stream.
 class ScopeOutputs {
@@ -126,24 +94,10 @@ std::vector<uint32_t> JointReference(const JointHistogramSpec& spec, const Plane
   return counts;
 }
 
-ColumnHistogramSpec ColumnSpecOf(const ColumnCase& c) {
-  ColumnHistogramSpec spec;
-  spec.groups = c.groups;
-  spec.bins = c.bins;
-  return spec;
-}
-
-JointHistogramSpec JointSpecOf(const JointCase& c) {
-  JointHistogramSpec spec;
-  spec.bins_a = c.bins_a;
-  spec.bins_b = c.bins_b;
-  return spec;
-}
-
-void ExpectColumnMatches(const ColumnHistogramSpec& spec, const ScopeFrame& frame) {
+void ExpectColumnMatches(const ColumnHistogramSpec& spec, const Frame& frame) {
   const std::vector<uint32_t> expected = ColumnReference(spec, frame.views[0]);
-  DeviceScopeFrame device;
-  ASSERT_TRUE(device.Upload(frame));
+  DeviceFrame device;
+  ASSERT_EQ(device.Upload(frame), cudaSuccess);
   std::unique_ptr<ColumnHistogrammer> h;
   const Status created = ColumnHistogrammer::Create(&h);
   ASSERT_TRUE(created.ok()) << created.message();
@@ -176,11 +130,11 @@ TEST_P(GpuJointMatrix, EqualsReference) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
   std::mt19937_64 rng(seed);
-  const ScopeFrame frame = MakeJointFrame(GetParam(), rng);
+  const Frame frame = MakeJointFrame(GetParam(), rng);
   const JointHistogramSpec spec = JointSpecOf(GetParam());
   const std::vector<uint32_t> expected = JointReference(spec, frame.views[0], frame.views[1]);
-  DeviceScopeFrame device;
-  ASSERT_TRUE(device.Upload(frame));
+  DeviceFrame device;
+  ASSERT_EQ(device.Upload(frame), cudaSuccess);
   std::unique_ptr<JointHistogrammer> h;
   const Status created = JointHistogrammer::Create(&h);
   ASSERT_TRUE(created.ok()) << created.message();
@@ -217,14 +171,15 @@ TEST(GpuSeed004Shape, LengthBy512ChannelsEqualsReference) {
   }
 }
 
-// Full-size frames: 1080p luma per column (1920 and 1024 groups), 4K luma.
+// Full-size frames: 1080p luma per column (1920 and 1024 groups), 4K luma,
+// and a frame wide enough for 32-column bands of whole groups.
 TEST(GpuColumnLarge, VideoFramesEqualReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   for (const auto& [width, height, groups] :
-       std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{1920, 1080, 1920}, {1920, 1080, 1024}, {3840, 2160, 3840}}) {
+       std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{1920, 1080, 1920}, {1920, 1080, 1024}, {3840, 2160, 3840}, {4300, 20, 4300}, {4300, 20, 2150}}) {
     SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " groups " + std::to_string(groups));
     ColumnCase c;
     c.layout.width = width;
@@ -247,8 +202,8 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
   std::mt19937_64 rng(seed);
   const std::vector<ColumnCase> columns = ColumnCases();
   const std::vector<JointCase> joints = JointCases();
-  std::vector<ScopeFrame> frames;
-  std::vector<std::unique_ptr<DeviceScopeFrame>> device;
+  std::vector<Frame> frames;
+  std::vector<std::unique_ptr<DeviceFrame>> device;
   std::vector<std::vector<uint32_t>> expected;
   std::vector<std::unique_ptr<ScopeOutputs>> outs;
   std::unique_ptr<ColumnHistogrammer> column;
@@ -262,8 +217,8 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
     for (size_t i = 0; i < columns.size(); i += 3) {
       frames.push_back(MakeColumnFrame(columns[i], rng));
       expected.push_back(ColumnReference(ColumnSpecOf(columns[i]), frames.back().views[0]));
-      device.push_back(std::make_unique<DeviceScopeFrame>());
-      ASSERT_TRUE(device.back()->Upload(frames.back()));
+      device.push_back(std::make_unique<DeviceFrame>());
+      ASSERT_EQ(device.back()->Upload(frames.back()), cudaSuccess);
       outs.push_back(std::make_unique<ScopeOutputs>(expected.back().size()));
       const Status s = column->Compute(ColumnSpecOf(columns[i]), device.back()->views()[0], stream,
                                        outs.back()->Poisoned(false));
@@ -272,8 +227,8 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
     for (size_t i = 0; i < joints.size(); i += 4) {
       frames.push_back(MakeJointFrame(joints[i], rng));
       expected.push_back(JointReference(JointSpecOf(joints[i]), frames.back().views[0], frames.back().views[1]));
-      device.push_back(std::make_unique<DeviceScopeFrame>());
-      ASSERT_TRUE(device.back()->Upload(frames.back()));
+      device.push_back(std::make_unique<DeviceFrame>());
+      ASSERT_EQ(device.back()->Upload(frames.back()), cudaSuccess);
       outs.push_back(std::make_unique<ScopeOutputs>(expected.back().size()));
       const Status s = joint->Compute(JointSpecOf(joints[i]), device.back()->views()[0], device.back()->views()[1],
                                       stream, outs.back()->Poisoned(false));
@@ -292,9 +247,9 @@ TEST(GpuScopesBadInput, RefusedWithTheFieldNamedAndCountsUntouched) {
   ColumnCase c;
   c.layout.width = 64;
   c.layout.height = 8;
-  const ScopeFrame frame = MakeColumnFrame(c, rng);
-  DeviceScopeFrame device;
-  ASSERT_TRUE(device.Upload(frame));
+  const Frame frame = MakeColumnFrame(c, rng);
+  DeviceFrame device;
+  ASSERT_EQ(device.Upload(frame), cudaSuccess);
   std::unique_ptr<ColumnHistogrammer> column;
   std::unique_ptr<JointHistogrammer> joint;
   ASSERT_TRUE(ColumnHistogrammer::Create(&column).ok());

@@ -61,7 +61,7 @@ JointCase TwoPlanes(std::string name, PlaneLayout layout, size_t b_padding, size
   return j;
 }
 
-void ApplyRoi(bool has_roi, const cudahist::Roi& roi, ScopeFrame& f) {
+void ApplyRoi(bool has_roi, const cudahist::Roi& roi, Frame& f) {
   for (cudahist::PlaneView& v : f.views) {
     v.has_roi = has_roi;
     v.roi = roi;
@@ -78,6 +78,8 @@ std::vector<ColumnCase> ColumnCases() {
   c.push_back(Column("gray8", Layout(333, 77, 1, 1, 0, 8, 3, 1), 1, 0, 1, 256, D::kPeaked));
   c.push_back(Column("gray8", Layout(333, 77, 1, 1, 0, 8, 3, 1), 1, 0, 100, 100, D::kPeaked));
   c.push_back(Column("gray8", Layout(17, 3, 1, 1, 0, 8, 0, 5), 1, 0, 5, 7));
+  // Groups of 37 columns: wider than a band, so groups straddle bands (partials).
+  c.push_back(Column("gray8", Layout(333, 77, 1, 1, 0, 8, 3, 1), 1, 0, 9, 256));
   c.push_back(Column("gray8", Layout(1, 7, 1, 1, 0, 8, 1, 0), 1, 0, 1, 256));
   c.push_back(Column("gray8 one value", Layout(64, 40, 1, 1, 0, 8, 0, 0), 1, 0, 64, 256, D::kOneValue));
   c.back().one_value = 201;
@@ -134,16 +136,16 @@ std::vector<JointCase> JointCases() {
   return j;
 }
 
-ScopeFrame MakeColumnFrame(const ColumnCase& c, std::mt19937_64& rng) {
-  ScopeFrame f;
+Frame MakeColumnFrame(const ColumnCase& c, std::mt19937_64& rng) {
+  Frame f;
   f.planes.push_back(MakeInterleavedPlane(c.layout, c.components, c.distribution, rng, c.one_value));
   f.views.push_back(ComponentViews(f.planes[0], c.components)[size_t(c.component)]);
   ApplyRoi(c.has_roi, c.roi, f);
   return f;
 }
 
-ScopeFrame MakeJointFrame(const JointCase& c, std::mt19937_64& rng) {
-  ScopeFrame f;
+Frame MakeJointFrame(const JointCase& c, std::mt19937_64& rng) {
+  Frame f;
   if (c.two_planes) {
     PlaneLayout b = c.layout;
     b.pitch_padding = c.b_pitch_padding;
@@ -158,6 +160,20 @@ ScopeFrame MakeJointFrame(const JointCase& c, std::mt19937_64& rng) {
   }
   ApplyRoi(c.has_roi, c.roi, f);
   return f;
+}
+
+cudahist::ColumnHistogramSpec ColumnSpecOf(const ColumnCase& c) {
+  cudahist::ColumnHistogramSpec spec;
+  spec.groups = c.groups;
+  spec.bins = c.bins;
+  return spec;
+}
+
+cudahist::JointHistogramSpec JointSpecOf(const JointCase& c) {
+  cudahist::JointHistogramSpec spec;
+  spec.bins_a = c.bins_a;
+  spec.bins_b = c.bins_b;
+  return spec;
 }
 
 std::string Describe(const ColumnCase& c) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cudahist/plane_view.h>
+#include <cudahist/scopes.h>
 
 #include <cstdint>
 #include <ostream>
@@ -20,15 +21,8 @@
 
 namespace cudahist_test {
 
-// Host planes and the views of one request (views point into `planes`'
-// storage; moving keeps them valid).
-struct ScopeFrame {
-  std::vector<HostPlane> planes;
-  std::vector<cudahist::PlaneView> views;  // column: 1 view; joint: a, b
-  ScopeFrame() = default;
-  ScopeFrame(ScopeFrame&&) = default;
-  ScopeFrame& operator=(ScopeFrame&&) = default;
-};
+// A request's planes and views (Frame, test_planes.h): column requests one
+// view, joint requests two (a, b).
 
 struct ColumnCase {
   std::string name;
@@ -57,9 +51,11 @@ struct JointCase {
 };
 
 std::vector<ColumnCase> ColumnCases();
+cudahist::ColumnHistogramSpec ColumnSpecOf(const ColumnCase& c);
+cudahist::JointHistogramSpec JointSpecOf(const JointCase& c);
 std::vector<JointCase> JointCases();
-ScopeFrame MakeColumnFrame(const ColumnCase& c, std::mt19937_64& rng);
-ScopeFrame MakeJointFrame(const JointCase& c, std::mt19937_64& rng);
+Frame MakeColumnFrame(const ColumnCase& c, std::mt19937_64& rng);
+Frame MakeJointFrame(const JointCase& c, std::mt19937_64& rng);
 
 std::string Describe(const ColumnCase& c);
 std::string Describe(const JointCase& c);

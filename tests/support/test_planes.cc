@@ -146,4 +146,13 @@ uint64_t FreshSeed() {
   return (uint64_t(device()) << 32) ^ device();
 }
 
+ViewAnchor AnchorOf(const Frame& frame, const cudahist::PlaneView& view) {
+  const auto* p = static_cast<const uint8_t*>(view.data);
+  for (size_t i = 0; i < frame.planes.size(); ++i) {
+    const AlignedBytes& s = frame.planes[i].storage;
+    if (p >= s.data() && p < s.data() + s.size()) return {i, size_t(p - s.data())};
+  }
+  throw std::logic_error("view does not point into the frame");
+}
+
 }  // namespace cudahist_test

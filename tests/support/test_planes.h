@@ -81,6 +81,26 @@ HostPlane MakeInterleavedPlane(const PlaneLayout& layout, int n_components, Dist
 // plane.view.offset + k * sample_size for k = 0 .. n_components - 1 (RGBA, NV12's UV).
 std::vector<cudahist::PlaneView> ComponentViews(const HostPlane& plane, int n_components);
 
+// Host planes and the component views into them, as a frame or a request
+// lays them out (views point into `planes`' storage; moving a Frame keeps
+// them valid, copying does not).
+struct Frame {
+  std::vector<HostPlane> planes;
+  std::vector<cudahist::PlaneView> views;
+  Frame() = default;
+  Frame(Frame&&) = default;
+  Frame& operator=(Frame&&) = default;
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+};
+
+// Byte offset of view.data inside one of the frame's allocations, and which.
+struct ViewAnchor {
+  size_t plane;
+  size_t offset;
+};
+ViewAnchor AnchorOf(const Frame& frame, const cudahist::PlaneView& view);
+
 // A fresh seed per run (std::random_device), or the value of env CUDAHIST_TEST_SEED to replay
 // one. Tests print it on failure (SCOPED_TRACE).
 uint64_t FreshSeed();
