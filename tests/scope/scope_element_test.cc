@@ -334,6 +334,54 @@ TEST(ScopeErrors, BadRequestsAreClearErrors) {
   }
 }
 
+TEST(ScopeErrors, BufferSmallerThanItsCapsIsAnError) {
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 64, 32);
+  Harness hx("");
+  gst_harness_set_src_caps_str(hx.h(), CapsString(info).c_str());
+  EXPECT_EQ(gst_harness_push(hx.h(), gst_buffer_new_allocate(nullptr, 100, nullptr)), GST_FLOW_ERROR);
+  const std::string text = PopErrorText(hx.bus());
+  EXPECT_NE(text.find("Buffer too small for its caps"), std::string::npos) << text;
+}
+
+// Without a driver (CI) CUDA caps fail negotiation with an element error, not
+// an abort inside gst-cuda; on a GPU host the same holds for a device id that
+// does not exist.
+TEST(ScopeErrors, CudaCapsWithoutAUsableDeviceAreAnElementError) {
+  const bool have_cuda = cudahist::CheckCudaDevice().ok();
+  Harness hx(have_cuda ? "cuda-device-id=99" : "");
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 32, 16);
+  std::string caps = CapsString(info);
+  caps.replace(caps.find("video/x-raw"), strlen("video/x-raw"), "video/x-raw(memory:CUDAMemory)");
+  gst_harness_set_src_caps_str(hx.h(), caps.c_str());
+  EXPECT_NE(gst_harness_push(hx.h(), gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr)),
+            GST_FLOW_OK);
+  const std::string text = PopErrorText(hx.bus());
+  EXPECT_NE(text.find(have_cuda ? "No usable CUDA device for cuda-device-id 99" : "CUDA"), std::string::npos) << text;
+}
+
+// Properties set while playing take effect on the next frame; one the
+// format cannot meet is an error then.
+TEST(ScopeErrors, PropertiesChangeBetweenFrames) {
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_Y444, 30, 10);
+  Harness hx("graticule=none");
+  const std::string size = "video/x-raw,format=RGBA,width=90,height=256";
+  EXPECT_EQ(LitRows(hx.Draw(info, FlatFrame(info, 50), size), 80), std::vector<int>{255 - 50});  // waveform: Y
+  GstElement* scope = gst_harness_find_element(hx.h(), "cudavideoscope");
+  g_object_set(scope, "components", "V", nullptr);
+  EXPECT_EQ(LitRows(hx.Draw(info, FlatFrame(info, 50), size), 80), std::vector<int>{255 - 50});
+  GstBuffer* frame = FlatFrame(info, 50);
+  GstVideoFrame f;
+  gst_video_frame_map(&f, const_cast<GstVideoInfo*>(&info), frame, GST_MAP_WRITE);
+  std::memset(GST_VIDEO_FRAME_COMP_DATA(&f, 2), 150, GST_VIDEO_FRAME_COMP_STRIDE(&f, 2) * 10);
+  gst_video_frame_unmap(&f);
+  EXPECT_EQ(LitRows(hx.Draw(info, frame, size), 80), std::vector<int>{255 - 150}) << "V is drawn now";
+  g_object_set(scope, "components", "G", nullptr);
+  EXPECT_EQ(hx.Draw(info, FlatFrame(info, 50), size).width, 0);
+  const std::string text = PopErrorText(hx.bus());
+  EXPECT_NE(text.find("\"G\" is not a component of Y444"), std::string::npos) << text;
+  gst_object_unref(scope);
+}
+
 TEST(ScopeErrors, PropertyRangesAreEnforced) {
   GstElement* e = gst_element_factory_make("cudavideoscope", nullptr);
   ASSERT_NE(e, nullptr);
