@@ -40,6 +40,10 @@ Status ValidateColumnScope(const ColumnScope& scope, const ScopeImage& image) {
     return Invalid("num_levels", std::to_string(scope.num_levels) + " is outside " + Range(0, kMaxScopeLevels));
   }
   if (scope.gain < 1) return Invalid("gain", "must be at least 1");
+  if (scope.style == ColumnScopeStyle::kParade && image.width < uint32_t(scope.num_traces)) {
+    return Invalid("image.width", std::to_string(image.width) + " is narrower than the parade's " +
+                                      std::to_string(scope.num_traces) + " panels");
+  }
   for (int i = 0; i < scope.num_traces; ++i) {
     const ColumnTrace& t = scope.traces[i];
     const std::string name = "traces[" + std::to_string(i) + "]";

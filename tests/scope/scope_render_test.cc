@@ -187,6 +187,13 @@ TEST(ScopeValidation, BadRequestsNameTheField) {
   s.style = ColumnScopeStyle::kWaveform;
   s.traces[0].bins = 512;
   EXPECT_NE(cudahist::DrawColumnScopeCpu(s, image.view()).message().find("traces[0].bins"), std::string::npos);
+  s.traces[0].bins = 256;
+  s.style = ColumnScopeStyle::kParade;
+  s.num_traces = 3;
+  s.traces[1] = s.traces[2] = s.traces[0];
+  HostImage narrow(2, 8);
+  EXPECT_NE(cudahist::DrawColumnScopeCpu(s, narrow.view()).message().find("narrower than the parade's 3 panels"),
+            std::string::npos);
   VectorScope v;
   EXPECT_NE(cudahist::DrawVectorScopeCpu(v, image.view()).message().find("counts"), std::string::npos);
 }
