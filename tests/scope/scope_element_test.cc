@@ -469,13 +469,16 @@ TEST_P(GpuScope, GpuPicturesEqualCpuPicturesOfTheSameFrames) {
       const std::string source = "videotestsrc num-buffers=3 pattern=" + std::string(pattern) +
                                  " ! video/x-raw,format=" + format + ",width=333,height=187 ! ";
       const std::string scope = "cudavideoscope name=scope style=" + style + " scale=" + scale + components;
-      const std::string size = " ! video/x-raw,width=301,height=203";
+      const std::string size = ",width=301,height=203";
       std::string error;
       int cuda = 0, host = 0;
-      const std::vector<Picture> gpu = AllPictures(
-          source + "cudaupload ! " + scope + size + " ! cudadownload ! appsink name=sink", &cuda, &error);
+      const std::vector<Picture> gpu =
+          AllPictures(source + "cudaupload ! video/x-raw(memory:CUDAMemory) ! " + scope +
+                          " ! video/x-raw(memory:CUDAMemory)" + size + " ! cudadownload ! appsink name=sink",
+                      &cuda, &error);
       ASSERT_EQ(error, "");
-      const std::vector<Picture> cpu = AllPictures(source + scope + size + " ! appsink name=sink", &host, &error);
+      const std::vector<Picture> cpu =
+          AllPictures(source + scope + " ! video/x-raw" + size + " ! appsink name=sink", &host, &error);
       ASSERT_EQ(error, "");
       EXPECT_EQ(cuda, 3) << "the GPU pipeline's pictures were not in CUDA memory";
       EXPECT_EQ(host, 0);
@@ -501,7 +504,7 @@ TEST(GpuScopeErrors, InvalidCudaDeviceIdIsAnElementError) {
   if (!CudaPipelinesAvailable(&why)) GTEST_SKIP() << why;
   const std::string error = ErrorOf(
       "videotestsrc num-buffers=1 ! video/x-raw,format=NV12,width=64,height=32 ! cudaupload ! "
-      "cudavideoscope cuda-device-id=99 ! cudadownload ! appsink name=sink");
+      "video/x-raw(memory:CUDAMemory) ! cudavideoscope cuda-device-id=99 ! cudadownload ! appsink name=sink");
   EXPECT_NE(error.find("No usable CUDA device for cuda-device-id 99"), std::string::npos) << error;
 }
 
