@@ -172,7 +172,9 @@ for s in $steps; do
         bash "$here/scripts/launch/scope.sh" "$here/media/clip-1080p.mp4" parade
       step scope_recipe_frames bash -c 'd=$(mktemp -d); gst-launch-1.0 -q filesrc location="$1" ! avidemux ! \
           jpegdec ! videoconvert ! pngenc ! multifilesink location="$d/f%03d.png" &&
-          echo "$(ls "$d" | wc -l) frames of $(file -b "$d/f000.png")"; cp "$d/f010.png" "$2"' _ \
+          echo "$(ls "$d" | wc -l) frames of (width, height) $(python3 -c "import struct, sys; \
+          print(struct.unpack(\">II\", open(sys.argv[1], \"rb\").read(24)[16:24]))" "$d/f000.png")"; \
+          cp "$d/f010.png" "$2"' _ \
         "$logs/scope_recipe.avi" "$logs/scope_recipe_frame10.png"
       step scope_png "$bin/monitor" --quiet --scope waveform --scope-png "$logs/scope_waveform_frame30.png" \
         --frame 30 "$here/media/clip-1080p.mp4" ;;
