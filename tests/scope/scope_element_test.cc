@@ -247,25 +247,48 @@ void BarTarget(int bar, double kr, double kb, double* cb, double* cr) {
   *cr = 128 + 224 * (r - y) / (2 * (1 - kr));
 }
 
-GstSample* PullOne(const std::string& description, std::string* error) {
+GstPadProbeReturn CountCudaPictures(GstPad*, GstPadProbeInfo* info, gpointer cuda_pictures) {
+  GstBuffer* b = GST_PAD_PROBE_INFO_BUFFER(info);
+  if (gst_buffer_n_memory(b) > 0 && gst_is_cuda_memory(gst_buffer_peek_memory(b, 0))) {
+    ++*static_cast<int*>(cuda_pictures);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+// Every picture the pipeline's appsink "sink" receives, and the pipeline's
+// first error ("" when none); `cuda_pictures`, when given, counts those the
+// element named "scope" pushed in CUDA memory.
+std::vector<Picture> AllPictures(const std::string& description, std::string* error,
+                                 int* cuda_pictures = nullptr) {
+  std::vector<Picture> pictures;
   GError* e = nullptr;
   GstElement* p = gst_parse_launch(description.c_str(), &e);
   if (e) {
     *error = e->message;
     g_error_free(e);
     if (p) gst_object_unref(p);
-    return nullptr;
+    return pictures;
+  }
+  if (cuda_pictures != nullptr) {
+    GstElement* scope = gst_bin_get_by_name(GST_BIN(p), "scope");
+    GstPad* src = gst_element_get_static_pad(scope, "src");
+    gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, CountCudaPictures, cuda_pictures, nullptr);
+    gst_object_unref(src);
+    gst_object_unref(scope);
   }
   GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
   gst_element_set_state(p, GST_STATE_PLAYING);
-  GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 20 * GST_SECOND);
+  while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 20 * GST_SECOND)) {
+    pictures.push_back(PictureOf(gst_sample_get_caps(sample), gst_sample_get_buffer(sample)));
+    gst_sample_unref(sample);
+  }
   GstBus* bus = gst_element_get_bus(p);
   *error = PopErrorText(bus);
   gst_object_unref(bus);
   gst_element_set_state(p, GST_STATE_NULL);
   gst_object_unref(sink);
   gst_object_unref(p);
-  return sample;
+  return pictures;
 }
 
 TEST(ScopePictures, SmpteBarsLandOnTheVectorscopeTargets) {
@@ -273,13 +296,13 @@ TEST(ScopePictures, SmpteBarsLandOnTheVectorscopeTargets) {
   for (const auto& [width, height, kr, kb] : {std::tuple<int, int, double, double>{640, 480, 0.299, 0.114},
                                               {1280, 720, 0.2126, 0.0722}}) {
     std::string error;
-    GstSample* sample = PullOne("videotestsrc num-buffers=1 pattern=smpte75 ! video/x-raw,format=I420,width=" +
-                                    std::to_string(width) + ",height=" + std::to_string(height) +
-                                    " ! cudavideoscope style=vectorscope ! appsink name=sink",
-                                &error);
-    ASSERT_NE(sample, nullptr) << error;
-    const Picture p = PictureOf(gst_sample_get_caps(sample), gst_sample_get_buffer(sample));
-    gst_sample_unref(sample);
+    const std::vector<Picture> pictures =
+        AllPictures("videotestsrc num-buffers=1 pattern=smpte75 ! video/x-raw,format=I420,width=" +
+                        std::to_string(width) + ",height=" + std::to_string(height) +
+                        " ! cudavideoscope style=vectorscope ! appsink name=sink",
+                    &error);
+    ASSERT_EQ(pictures.size(), 1u) << error;
+    const Picture& p = pictures[0];
     ASSERT_EQ(p.width, 512);
     for (int bar = 0; bar < 6; ++bar) {
       double cb = 0, cr = 0;
@@ -305,8 +328,7 @@ TEST(ScopePictures, SmpteBarsLandOnTheVectorscopeTargets) {
 
 std::string ErrorOf(const std::string& description) {
   std::string error;
-  GstSample* sample = PullOne(description, &error);
-  if (sample) gst_sample_unref(sample);
+  AllPictures(description, &error);
   return error;
 }
 
@@ -416,45 +438,6 @@ bool CudaPipelinesAvailable(std::string* why) {
   return true;
 }
 
-GstPadProbeReturn CountCudaPictures(GstPad*, GstPadProbeInfo* info, gpointer cuda_pictures) {
-  GstBuffer* b = GST_PAD_PROBE_INFO_BUFFER(info);
-  if (gst_buffer_n_memory(b) > 0 && gst_is_cuda_memory(gst_buffer_peek_memory(b, 0))) {
-    ++*static_cast<int*>(cuda_pictures);
-  }
-  return GST_PAD_PROBE_OK;
-}
-
-// Every picture the pipeline's appsink "sink" receives; `cuda_pictures`
-// counts those the element named "scope" pushed in CUDA memory.
-std::vector<Picture> AllPictures(const std::string& description, int* cuda_pictures, std::string* error) {
-  std::vector<Picture> pictures;
-  GError* e = nullptr;
-  GstElement* p = gst_parse_launch(description.c_str(), &e);
-  if (e) {
-    *error = e->message;
-    g_error_free(e);
-    return pictures;
-  }
-  GstElement* scope = gst_bin_get_by_name(GST_BIN(p), "scope");
-  GstPad* src = gst_element_get_static_pad(scope, "src");
-  gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, CountCudaPictures, cuda_pictures, nullptr);
-  gst_object_unref(src);
-  gst_object_unref(scope);
-  GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
-  gst_element_set_state(p, GST_STATE_PLAYING);
-  while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 20 * GST_SECOND)) {
-    pictures.push_back(PictureOf(gst_sample_get_caps(sample), gst_sample_get_buffer(sample)));
-    gst_sample_unref(sample);
-  }
-  GstBus* bus = gst_element_get_bus(p);
-  *error = PopErrorText(bus);
-  gst_object_unref(bus);
-  gst_element_set_state(p, GST_STATE_NULL);
-  gst_object_unref(sink);
-  gst_object_unref(p);
-  return pictures;
-}
-
 class GpuScope : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
 
 TEST_P(GpuScope, GpuPicturesEqualCpuPicturesOfTheSameFrames) {
@@ -475,10 +458,10 @@ TEST_P(GpuScope, GpuPicturesEqualCpuPicturesOfTheSameFrames) {
       const std::vector<Picture> gpu =
           AllPictures(source + "cudaupload ! video/x-raw(memory:CUDAMemory) ! " + scope +
                           " ! video/x-raw(memory:CUDAMemory)" + size + " ! cudadownload ! appsink name=sink",
-                      &cuda, &error);
+                      &error, &cuda);
       ASSERT_EQ(error, "");
       const std::vector<Picture> cpu =
-          AllPictures(source + scope + " ! video/x-raw" + size + " ! appsink name=sink", &host, &error);
+          AllPictures(source + scope + " ! video/x-raw" + size + " ! appsink name=sink", &error, &host);
       ASSERT_EQ(error, "");
       EXPECT_EQ(cuda, 3) << "the GPU pipeline's pictures were not in CUDA memory";
       EXPECT_EQ(host, 0);
