@@ -7,7 +7,7 @@
 # Environment:
 #   SCOPE_OUT=FILE.avi  write the side-by-side video to FILE (Motion JPEG in AVI) instead of a
 #                       window: for a machine without a display (the GPU host)
-#   SCOPE_FRAMES=N      stop after N frames
+#   SCOPE_FRAMES=N      stop the input after N frames
 #   SCOPE_CPU=1         keep frames in system memory: the element's CPU path (taken anyway when
 #                       GStreamer offers no cudaupload, i.e. no usable CUDA device)
 #   SCOPE_HEIGHT=H      height of the scope and of the picture (default 512)

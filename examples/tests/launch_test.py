@@ -82,7 +82,10 @@ class ScopeRecipe(unittest.TestCase):
         support.gst_launch("filesrc location=%s ! avidemux ! jpegdec ! videoconvert ! pngenc ! "
                            "multifilesink location=%s" % (out, pattern))
         frames = [f for f in os.listdir(self.tmp.name) if f.startswith("frame-%s-" % style)]
-        self.assertGreaterEqual(len(frames), 5)
+        # SCOPE_FRAMES stops the input early; compositor and muxer decide the
+        # exact count (GStreamer 1.22 wrote 12 pictures here, 1.26 wrote 4).
+        clip_frames = sum(n for _, n in support.CLIP_SEGMENTS)
+        self.assertTrue(1 <= len(frames) < clip_frames, "%d pictures" % len(frames))
         return support.read_png(pattern % 0)
 
     def check_side_by_side(self, picture, scope_width):
