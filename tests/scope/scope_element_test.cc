@@ -154,6 +154,39 @@ TEST(ScopeCaps, DownstreamChoosesTheSizeAndTheFrameRateIsKept) {
   gst_caps_unref(caps);
 }
 
+TEST(ScopeCaps, ANewStyleWhilePlayingTakesItsDefaultSize) {
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 64, 32);
+  Harness hx("");
+  EXPECT_EQ(hx.Draw(info, FlatFrame(info, 100)).width, 1024);
+  GstElement* scope = gst_harness_find_element(hx.h(), "cudavideoscope");
+  gst_util_set_object_arg(G_OBJECT(scope), "style", "vectorscope");
+  gst_object_unref(scope);
+  const Picture p = hx.Draw(info, FlatFrame(info, 100));
+  EXPECT_EQ(p.width, 512) << PopErrorText(hx.bus());
+  EXPECT_EQ(p.height, 512);
+}
+
+// A state cycle drops the state and builds it again (the CPU path; the GPU
+// path's cycle is in the GPU tests below).
+TEST(ScopeCaps, StateCyclesNullPlayingNull) {
+  for (int i = 0; i < 20; ++i) {
+    GstElement* p = gst_parse_launch(
+        "videotestsrc num-buffers=2 ! video/x-raw,format=NV12,width=64,height=32 ! cudavideoscope style=parade ! "
+        "fakesink",
+        nullptr);
+    ASSERT_NE(p, nullptr);
+    ASSERT_NE(gst_element_set_state(p, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+    GstBus* bus = gst_element_get_bus(p);
+    GstMessage* m = gst_bus_timed_pop_filtered(bus, 10 * GST_SECOND, GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(GST_MESSAGE_TYPE(m), GST_MESSAGE_EOS);
+    gst_message_unref(m);
+    gst_object_unref(bus);
+    gst_element_set_state(p, GST_STATE_NULL);
+    gst_object_unref(p);
+  }
+}
+
 TEST(ScopeCaps, SystemMemoryInGivesSystemMemoryOut) {
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_GRAY8, 16, 16);
   Harness hx("");
@@ -481,6 +514,21 @@ INSTANTIATE_TEST_SUITE_P(Gpu, GpuScope,
                          [](const auto& p) {
                            return std::string(std::get<0>(p.param)) + "_" + std::get<1>(p.param);
                          });
+
+TEST(GpuScopeErrors, StateCyclesWithCudaMemory) {
+  std::string why;
+  if (!CudaPipelinesAvailable(&why)) GTEST_SKIP() << why;
+  for (int i = 0; i < 20; ++i) {
+    std::string error;
+    const std::vector<Picture> pictures = AllPictures(
+        "videotestsrc num-buffers=2 ! video/x-raw,format=NV12,width=64,height=32 ! cudaupload ! "
+        "video/x-raw(memory:CUDAMemory) ! cudavideoscope name=scope style=vectorscope ! cudadownload ! "
+        "appsink name=sink",
+        &error);
+    ASSERT_EQ(error, "");
+    ASSERT_EQ(pictures.size(), 2u);
+  }
+}
 
 TEST(GpuScopeErrors, InvalidCudaDeviceIdIsAnElementError) {
   std::string why;
