@@ -13,6 +13,9 @@
 // --signalstats prints FFmpeg signalstats' figures per frame instead (JSON
 // lines, or CSV with --format csv), read from the element's messages
 // (signalstats=true); see signalstats_output.h.
+// monitor_analysis.{h,cc}; this file only runs the pipeline. With --scope
+// and --scope-png it also writes one picture of a video scope (cudavideoscope)
+// of frame --frame as a PNG (scope_snapshot.h).
 #include <gst/gst.h>
 
 #include <chrono>
@@ -25,6 +28,7 @@
 #include "monitor_analysis.h"
 #include "pipeline.h"
 #include "signalstats_output.h"
+#include "scope_snapshot.h"
 
 namespace {
 
@@ -43,6 +47,10 @@ constexpr char kUsage[] =
     "  --signalstats         print FFmpeg signalstats' figures (YMIN ... BRNG) per frame\n"
     "                        instead of events (YUV formats)\n"
     "  --format json|csv     --signalstats output: JSON lines (default) or CSV\n"
+    "  --scope STYLE         with --scope-png: draw a cudavideoscope of STYLE (waveform, parade,\n"
+    "                        histogram, vectorscope)...\n"
+    "  --scope-png FILE      ...of one frame into this PNG file\n"
+    "  --frame N             ...that frame, counted from 0 (default 0)\n"
     "  --quiet               no progress line on stderr\n";
 
 struct Options {
@@ -53,7 +61,22 @@ struct Options {
   bool progress = true;
   bool signalstats = false;
   examples::SignalStatsFormat format = examples::SignalStatsFormat::kJsonLines;
+  std::string scope;      // cudavideoscope style, "" = no scope
+  std::string scope_png;  // where its picture goes
+  unsigned long scope_frame = 0;
 };
+
+constexpr const char* kScopeStyles[] = {"waveform", "parade", "histogram", "vectorscope"};
+
+// "" or what is wrong with the scope options.
+std::string ValidateScope(const Options& o) {
+  if (o.scope.empty() != o.scope_png.empty()) return "--scope and --scope-png go together";
+  if (o.scope.empty()) return "";
+  for (const char* style : kScopeStyles) {
+    if (o.scope == style) return "";
+  }
+  return "--scope wants waveform, parade, histogram or vectorscope, got '" + o.scope + "'";
+}
 
 bool ParseNumber(const char* text, double* value) {
   char* end = nullptr;
@@ -81,11 +104,16 @@ std::string ParseArguments(int argc, char** argv, Options* o) {
       if (!examples::ParseSignalStatsFormat(text, &o->format)) return "--format wants json or csv, got '" + std::string(text) + "'";
       continue;
     }
+    if (arg == "--scope") { o->scope = text; continue; }
+    if (arg == "--scope-png") { o->scope_png = text; continue; }
     double value = 0;
     if (!ParseNumber(text, &value)) return arg + " wants a number, got '" + text + "'";
     if (arg == "--frames") {
       if (value < 1 || value > 1e7 || value != double(int(value))) return "--frames wants a count from 1 to 10000000";
       o->input.frames = int(value);
+    } else if (arg == "--frame") {
+      if (value < 0 || value > 1e9 || value != double((unsigned long)value)) return "--frame wants a frame number from 0";
+      o->scope_frame = (unsigned long)value;
     } else if (arg == "--black-amount") {
       o->detectors.black_amount = value;
     } else if (arg == "--black-threshold") {
@@ -99,7 +127,8 @@ std::string ParseArguments(int argc, char** argv, Options* o) {
       return "unknown option: " + arg;
     }
   }
-  return monitor::ValidateOptions(o->detectors);
+  const std::string scope = ValidateScope(*o);
+  return scope.empty() ? monitor::ValidateOptions(o->detectors) : scope;
 }
 
 // Luma when the format has it; for RGB formats green stands in (it carries
@@ -198,8 +227,9 @@ int main(int argc, char** argv) {
 
   // The monitor reads the meta only; messages would be work for nobody.
   // signalstats' figures come in the messages.
+  const std::string scope_properties = options.scope.empty() ? "" : "style=" + options.scope;
   const std::string description = examples::DescribePipeline(
-      options.input, gpu, options.signalstats ? "signalstats=true" : "post-messages=false");
+      options.input, gpu, options.signalstats ? "signalstats=true" : "post-messages=false", scope_properties);
   std::string build_problem;
   GstElement* pipeline = examples::BuildPipeline(description, &build_problem);
   if (!pipeline) {
@@ -219,6 +249,13 @@ int main(int argc, char** argv) {
     gst_object_unref(histogram);
   }
 
+  examples::ScopeSnapshot snapshot(options.scope_png, options.scope_frame);
+  if (!options.scope.empty() && !snapshot.Attach(pipeline, &build_problem)) {
+    std::fprintf(stderr, "monitor: %s\n", build_problem.c_str());
+    gst_object_unref(pipeline);
+    return 1;
+  }
+
   examples::ReportDecoders(pipeline, "monitor");
   const std::string failure = examples::RunToEnd(pipeline, [&](GstMessage* message) {
     if (options.signalstats) monitor.OnMessage(message);
@@ -234,6 +271,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "monitor: %lu of %lu messages carried no signalstats figures\n", monitor.without_figures(),
                  monitor.frames());
     return 1;
+  }
+  if (!options.scope.empty()) {
+    const std::string outcome = snapshot.Outcome();
+    if (!outcome.empty()) {
+      std::fprintf(stderr, "monitor: %s\n", outcome.c_str());
+      return 1;
+    }
+    std::fprintf(stderr, "monitor: %s of frame %lu written to %s\n", options.scope.c_str(), options.scope_frame,
+                 options.scope_png.c_str());
   }
   if (monitor.without_meta() > 0) {
     std::fprintf(stderr, "monitor: %lu buffers carried no GstCudaHistogramMeta\n", monitor.without_meta());

@@ -89,14 +89,20 @@ void ReportDecoders(GstElement* pipeline, const char* program) {
                    const_cast<char*>(program));
 }
 
-std::string DescribePipeline(const Input& input, bool gpu, const std::string& histogram_properties) {
+std::string DescribePipeline(const Input& input, bool gpu, const std::string& histogram_properties,
+                             const std::string& scope_properties) {
   // cudaupload passes CUDA memory through untouched and uploads system memory;
   // the caps filter keeps it from settling on system memory downstream.
   const char* memory = gpu ? " ! cudaupload ! video/x-raw(memory:CUDAMemory)"
                            : " ! capsfilter caps=video/x-raw";
   const std::string properties = histogram_properties.empty() ? "" : " " + histogram_properties;
-  return SourceDescription(input) + memory + " ! cudahistogram name=histogram" + properties +
-         " ! fakesink sync=false";
+  const std::string head = SourceDescription(input) + memory + " ! cudahistogram name=histogram" + properties;
+  if (scope_properties.empty()) return head + " ! fakesink sync=false";
+  // The scope's sink does not preroll (async=false): it sees one frame in a
+  // whole stream, and the pipeline must not wait for it to reach PLAYING.
+  return head + " ! tee name=frames ! queue ! fakesink sync=false frames. ! queue ! cudavideoscope name=scope " +
+         scope_properties + (gpu ? " ! cudadownload" : "") +
+         " ! pngenc name=scope_png ! fakesink sync=false async=false";
 }
 
 std::string RunToEnd(GstElement* pipeline, const std::function<void(GstMessage*)>& on_message) {

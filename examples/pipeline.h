@@ -20,7 +20,11 @@ struct Input {
 // A gst-launch description ending in `cudahistogram name=histogram
 // <histogram_properties> ! fakesink`. On the GPU the frames reach the element
 // in CUDA memory (a decoder's own, or cudaupload's); on the CPU in system memory.
-std::string DescribePipeline(const Input& input, bool gpu, const std::string& histogram_properties);
+// With `scope_properties`, a tee after the histogram also feeds
+// `cudavideoscope name=scope <scope_properties>`, whose pictures (downloaded
+// from the GPU when drawn there) reach `pngenc name=scope_png ! fakesink`.
+std::string DescribePipeline(const Input& input, bool gpu, const std::string& histogram_properties,
+                             const std::string& scope_properties = "");
 
 // gst_parse_launch, or nullptr with the reason in `problem` (naming
 // GST_PLUGIN_PATH when the cudahistogram element is what is missing).

@@ -5,49 +5,22 @@
 #include "cuda_support.h"
 
 namespace cudahistogram {
-namespace {
-
-bool LibraryOk(const cudahist::Status& status, std::string* error) {
-  if (!status.ok()) *error = status.message();
-  return status.ok();
-}
-
-}  // namespace
-
 bool CudaCounter::Open(GstCudaContext* context, std::string* error) {
   Close();
-  ScopedContext scoped(context);
-  if (!scoped.pushed()) {
-    *error = kContextPushFailed;
-    return false;
-  }
-  if (!CudaOk(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags",
-              error)) {
-    stream_ = nullptr;
-    return false;
-  }
-  if (!order_.Open(context, error)) {
-    cudaStreamDestroy(stream_);
-    stream_ = nullptr;
-    return false;
-  }
-  context_ = static_cast<GstCudaContext*>(gst_object_ref(context));
-  return true;
+  return stream_.Open(context, error);
 }
 
 void CudaCounter::Close() {
-  if (context_ == nullptr) return;
+  if (!stream_.is_open()) return;
   {
     // The objects free device and pinned memory: their context must be current.
-    ScopedContext scoped(context_);
+    ScopedContext scoped(stream_.context());
     histogrammer_.reset();
     pinned_.reset();
-    order_.Close();
-    if (stream_ != nullptr) cudaStreamDestroy(stream_);
-    stream_ = nullptr;
+    signalstats_.reset();
+    pinned_signalstats_.reset();
   }
-  gst_object_unref(context_);
-  context_ = nullptr;
+  stream_.Close();
 }
 
 bool CudaCounter::EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n,
@@ -73,17 +46,17 @@ bool CudaCounter::EnsureSignalStats(std::string* error) {
 template <typename Prepare, typename Launch>
 bool CudaCounter::RunAfterProducers(GstBuffer* frame, Prepare prepare, Launch launch,
                                     std::string* error) {
-  if (context_ == nullptr) {
+  if (!stream_.is_open()) {
     *error = "no CUDA context";
     return false;
   }
-  ScopedContext scoped(context_);
+  ScopedContext scoped(stream_.context());
   if (!scoped.pushed()) {
     *error = kContextPushFailed;
     return false;
   }
-  return prepare() && order_.OrderAfterProducers(frame, stream_, error) && launch() &&
-         CudaOk(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", error);
+  return prepare() && stream_.OrderAfterProducers(frame, error) && launch() &&
+         CudaOk(cudaStreamSynchronize(stream_.stream()), "cudaStreamSynchronize", error);
 }
 
 bool CudaCounter::Count(const cudahist::HistogramSpec& spec, GstBuffer* frame,
@@ -91,7 +64,7 @@ bool CudaCounter::Count(const cudahist::HistogramSpec& spec, GstBuffer* frame,
                         std::string* error) {
   const bool ok = RunAfterProducers(
       frame, [&] { return EnsureHistogrammer(spec, n, error); },
-      [&] { return LibraryOk(histogrammer_->Compute(planes, n, stream_, pinned_->data()), error); },
+      [&] { return LibraryOk(histogrammer_->Compute(planes, n, stream_.stream(), pinned_->data()), error); },
       error);
   if (ok) *counts = pinned_->data();
   return ok;
@@ -104,7 +77,7 @@ bool CudaCounter::CountSignalStats(GstBuffer* frame, const cudahist::YuvPlanes& 
       frame, [&] { return EnsureSignalStats(error); },
       [&] {
         return LibraryOk(
-            signalstats_->Compute(planes, previous, stream_, pinned_signalstats_->get()), error);
+            signalstats_->Compute(planes, previous, stream_.stream(), pinned_signalstats_->get()), error);
       },
       error);
   if (ok) *counts = pinned_signalstats_->get();

@@ -1,9 +1,7 @@
-// The element's CUDA state: one CUDA context (GStreamer's, shared with the
-// neighbouring CUDA elements), the element's own non-blocking stream in it,
-// the event that orders it after a frame's producer (GStreamer 1.24+, see
-// cuda_stream_order.h), and the Histogrammer and pinned counts reused frame
-// after frame (and, with signalstats, the SignalStatsCounter and its pinned
-// counts: the same stream, the same ordering).
+// The element's CUDA state: its stream in GStreamer's CUDA context, ordered
+// after each frame's producer (cuda_element_stream.h), and the Histogrammer
+// and pinned counts reused frame after frame (and, with signalstats, the
+// SignalStatsCounter and its pinned counts: the same stream, the same ordering).
 //
 // Everything that touches CUDA runs between gst_cuda_context_push and
 // gst_cuda_context_pop (ScopedContext). Waiting is on the element's stream
@@ -17,7 +15,7 @@
 #include <memory>
 #include <string>
 
-#include "cuda_stream_order.h"
+#include "cuda_element_stream.h"
 #include "cudahist/histogrammer.h"
 #include "cudahist/signalstats.h"
 
@@ -35,8 +33,8 @@ class CudaCounter {
   bool Open(GstCudaContext* context, std::string* error);
   // Destroys the stream, event, counters and pinned counts in their context.
   void Close();
-  bool is_open() const { return context_ != nullptr; }
-  GstCudaContext* context() const { return context_; }
+  bool is_open() const { return stream_.is_open(); }
+  GstCudaContext* context() const { return stream_.context(); }
 
   // Counts `planes` (device pointers valid in this counter's context, into
   // the CUDA memory of `frame`) once the work pending on the producer
@@ -65,9 +63,7 @@ class CudaCounter {
   template <typename Prepare, typename Launch>
   bool RunAfterProducers(GstBuffer* frame, Prepare prepare, Launch launch, std::string* error);
 
-  GstCudaContext* context_ = nullptr;
-  cudaStream_t stream_ = nullptr;
-  StreamOrder order_;
+  CudaElementStream stream_;
   std::unique_ptr<cudahist::Histogrammer> histogrammer_;
   std::unique_ptr<cudahist::PinnedCounts> pinned_;
   std::unique_ptr<cudahist::SignalStatsCounter> signalstats_;

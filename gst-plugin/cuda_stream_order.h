@@ -44,7 +44,7 @@ class StreamOrder {
   bool OrderAfterProducers(GstBuffer* buffer, cudaStream_t consumer, std::string* error);
 
  private:
-  GstCudaContext* context_ = nullptr;  // not owned: the CudaCounter's
+  GstCudaContext* context_ = nullptr;  // not owned: the CudaElementStream's
   cudaEvent_t event_ = nullptr;
 };
 

@@ -1,11 +1,14 @@
 // Small pieces every CUDA user of the plugin shares: a GstCudaContext made
-// current for a scope, and a CUDA runtime result turned into an error text.
+// current for a scope, and a CUDA runtime or library result turned into an
+// error text.
 #pragma once
 
 #include <cuda_runtime_api.h>
 #include <gst/cuda/gstcudacontext.h>
 
 #include <string>
+
+#include "cudahist/status.h"
 
 namespace cudahistogram {
 
@@ -34,6 +37,12 @@ inline bool CudaOk(cudaError_t result, const char* what, std::string* error) {
   if (result == cudaSuccess) return true;
   *error = std::string(what) + ": " + cudaGetErrorName(result) + ": " + cudaGetErrorString(result);
   return false;
+}
+
+// True when the library call succeeded; otherwise `error` = its message.
+inline bool LibraryOk(const cudahist::Status& status, std::string* error) {
+  if (!status.ok()) *error = status.message();
+  return status.ok();
 }
 
 }  // namespace cudahistogram

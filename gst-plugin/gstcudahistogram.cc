@@ -6,7 +6,6 @@
 // elements do it (see cuda_counter.h).
 #include "gstcudahistogram.h"
 
-#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 #include <gst/video/video.h>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "cuda_counter.h"
+#include "element_cuda_context.h"
 #include "cudahist/cpu.h"
 #include "gstcudahistogrammeta.h"
 #include "histogram_accumulator.h"
@@ -23,6 +23,8 @@
 #include "settings.h"
 #include "signalstats_frame.h"
 #include "signalstats_message.h"
+#include "video_formats.h"
+#include "video_frame_access.h"
 #include "video_planes.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_cuda_histogram_debug);
@@ -33,20 +35,9 @@ using cudahistogram::Settings;
 
 namespace {
 
-// The formats GStreamer 1.22's CUDA producers (cudaupload, the NVDEC
-// decoders) offer in CUDA memory; system memory adds the grey formats.
-#define CUDA_FORMATS                                                                             \
-  "{ I420, YV12, NV12, NV21, P010_10LE, P016_LE, I420_10LE, Y444, Y444_16LE, BGRA, RGBA, RGBx, " \
-  "BGRx, ARGB, ABGR, RGB, BGR, BGR10A2_LE, RGB10A2_LE, Y42B, I422_10LE, I422_12LE, YUY2, UYVY, " \
-  "RGBP, BGRP, GBR, GBRA }"
-#define SYSTEM_FORMATS                                                                           \
-  "{ I420, YV12, NV12, NV21, P010_10LE, P016_LE, I420_10LE, Y444, Y444_16LE, BGRA, RGBA, RGBx, " \
-  "BGRx, ARGB, ABGR, RGB, BGR, BGR10A2_LE, RGB10A2_LE, Y42B, I422_10LE, I422_12LE, YUY2, UYVY, " \
-  "RGBP, BGRP, GBR, GBRA, GRAY8, GRAY16_LE }"
-
-#define CAPS_STR                                                                      \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, CUDA_FORMATS) \
-  "; " GST_VIDEO_CAPS_MAKE(SYSTEM_FORMATS)
+#define CAPS_STR                                                                                    \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, CUDAHISTOGRAM_CUDA_FORMATS) \
+  "; " GST_VIDEO_CAPS_MAKE(CUDAHISTOGRAM_SYSTEM_FORMATS)
 
 GstStaticPadTemplate sink_template =
     GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(CAPS_STR));
@@ -130,59 +121,14 @@ bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
   return true;
 }
 
-gint ContextDeviceId(GstCudaContext* context) {
-  guint id = 0;
-  g_object_get(context, "cuda-device-id", &id, nullptr);
-  return gint(id);
-}
-
-// A context given by a neighbour (or left from an earlier run) for another
-// device than the one the user named is not ours to use.
-void DropContextOfOtherDevice(GstCudaHistogram* self, gint device_id) {
-  if (self->context && device_id != cudahistogram::kAnyCudaDevice && ContextDeviceId(self->context) != device_id) {
-    GST_INFO_OBJECT(self, "dropping the CUDA context of device %d: cuda-device-id is %d",
-                    ContextDeviceId(self->context), device_id);
-    gst_clear_object(&self->context);
-  }
-}
-
 // Creates the element's CUDA context for `device_id` (or takes the one its
 // neighbours share) and the stream in it.
 bool EnsureCuda(GstCudaHistogram* self, gint device_id) {
-  // gst-cuda loads libcuda lazily; without it its context helpers would abort.
-  if (!gst_cuda_load_library()) {
-    GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
-                      ("No CUDA driver: CUDA memory caps need the NVIDIA driver (libcuda)"),
-                      ("gst_cuda_load_library failed"));
-    return false;
-  }
-  DropContextOfOtherDevice(self, device_id);
-  if (!gst_cuda_ensure_element_context(GST_ELEMENT(self), device_id, &self->context) ||
-      (device_id != cudahistogram::kAnyCudaDevice && ContextDeviceId(self->context) != device_id)) {
-    gst_clear_object(&self->context);
-    GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
-                      ("No usable CUDA device for cuda-device-id %d", device_id),
-                      ("gst_cuda_ensure_element_context failed: no such device, or no CUDA "
-                       "driver on this machine"));
-    return false;
-  }
-  State* st = self->state;
-  if (st->cuda.is_open() && st->cuda.context() == self->context) return true;
-  std::string error;
-  if (!st->cuda.Open(self->context, &error)) {
-    GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("CUDA error: %s", error.c_str()), (nullptr));
-    return false;
-  }
-  return true;
+  return cudahistogram::EnsureElementCuda(GST_ELEMENT(self), device_id, &self->context, &self->state->cuda);
 }
 
 bool MapFrame(GstCudaHistogram* self, GstBuffer* buf, GstMapFlags flags, GstVideoFrame* frame) {
-  if (gst_video_frame_map(frame, &self->state->info, buf, flags)) return true;
-  GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Could not map the video frame for reading"),
-                    ("gst_video_frame_map (%s) failed on %" GST_PTR_FORMAT " (mapped for writing "
-                     "elsewhere, or its memory refuses to be mapped)",
-                     (flags & GST_MAP_CUDA) ? "GST_MAP_CUDA, device pointers" : "system memory", buf));
-  return false;
+  return cudahistogram::MapVideoFrame(GST_ELEMENT(self), "video frame", &self->state->info, buf, flags, frame);
 }
 
 // The element's stream in the context of the CUDA memory of `buf`.
@@ -271,17 +217,8 @@ bool CountWithSignalStats(GstCudaHistogram* self, GstBuffer* buf, bool on_gpu,
 bool CountFrame(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
                 bool with_signalstats, const uint32_t** counts) {
   State* st = self->state;
-  GstMemory* first = gst_buffer_n_memory(buf) > 0 ? gst_buffer_peek_memory(buf, 0) : nullptr;
-  const bool on_gpu = first != nullptr && gst_is_cuda_memory(first);
-  const gsize have = gst_buffer_get_size(buf);
-  if (have < GST_VIDEO_INFO_SIZE(&st->info)) {
-    GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Buffer too small for its caps"),
-                      ("buffer holds %" G_GSIZE_FORMAT " bytes, a %s %dx%d frame needs %"
-                       G_GSIZE_FORMAT, have, GST_VIDEO_INFO_NAME(&st->info),
-                       GST_VIDEO_INFO_WIDTH(&st->info), GST_VIDEO_INFO_HEIGHT(&st->info),
-                       GST_VIDEO_INFO_SIZE(&st->info)));
-    return false;
-  }
+  const bool on_gpu = cudahistogram::IsCudaFrame(buf);
+  if (!cudahistogram::BufferHoldsFrame(GST_ELEMENT(self), st->info, buf)) return false;
   if (on_gpu && !EnsureFrameContext(self, buf)) return false;
   if (with_signalstats) return CountWithSignalStats(self, buf, on_gpu, counts);
   return on_gpu ? CountOnGpu(self, buf, settings, counts) : CountOnCpu(self, buf, settings, counts);

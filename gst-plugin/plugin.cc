@@ -1,9 +1,12 @@
 #include <gst/gst.h>
 
 #include "gstcudahistogram.h"
+#include "gstcudavideoscope.h"
 
 static gboolean plugin_init(GstPlugin* plugin) {
-  return GST_ELEMENT_REGISTER(cudahistogram, plugin);
+  gboolean ok = GST_ELEMENT_REGISTER(cudahistogram, plugin);
+  ok &= GST_ELEMENT_REGISTER(cudavideoscope, plugin);
+  return ok;
 }
 
 GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, cudahistogram,

@@ -3,7 +3,7 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth signalstats signalstats_ffmpeg scopes
+#   tests decode examples bench sanitize oddwidth signalstats signalstats_ffmpeg scopes videoscope
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 convert126
 # signalstats_ffmpeg (issue 10): FFmpeg's signalstats figures against the
@@ -225,6 +225,25 @@ for s in $steps; do
       step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='Coverage/GpuCoverageTest.*/1*' ;;
     signalstats_ffmpeg) signalstats_checks ;;
+    videoscope)
+      # Issue 11, cudavideoscope on the GPU: drawings and pictures equal to the
+      # CPU's, the element's speed (1080p NV12 to a 1024x512 waveform, target
+      # 20,000 frames/s, the drawing's share), scope.sh to a file and
+      # monitor --scope-png of the 1080p clip.
+      use_gst 122
+      step scope_render "$bin/scope_render_tests"
+      step scope_element "$bin/scope_element_tests"
+      TAIL_LINES=14 step scope_bench "$bin/scope_bench" --json "$logs/scope_bench.json"
+      SCOPE_OUT="$logs/scope_recipe.avi" SCOPE_FRAMES=30 step scope_recipe \
+        bash "$here/scripts/launch/scope.sh" "$here/media/clip-1080p.mp4" parade
+      step scope_recipe_frames bash -c 'd=$(mktemp -d); gst-launch-1.0 -q filesrc location="$1" ! avidemux ! \
+          jpegdec ! videoconvert ! pngenc ! multifilesink location="$d/f%03d.png" &&
+          echo "$(ls "$d" | wc -l) frames of (width, height) $(python3 -c "import struct, sys; \
+          print(struct.unpack(\">II\", open(sys.argv[1], \"rb\").read(24)[16:24]))" "$d/f000.png")"; \
+          cp "$d/f010.png" "$2"' _ \
+        "$logs/scope_recipe.avi" "$logs/scope_recipe_frame10.png"
+      step scope_png "$bin/monitor" --quiet --scope waveform --scope-png "$logs/scope_waveform_frame30.png" \
+        --frame 30 "$here/media/clip-1080p.mp4" ;;
     bench)
       use_gst 122
       TAIL_LINES=60 step bench bash "$here/scripts/run_all.sh" "$bin" "$logs/bench" ;;
@@ -267,5 +286,6 @@ cp "$logs"/element_bench12*.json "$out/" 2>/dev/null
 cp "$logs"/signalstats_bench.json "$out/" 2>/dev/null
 cp "$logs"/signalstats/signalstats_speed.* "$out/" 2>/dev/null
 cp "$logs"/scopebench*.json "$out/" 2>/dev/null
+cp "$logs"/scope_bench.json "$logs"/scope_*.png "$out/" 2>/dev/null
 tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
 cat "$summary"

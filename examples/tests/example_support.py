@@ -46,6 +46,18 @@ def make_annexb_stream(path, frames=10):
                "video/x-h264,stream-format=byte-stream ! filesink location=%s" % (frames, CLIP_CAPS, path))
 
 
+def read_png(path):
+    """A PNG's pixels as an array of 8-bit values, rows x columns x channels."""
+    import matplotlib.image  # python3-matplotlib (scripts/install-deps.sh)
+    import numpy
+    return numpy.rint(matplotlib.image.imread(path) * 255).astype(numpy.uint8)
+
+
+def gpu_pipelines_available():
+    """GStreamer's cudaupload registers only where CUDA works."""
+    return not have_elements("cudaupload", "cudadownload")
+
+
 def require_element_plugin(test):
     """Fails (not skips) the test when the cudahistogram element is missing: it is built by this project."""
     missing = have_elements("cudahistogram")

@@ -62,6 +62,39 @@ class MonitorOnAClip(unittest.TestCase):
         # A cut threshold of 1 is never exceeded.
         self.assertEqual(frames_of(self.monitor("--cut-threshold", "1")[0], "cut"), [])
 
+    def scope_png(self, style, frame, cpu=True):
+        path = os.path.join(self.tmp.name, "%s-%d-%s.png" % (style, frame, "cpu" if cpu else "gpu"))
+        _, stderr = self.monitor("--scope", style, "--scope-png", path, "--frame", str(frame), cpu=cpu)
+        self.assertIn("%s of frame %d written to %s" % (style, frame, path), stderr)
+        return path, stderr
+
+    def test_scope_png_of_one_frame(self):
+        # Frame 25 is black (Y = 16, U = V = 128): one band on the waveform, one spot on the vectorscope.
+        path, _ = self.scope_png("waveform", 25)
+        picture = support.read_png(path)
+        self.assertEqual(picture.shape, (512, 1024, 4))
+        # 256 bins on 512 rows: Y = 16 (bin 16) on rows 32 and 33 from the bottom.
+        trace = picture[:, :, :3].min(axis=2) > 200  # white trace; the amber graticule has no blue
+        self.assertEqual(sorted(set(trace.nonzero()[0])), [511 - 33, 511 - 32])
+        path, _ = self.scope_png("vectorscope", 25)
+        self.assertEqual(support.read_png(path).shape, (512, 512, 4))
+
+    def test_scope_png_past_the_end_is_an_error(self):
+        support.require_element_plugin(self)
+        path = os.path.join(self.tmp.name, "late.png")
+        result = support.run([MONITOR, "--quiet", "--cpu", "--scope", "parade", "--scope-png", path,
+                              "--frame", "50", self.clip])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("ended after 50 frames, before frame 50", result.stderr)
+        self.assertFalse(os.path.exists(path))
+
+    def test_gpu_scope_png_equals_the_cpu_one(self):
+        gpu, stderr = self.scope_png("parade", 3, cpu=False)
+        if "using the GPU" not in stderr:
+            self.skipTest(stderr.splitlines()[0])
+        cpu, _ = self.scope_png("parade", 3)
+        self.assertTrue((support.read_png(gpu) == support.read_png(cpu)).all())
+
     def test_gpu_path_reports_what_the_cpu_path_reports(self):
         gpu, stderr = self.monitor("--summary", cpu=False)
         if "using the GPU" not in stderr:
@@ -131,6 +164,9 @@ class MonitorArguments(unittest.TestCase):
         self.expect_usage_error(["--bogus", "1"], "unknown option: --bogus")
         self.expect_usage_error(["a.mp4", "b.mp4"], "one input file only")
         self.expect_usage_error(["--clip-amount"], "missing value: --clip-amount")
+        self.expect_usage_error(["--scope", "waveform"], "--scope and --scope-png go together")
+        self.expect_usage_error(["--scope", "scatter", "--scope-png", "x.png"], "--scope wants waveform")
+        self.expect_usage_error(["--frame", "-1"], "--frame wants a frame number")
 
     def test_missing_file_is_a_clear_error(self):
         support.require_element_plugin(self)
