@@ -86,7 +86,23 @@ if [ ! -s "$es" ]; then
     video/x-h264,stream-format=byte-stream ! filesink location="$es"
 fi
 
-bash "$bundle_tool" "$out/gst" "$out/bin" "$out/gst-plugin" "$out/lib" >/dev/null
+# GStreamer plugins the project's recipes use beyond the bundle's set
+# (scope.sh: compositor, and Motion JPEG in AVI for its file output). They
+# go through the bundle as an ELF folder, so that the libraries they need
+# are carried too, then join its plugins. stage_extra_plugins DIR, then
+# join_extra_plugins DIR BUNDLE, in the runtime whose plugins they are.
+extra_plugins="compositor avi"
+stage_extra_plugins() {
+  local dir=$1 arch plugdir p
+  arch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+  plugdir=/usr/lib/$arch/gstreamer-1.0
+  rm -rf "$dir"; mkdir -p "$dir"
+  for p in $extra_plugins; do cp -L "$plugdir/libgst$p.so" "$dir/"; done
+}
+join_extra_plugins() { mv "$1"/*.so "$2/lib/gstreamer-1.0/" && rmdir "$1"; }
+stage_extra_plugins "$out/extra-plugins"
+bash "$bundle_tool" "$out/gst" "$out/bin" "$out/gst-plugin" "$out/lib" "$out/extra-plugins" >/dev/null
+join_extra_plugins "$out/extra-plugins" "$out/gst"
 
 # signalstats: the reference ffmpeg, avdec_* for the clips nvh264dec cannot
 # decode (10-bit, 4:2:2, FFV1), the clips (15 frames each: the CI test makes
@@ -137,14 +153,17 @@ if [ -n "$build126" ]; then
   bash scripts/in-trixie.sh bash -c '
     set -euo pipefail
     stage=$1
-    bash "$stage/tools/gst-bundle.sh" "$stage/gst" "$stage/bin" "$stage/gst-plugin" "$stage/lib" >/dev/null
+    eval "$2"
+    stage_extra_plugins "$stage/extra-plugins"
+    bash "$stage/tools/gst-bundle.sh" "$stage/gst" "$stage/bin" "$stage/gst-plugin" "$stage/lib" "$stage/extra-plugins" >/dev/null
+    join_extra_plugins "$stage/extra-plugins" "$stage/gst"
     runtime="/(libc|libm|libmvec|libdl|libpthread|librt|libresolv|libstdc\+\+|libgcc_s)\.so"
     find "$stage" -type f \( -perm -u+x -o -name "*.so*" \) | while read -r f; do
       ldd "$f" 2>/dev/null || true
     done | awk "/=> \\//{print \$3}" | sort -u | { grep -E "$runtime" || true; } |
       xargs -r cp -L -t "$stage/glibc/"
     cp -L /lib64/ld-linux-x86-64.so.2 "$stage/glibc/"
-  ' pack-gst126 "$stage"
+  ' pack-gst126 "$stage" "extra_plugins='$extra_plugins'; $(declare -f stage_extra_plugins join_extra_plugins)"
   rpath=$gst126_prefix/glibc:$gst126_prefix/lib:$gst126_prefix/gst/lib
   # Executables start through trixie's loader; executables and the
   # project's own libraries look in the bundle first (DT_RPATH, which also
