@@ -61,6 +61,8 @@ struct SignalStatsParams {
   const uint32_t* table;                 // SatHueTable(depth), where the walk runs
   uint32_t low, luma_high, chroma_high;  // 16, 235 and 240 x 2^(depth - 8)
   unsigned long long luma_samples, chroma_samples;
+  uint32_t wide;         // LoadUnitWide may read this frame's interior units (WideLoadsFit)
+  uint32_t interleaved;  // ... with U and V interleaved (NV12), else planar (I420)
 };
 
 inline SignalStatsPlane SignalStatsPlaneOf(const PlaneView& v) {
@@ -72,6 +74,40 @@ inline SignalStatsPlane SignalStatsPlaneOf(const PlaneView& v) {
   a.shift = v.shift;
   a.mask = (1u << v.depth) - 1;
   return a;
+}
+
+// Bytes of a unit's luma row and of its chroma run (one plane's, or the
+// interleaved pair's) that LoadUnitWide reads in one load each.
+constexpr uint32_t kWideLumaBytes = 2 * kSignalStatsRun;
+CUDAHIST_HD uint32_t WideChromaBytes(bool interleaved) { return interleaved ? 2 * kSignalStatsRun : kSignalStatsRun; }
+
+inline bool IsWholeBytePlane(const SignalStatsPlane& a) {
+  return a.sample_size == 1 && a.shift == 0 && a.mask == 0xffu;
+}
+
+// The first unit's run of plane a (column x0 of the region, any row) starts
+// `bytes`-aligned, and so do all others: the pitch keeps it from row to row,
+// and a unit's step along a row is its run's `bytes`.
+inline bool RunsAligned(const SignalStatsPlane& a, uint32_t x0, uint32_t bytes) {
+  return (reinterpret_cast<uintptr_t>(a.origin) + uint64_t(x0) * a.stride) % bytes == 0 && a.pitch % bytes == 0;
+}
+
+// Whether LoadUnitWide can read frame f (8 bits in whole bytes, luma packed,
+// chroma interleaved U,V (stride 2) or planar (stride 1), every run aligned
+// for its one load, columns subsampled by 2); *interleaved says which.
+inline bool WideLoadsFit(const SignalStatsPlane& y, const SignalStatsPlane& u, const SignalStatsPlane& v,
+                         uint32_t cx0, bool* interleaved) {
+  if (!IsWholeBytePlane(y) || !IsWholeBytePlane(u) || !IsWholeBytePlane(v) || y.stride != 1) return false;
+  if (u.stride == 2 && v.stride == 2 && v.origin == u.origin + 1) {
+    *interleaved = true;
+  } else if (u.stride == 1 && v.stride == 1) {
+    *interleaved = false;
+  } else {
+    return false;
+  }
+  const uint32_t chroma = WideChromaBytes(*interleaved);
+  return RunsAligned(y, 2 * cx0, kWideLumaBytes) && RunsAligned(u, cx0, chroma) &&
+         (*interleaved || RunsAligned(v, cx0, chroma));
 }
 
 // The walk's parameters of a validated frame (ValidateYuvPlanes).
@@ -108,6 +144,11 @@ inline SignalStatsParams SignalStatsParamsOf(const YuvPlanes& f, const YuvPlanes
   p.chroma_high = 240 * mult;
   p.luma_samples = CountedSamples(f.y);
   p.chroma_samples = CountedSamples(f.u);
+  bool interleaved = false, previous_interleaved = false;
+  p.wide = p.hsub == 1 && WideLoadsFit(p.y, p.u, p.v, p.cx0, &interleaved) &&
+           (previous == nullptr ||
+            (WideLoadsFit(p.py, p.pu, p.pv, p.cx0, &previous_interleaved) && previous_interleaved == interleaved));
+  p.interleaved = interleaved;
   return p;
 }
 
@@ -134,7 +175,7 @@ struct UnitSamples {
   bool luma[kSignalStatsRun][2][2];
 };
 
-CUDAHIST_HD void LoadUnit(const SignalStatsParams& p, uint32_t unit, UnitSamples& s) {
+CUDAHIST_HD void LoadUnitBySample(const SignalStatsParams& p, uint32_t unit, UnitSamples& s) {
   const uint32_t row = p.row_of_unit.Divide(unit);
   const uint32_t cy = p.cy0 + row;
   const uint32_t cx_first = p.cx0 + (unit - row * p.units_per_row) * kSignalStatsRun;
@@ -160,6 +201,131 @@ CUDAHIST_HD void LoadUnit(const SignalStatsParams& p, uint32_t unit, UnitSamples
       }
     }
   }
+}
+
+// kBytes consecutive bytes from a kBytes-aligned address, in little-endian
+// words: one load on the device.
+template <uint32_t kBytes>
+struct ByteRun {
+  static_assert(kBytes == 1 || kBytes == 2 || kBytes == 4 || kBytes == 8 || kBytes == 16, "one load");
+  uint32_t w[(kBytes + 3) / 4];
+  CUDAHIST_HD uint32_t operator[](uint32_t i) const { return ByteOf(w[i / 4], i % 4); }
+};
+
+template <uint32_t kBytes>
+CUDAHIST_HD ByteRun<kBytes> LoadByteRun(const uint8_t* p) {
+  ByteRun<kBytes> r;
+#if defined(__CUDA_ARCH__)
+  if constexpr (kBytes == 1) {
+    r.w[0] = __ldg(p);
+  } else if constexpr (kBytes == 2) {
+    r.w[0] = __ldg(reinterpret_cast<const unsigned short*>(p));
+  } else if constexpr (kBytes == 4) {
+    r.w[0] = __ldg(reinterpret_cast<const unsigned int*>(p));
+  } else if constexpr (kBytes == 8) {
+    const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
+    r.w[0] = v.x;
+    r.w[1] = v.y;
+  } else {
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
+    r.w[0] = v.x;
+    r.w[1] = v.y;
+    r.w[2] = v.z;
+    r.w[3] = v.w;
+  }
+#else
+  for (uint32_t i = 0; i < (kBytes + 3) / 4; ++i) r.w[i] = 0;
+  for (uint32_t i = 0; i < kBytes; ++i) r.w[i / 4] |= uint32_t(p[i]) << (8 * (i % 4));
+#endif
+  return r;
+}
+
+// A unit that LoadUnitWide may read: the frame fits (p.wide), its chroma run
+// is whole and its luma columns (hsub = 1) all inside the region. Rows
+// outside the region (an odd first or last luma row) are masked, not read.
+CUDAHIST_HD bool UnitIsWide(const SignalStatsParams& p, uint32_t cx_first) {
+  return p.wide && cx_first + kSignalStatsRun <= p.cx1 && 2 * cx_first >= p.lx0 &&
+         2 * (cx_first + kSignalStatsRun) <= p.lx1;
+}
+
+// The chroma run of one frame at (cx_first, cy): U and V of each sample.
+template <bool kInterleaved>
+CUDAHIST_HD void LoadChromaRun(const SignalStatsPlane& u, const SignalStatsPlane& v, uint32_t cx_first, uint32_t cy,
+                               uint32_t* us, uint32_t* vs) {
+  const uint64_t row = cy * u.pitch;
+  if constexpr (kInterleaved) {
+    const ByteRun<2 * kSignalStatsRun> uv = LoadByteRun<2 * kSignalStatsRun>(u.origin + row + 2 * uint64_t(cx_first));
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
+      us[k] = uv[2 * k];
+      vs[k] = uv[2 * k + 1];
+    }
+  } else {
+    const ByteRun<kSignalStatsRun> ur = LoadByteRun<kSignalStatsRun>(u.origin + row + cx_first);
+    const ByteRun<kSignalStatsRun> vr = LoadByteRun<kSignalStatsRun>(v.origin + cy * v.pitch + cx_first);
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
+      us[k] = ur[k];
+      vs[k] = vr[k];
+    }
+  }
+}
+
+// The same samples as LoadUnitBySample for a unit UnitIsWide accepts, in one
+// load per luma row and chroma run (frame and previous).
+template <bool kInterleaved>
+CUDAHIST_HD void LoadUnitWide(const SignalStatsParams& p, uint32_t cx_first, uint32_t cy, UnitSamples& s) {
+  LoadChromaRun<kInterleaved>(p.u, p.v, cx_first, cy, s.u, s.v);
+  if (p.has_previous) {
+    LoadChromaRun<kInterleaved>(p.pu, p.pv, cx_first, cy, s.pu, s.pv);
+  }
+CUDAHIST_UNROLL
+  for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
+    s.chroma[k] = true;
+    if (!p.has_previous) {
+      s.pu[k] = s.u[k];
+      s.pv[k] = s.v[k];
+    }
+  }
+CUDAHIST_UNROLL
+  for (uint32_t dy = 0; dy < 2; ++dy) {
+    const uint32_t ly = (cy << p.vsub) + dy;
+    const bool row_in = dy <= p.vsub && ly >= p.ly0 && ly < p.ly1;
+    ByteRun<kWideLumaBytes> y = {}, py = {};
+    if (row_in) {
+      const uint64_t at = 2 * uint64_t(cx_first);
+      y = LoadByteRun<kWideLumaBytes>(p.y.origin + ly * p.y.pitch + at);
+      py = p.has_previous ? LoadByteRun<kWideLumaBytes>(p.py.origin + ly * p.py.pitch + at) : y;
+    }
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
+CUDAHIST_UNROLL
+      for (uint32_t dx = 0; dx < 2; ++dx) {
+        s.luma[k][dy][dx] = row_in;
+        s.y[k][dy][dx] = y[2 * k + dx];
+        s.py[k][dy][dx] = py[2 * k + dx];
+      }
+    }
+  }
+}
+
+// The samples of unit `unit`: wide where kWide allows and the unit is wide
+// (UnitIsWide), else sample by sample. Both give the same UnitSamples.
+template <bool kWide>
+CUDAHIST_HD void LoadUnit(const SignalStatsParams& p, uint32_t unit, UnitSamples& s) {
+  if constexpr (kWide) {
+    const uint32_t row = p.row_of_unit.Divide(unit);
+    const uint32_t cx_first = p.cx0 + (unit - row * p.units_per_row) * kSignalStatsRun;
+    if (UnitIsWide(p, cx_first)) {
+      if (p.interleaved) {
+        LoadUnitWide<true>(p, cx_first, p.cy0 + row, s);
+      } else {
+        LoadUnitWide<false>(p, cx_first, p.cy0 + row, s);
+      }
+      return;
+    }
+  }
+  LoadUnitBySample(p, unit, s);
 }
 
 // Counts units into a Counter (device_helpers.cuh's interface: SlotFor(base),
