@@ -99,9 +99,7 @@ __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerS
   UnitCounter<Counter> c(Counter{uint32_t(__cvta_generic_to_shared(copies)), threadIdx.x & ((1u << kLogCopies) - 1), 0},
                          p.depth);
   for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units; unit += gridDim.x * blockDim.x) {
-    UnitSamples s;
-    LoadUnit<kSignalStatsWideLoads>(p, unit, s);
-    c.Count(p, s);
+    CountUnit<kSignalStatsWideLoads>(p, unit, c);
   }
 CUDAHIST_UNROLL
   for (uint32_t i = 0; i < kSignalStatsSums; ++i) {

@@ -168,11 +168,21 @@ CUDAHIST_HD uint32_t AbsoluteDifference(uint32_t a, uint32_t b) { return a > b ?
 
 // The samples of one unit, all loaded before anything is counted (the loads
 // of a unit are independent, so a thread has them all in flight at once).
+// UnitCounter::Count reads them (and WideSamples') through the accessors.
 struct UnitSamples {
   uint32_t u[kSignalStatsRun], v[kSignalStatsRun], pu[kSignalStatsRun], pv[kSignalStatsRun];
   uint32_t y[kSignalStatsRun][2][2], py[kSignalStatsRun][2][2];  // [sample][dy][dx]
   bool chroma[kSignalStatsRun];
   bool luma[kSignalStatsRun][2][2];
+
+  CUDAHIST_HD bool Chroma(uint32_t k) const { return chroma[k]; }
+  CUDAHIST_HD bool Luma(uint32_t k, uint32_t dy, uint32_t dx) const { return luma[k][dy][dx]; }
+  CUDAHIST_HD uint32_t U(uint32_t k) const { return u[k]; }
+  CUDAHIST_HD uint32_t V(uint32_t k) const { return v[k]; }
+  CUDAHIST_HD uint32_t PU(uint32_t k) const { return pu[k]; }
+  CUDAHIST_HD uint32_t PV(uint32_t k) const { return pv[k]; }
+  CUDAHIST_HD uint32_t Y(uint32_t k, uint32_t dy, uint32_t dx) const { return y[k][dy][dx]; }
+  CUDAHIST_HD uint32_t PY(uint32_t k, uint32_t dy, uint32_t dx) const { return py[k][dy][dx]; }
 };
 
 CUDAHIST_HD void LoadUnitBySample(const SignalStatsParams& p, uint32_t unit, UnitSamples& s) {
@@ -248,84 +258,66 @@ CUDAHIST_HD bool UnitIsWide(const SignalStatsParams& p, uint32_t cx_first) {
          2 * (cx_first + kSignalStatsRun) <= p.lx1;
 }
 
-// The chroma run of one frame at (cx_first, cy): U and V of each sample.
+// The bytes of one frame's chroma run at (cx_first, cy): U,V pairs in one
+// load (interleaved) or U and V in one load each (planar).
 template <bool kInterleaved>
-CUDAHIST_HD void LoadChromaRun(const SignalStatsPlane& u, const SignalStatsPlane& v, uint32_t cx_first, uint32_t cy,
-                               uint32_t* us, uint32_t* vs) {
-  const uint64_t row = cy * u.pitch;
-  if constexpr (kInterleaved) {
-    const ByteRun<2 * kSignalStatsRun> uv = LoadByteRun<2 * kSignalStatsRun>(u.origin + row + 2 * uint64_t(cx_first));
-CUDAHIST_UNROLL
-    for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
-      us[k] = uv[2 * k];
-      vs[k] = uv[2 * k + 1];
-    }
-  } else {
-    const ByteRun<kSignalStatsRun> ur = LoadByteRun<kSignalStatsRun>(u.origin + row + cx_first);
-    const ByteRun<kSignalStatsRun> vr = LoadByteRun<kSignalStatsRun>(v.origin + cy * v.pitch + cx_first);
-CUDAHIST_UNROLL
-    for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
-      us[k] = ur[k];
-      vs[k] = vr[k];
-    }
+struct ChromaRun {
+  static constexpr uint32_t kBytes = kInterleaved ? 2 * kSignalStatsRun : kSignalStatsRun;
+  ByteRun<kBytes> u, v;  // interleaved: both in u
+
+  CUDAHIST_HD uint32_t U(uint32_t k) const { return kInterleaved ? u[2 * k] : u[k]; }
+  CUDAHIST_HD uint32_t V(uint32_t k) const { return kInterleaved ? u[2 * k + 1] : v[k]; }
+};
+
+template <bool kInterleaved>
+CUDAHIST_HD ChromaRun<kInterleaved> LoadChromaRun(const SignalStatsPlane& u, const SignalStatsPlane& v,
+                                                  uint32_t cx_first, uint32_t cy) {
+  constexpr uint32_t kBytes = ChromaRun<kInterleaved>::kBytes;
+  ChromaRun<kInterleaved> r = {};
+  r.u = LoadByteRun<kBytes>(u.origin + cy * u.pitch + uint64_t(cx_first) * u.stride);
+  if constexpr (!kInterleaved) {
+    r.v = LoadByteRun<kBytes>(v.origin + cy * v.pitch + cx_first);
   }
+  return r;
 }
 
-// The same samples as LoadUnitBySample for a unit UnitIsWide accepts, in one
-// load per luma row and chroma run (frame and previous).
+// A wide unit's samples (UnitIsWide), kept as the loaded words and taken out
+// a byte at a time (PRMT) as UnitCounter::Count reads them, so that a thread
+// holds 6 words of a 4:2:0 NV12 unit of 2 (frame and previous) instead of 40
+// unpacked values. Without a previous frame, the previous is the frame.
 template <bool kInterleaved>
-CUDAHIST_HD void LoadUnitWide(const SignalStatsParams& p, uint32_t cx_first, uint32_t cy, UnitSamples& s) {
-  LoadChromaRun<kInterleaved>(p.u, p.v, cx_first, cy, s.u, s.v);
-  if (p.has_previous) {
-    LoadChromaRun<kInterleaved>(p.pu, p.pv, cx_first, cy, s.pu, s.pv);
-  }
-CUDAHIST_UNROLL
-  for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
-    s.chroma[k] = true;
-    if (!p.has_previous) {
-      s.pu[k] = s.u[k];
-      s.pv[k] = s.v[k];
-    }
-  }
-CUDAHIST_UNROLL
+struct WideSamples {
+  ChromaRun<kInterleaved> c, pc;
+  ByteRun<kWideLumaBytes> y[2], py[2];  // [dy]
+  bool row_in[2];
+
+  CUDAHIST_HD bool Chroma(uint32_t) const { return true; }
+  CUDAHIST_HD bool Luma(uint32_t, uint32_t dy, uint32_t) const { return row_in[dy]; }
+  CUDAHIST_HD uint32_t U(uint32_t k) const { return c.U(k); }
+  CUDAHIST_HD uint32_t V(uint32_t k) const { return c.V(k); }
+  CUDAHIST_HD uint32_t PU(uint32_t k) const { return pc.U(k); }
+  CUDAHIST_HD uint32_t PV(uint32_t k) const { return pc.V(k); }
+  CUDAHIST_HD uint32_t Y(uint32_t k, uint32_t dy, uint32_t dx) const { return y[dy][2 * k + dx]; }
+  CUDAHIST_HD uint32_t PY(uint32_t k, uint32_t dy, uint32_t dx) const { return py[dy][2 * k + dx]; }
+};
+
+// The samples of a wide unit in one load per luma row and chroma run (frame
+// and previous); rows outside the region are masked, not read.
+template <bool kInterleaved>
+CUDAHIST_HD WideSamples<kInterleaved> LoadWideSamples(const SignalStatsParams& p, uint32_t cx_first, uint32_t cy) {
+  WideSamples<kInterleaved> s = {};
+  s.c = LoadChromaRun<kInterleaved>(p.u, p.v, cx_first, cy);
+  s.pc = p.has_previous ? LoadChromaRun<kInterleaved>(p.pu, p.pv, cx_first, cy) : s.c;
+  CUDAHIST_UNROLL
   for (uint32_t dy = 0; dy < 2; ++dy) {
     const uint32_t ly = (cy << p.vsub) + dy;
-    const bool row_in = dy <= p.vsub && ly >= p.ly0 && ly < p.ly1;
-    ByteRun<kWideLumaBytes> y = {}, py = {};
-    if (row_in) {
-      const uint64_t at = 2 * uint64_t(cx_first);
-      y = LoadByteRun<kWideLumaBytes>(p.y.origin + ly * p.y.pitch + at);
-      py = p.has_previous ? LoadByteRun<kWideLumaBytes>(p.py.origin + ly * p.py.pitch + at) : y;
-    }
-CUDAHIST_UNROLL
-    for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
-CUDAHIST_UNROLL
-      for (uint32_t dx = 0; dx < 2; ++dx) {
-        s.luma[k][dy][dx] = row_in;
-        s.y[k][dy][dx] = y[2 * k + dx];
-        s.py[k][dy][dx] = py[2 * k + dx];
-      }
-    }
+    s.row_in[dy] = dy <= p.vsub && ly >= p.ly0 && ly < p.ly1;
+    if (!s.row_in[dy]) continue;
+    const uint64_t at = 2 * uint64_t(cx_first);
+    s.y[dy] = LoadByteRun<kWideLumaBytes>(p.y.origin + ly * p.y.pitch + at);
+    s.py[dy] = p.has_previous ? LoadByteRun<kWideLumaBytes>(p.py.origin + ly * p.py.pitch + at) : s.y[dy];
   }
-}
-
-// The samples of unit `unit`: wide where kWide allows and the unit is wide
-// (UnitIsWide), else sample by sample. Both give the same UnitSamples.
-template <bool kWide>
-CUDAHIST_HD void LoadUnit(const SignalStatsParams& p, uint32_t unit, UnitSamples& s) {
-  if constexpr (kWide) {
-    const uint32_t row = p.row_of_unit.Divide(unit);
-    const uint32_t cx_first = p.cx0 + (unit - row * p.units_per_row) * kSignalStatsRun;
-    if (UnitIsWide(p, cx_first)) {
-      if (p.interleaved) {
-        LoadUnitWide<true>(p, cx_first, p.cy0 + row, s);
-      } else {
-        LoadUnitWide<false>(p, cx_first, p.cy0 + row, s);
-      }
-      return;
-    }
-  }
-  LoadUnitBySample(p, unit, s);
+  return s;
 }
 
 // Counts units into a Counter (device_helpers.cuh's interface: SlotFor(base),
@@ -345,27 +337,29 @@ struct UnitCounter {
     for (uint32_t i = 0; i < kSignalStatsSums; ++i) sums[i] = 0;
   }
 
-  CUDAHIST_HD void Count(const SignalStatsParams& p, const UnitSamples& s) {
+  template <class Samples>
+  CUDAHIST_HD void Count(const SignalStatsParams& p, const Samples& s) {
     CUDAHIST_UNROLL
     for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
-      if (!s.chroma[k]) continue;
-      counter.Add(slot_u, s.u[k]);
-      counter.Add(slot_v, s.v[k]);
-      const uint32_t entry = SatHueEntry(p.table, s.u[k], s.v[k], p.depth);
+      if (!s.Chroma(k)) continue;
+      const uint32_t u = s.U(k), v = s.V(k);
+      counter.Add(slot_u, u);
+      counter.Add(slot_v, v);
+      const uint32_t entry = SatHueEntry(p.table, u, v, p.depth);
       counter.Add(slot_sat, entry & kSatHueSatMask);
       counter.Add(slot_hue, entry >> kSatHueHueShift);
-      sums[kDifU] += AbsoluteDifference(s.u[k], s.pu[k]);
-      sums[kDifV] += AbsoluteDifference(s.v[k], s.pv[k]);
-      const bool chroma_out = s.u[k] < p.low || s.u[k] > p.chroma_high || s.v[k] < p.low || s.v[k] > p.chroma_high;
+      sums[kDifU] += AbsoluteDifference(u, s.PU(k));
+      sums[kDifV] += AbsoluteDifference(v, s.PV(k));
+      const bool chroma_out = u < p.low || u > p.chroma_high || v < p.low || v > p.chroma_high;
       uint32_t dif_y = 0, brng = 0;
       CUDAHIST_UNROLL
       for (uint32_t dy = 0; dy < 2; ++dy) {
         CUDAHIST_UNROLL
         for (uint32_t dx = 0; dx < 2; ++dx) {
-          if (!s.luma[k][dy][dx]) continue;
-          const uint32_t y = s.y[k][dy][dx];
+          if (!s.Luma(k, dy, dx)) continue;
+          const uint32_t y = s.Y(k, dy, dx);
           counter.Add(slot_y, y);
-          dif_y += AbsoluteDifference(y, s.py[k][dy][dx]);
+          dif_y += AbsoluteDifference(y, s.PY(k, dy, dx));
           brng += uint32_t(chroma_out || y < p.low || y > p.luma_high);
         }
       }
@@ -374,5 +368,26 @@ struct UnitCounter {
     }
   }
 };
+
+// Counts unit `unit` into c: with wide loads where kWide allows them and the
+// unit is wide (UnitIsWide), else sample by sample; the counts are the same.
+template <bool kWide, class Counter>
+CUDAHIST_HD void CountUnit(const SignalStatsParams& p, uint32_t unit, UnitCounter<Counter>& c) {
+  if constexpr (kWide) {
+    const uint32_t row = p.row_of_unit.Divide(unit);
+    const uint32_t cx_first = p.cx0 + (unit - row * p.units_per_row) * kSignalStatsRun;
+    if (UnitIsWide(p, cx_first)) {
+      if (p.interleaved) {
+        c.Count(p, LoadWideSamples<true>(p, cx_first, p.cy0 + row));
+      } else {
+        c.Count(p, LoadWideSamples<false>(p, cx_first, p.cy0 + row));
+      }
+      return;
+    }
+  }
+  UnitSamples s;
+  LoadUnitBySample(p, unit, s);
+  c.Count(p, s);
+}
 
 }  // namespace cudahist::detail

@@ -36,9 +36,7 @@ cudahist::SignalStatsCounts WalkOnHost(const cudahist::YuvPlanes& frame, const c
   std::vector<uint32_t> compact(SignalStatsCounters(depth), 0);
   UnitCounter<PlainCounter> c(PlainCounter{compact.data()}, depth);
   for (uint32_t unit = 0; unit < p.units; ++unit) {
-    UnitSamples s;
-    LoadUnit<kWide>(p, unit, s);
-    c.Count(p, s);
+    CountUnit<kWide>(p, unit, c);
   }
   cudahist::SignalStatsCounts counts;
   std::memset(&counts, 0xAB, sizeof(counts));
