@@ -6,9 +6,11 @@
 #   bench/tune_signalstats.sh build [BUILD_DIR]      here, before gpuhost-pack.sh
 #       configures BUILD_DIR (default: build) with -Dsignalstats_variants=
 #       the VARIANTS below and builds bench/signalstats_bench-NAME for each
-#       (only signalstats.cu is compiled again per variant), debug info
-#       stripped so that the pack stays small; gpuhost-pack.sh then packs
-#       them with the other benchmarks.
+#       (only signalstats.cu is compiled again per variant; about 0.5 MB
+#       each in the pack's xz); gpuhost-pack.sh then packs them with the
+#       other benchmarks. The option stays set: later builds of BUILD_DIR
+#       keep them current; `meson configure BUILD_DIR
+#       -Dsignalstats_variants=[]` drops them.
 #   bench/tune_signalstats.sh run BIN_DIR OUT_DIR [ROUNDS]   on the GPU host
 #       runs signalstats_bench (the default build) and every
 #       signalstats_bench-NAME of BIN_DIR, ROUNDS times (default 2) in turn,
@@ -27,10 +29,11 @@ VARIANTS=(
   "finish=-DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1"
   "wide=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1"
   "wide_finish=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1"
-  "wide_finish_c8=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=48"
-  "wide_finish_u4=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_PER_THREAD=4"
-  "wide_finish_t512=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_THREADS=512 -DCUDAHIST_SIGNALSTATS_MIN_BLOCKS=2"
   "wide_finish_run4=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_RUN=4"
+  "pair=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2"
+  "pair_c8=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2 -DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=48"
+  "pair_u4=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2 -DCUDAHIST_SIGNALSTATS_UNITS_PER_THREAD=4"
+  "pair_t512=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2 -DCUDAHIST_SIGNALSTATS_THREADS=512 -DCUDAHIST_SIGNALSTATS_MIN_BLOCKS=2"
 )
 
 build_variants() {
@@ -41,8 +44,12 @@ build_variants() {
   list=$(IFS=,; echo "${VARIANTS[*]}")
   meson configure "$build" "-Dsignalstats_variants=$list" >/dev/null
   for v in "${VARIANTS[@]}"; do targets+=("bench/signalstats_bench-${v%%=*}"); done
+  # Variants of an earlier list would be packed too: only this list's stay.
+  local b
+  for b in "$build"/bench/signalstats_bench-*; do
+    if [[ -f $b && " ${targets[*]} " != *" bench/$(basename "$b") "* ]]; then rm -f "$b"; fi
+  done
   ninja -C "$build" -j2 "${targets[@]}"
-  for t in "${targets[@]}"; do strip --strip-debug "$build/$t"; done
   ls -la "${targets[@]/#/$build/}"
   echo "built ${#targets[@]} variants into $build/bench (pack: scripts/gpuhost-pack.sh $build)"
 }
@@ -51,7 +58,9 @@ run_variants() {
   local bin=${1:?usage: tune_signalstats.sh run BIN_DIR OUT_DIR [ROUNDS]} out=${2:?OUT_DIR} rounds=${3:-2}
   mkdir -p "$out"
   local benches=("$bin/signalstats_bench") b name r
-  for b in "$bin"/signalstats_bench-*; do [ -x "$b" ] && benches+=("$b"); done
+  for b in "$bin"/signalstats_bench-*; do
+    if [ -f "$b" ] && [ -x "$b" ]; then benches+=("$b"); fi
+  done
   for ((r = 1; r <= rounds; ++r)); do
     for b in "${benches[@]}"; do
       name=$(basename "$b"); name=${name#signalstats_bench}; name=${name#-}; name=${name:-default}

@@ -98,8 +98,13 @@ __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerS
   using Counter = LaneCopiesCounter<kLogCopies, false>;
   UnitCounter<Counter> c(Counter{uint32_t(__cvta_generic_to_shared(copies)), threadIdx.x & ((1u << kLogCopies) - 1), 0},
                          p.depth);
-  for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units; unit += gridDim.x * blockDim.x) {
-    CountUnit<kSignalStatsWideLoads>(p, unit, c);
+  const uint32_t step = gridDim.x * blockDim.x;
+  for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units; unit += kSignalStatsUnitsInFlight * step) {
+    if constexpr (kSignalStatsUnitsInFlight == 2) {
+      CountUnitPair<kSignalStatsWideLoads>(p, unit, step, c);
+    } else {
+      CountUnit<kSignalStatsWideLoads>(p, unit, c);
+    }
   }
 CUDAHIST_UNROLL
   for (uint32_t i = 0; i < kSignalStatsSums; ++i) {

@@ -23,6 +23,9 @@
 #ifndef CUDAHIST_SIGNALSTATS_UNITS_PER_THREAD
 #define CUDAHIST_SIGNALSTATS_UNITS_PER_THREAD 1
 #endif
+#ifndef CUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT
+#define CUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT 1
+#endif
 #ifndef CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH
 #define CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH 0
 #endif
@@ -78,6 +81,15 @@ constexpr bool kSignalStatsWideLoads = CUDAHIST_SIGNALSTATS_WIDE_LOADS != 0;
 // price of a longer walk per thread. 1: every SM gets a block from 132 x 1024
 // units (1080p NV12 has 259200).
 constexpr uint32_t kSignalStatsUnitsPerThread = CUDAHIST_SIGNALSTATS_UNITS_PER_THREAD;
+
+// Units a thread loads before it counts them: 2 takes units u and u + grid
+// stride together (CountUnitPair) and, when both are wide, issues all their
+// loads (12 for 4:2:0 NV12 with a previous frame) before the first count, so
+// that a thread of a 1080p frame (about 2 units each) waits for memory once,
+// not twice; the unpacked walk keeps one unit at a time (it would spill).
+// 1: one unit at a time.
+constexpr uint32_t kSignalStatsUnitsInFlight = CUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT;
+static_assert(kSignalStatsUnitsInFlight == 1 || kSignalStatsUnitsInFlight == 2, "1 or 2 units in flight");
 
 // The last block's finish (WriteCounts): 1 issues all of a thread's
 // atomicExch of the totals before it stores any (a compile-time trip count of

@@ -10,6 +10,11 @@
 // samples at the same places. Histogram counters are numbered compactly:
 // (component << depth) + value for Y, U, V and sat (components 0 to 3), hue
 // at (4 << depth) + hue.
+//
+// Wide loads (kSignalStatsWideLoads): 8-bit frames with aligned rows read a
+// unit wholly inside the region one luma row and one chroma run per load
+// (WideSamples); UnitCounter::Count reads both kinds of samples through the
+// same accessors, so the counting is written once.
 #pragma once
 
 #include <cstdint>
@@ -369,18 +374,26 @@ struct UnitCounter {
   }
 };
 
+// Where unit `unit` starts: its first chroma column and its chroma row.
+struct UnitPosition {
+  uint32_t cx_first, cy;
+};
+CUDAHIST_HD UnitPosition PositionOf(const SignalStatsParams& p, uint32_t unit) {
+  const uint32_t row = p.row_of_unit.Divide(unit);
+  return {p.cx0 + (unit - row * p.units_per_row) * kSignalStatsRun, p.cy0 + row};
+}
+
 // Counts unit `unit` into c: with wide loads where kWide allows them and the
 // unit is wide (UnitIsWide), else sample by sample; the counts are the same.
 template <bool kWide, class Counter>
 CUDAHIST_HD void CountUnit(const SignalStatsParams& p, uint32_t unit, UnitCounter<Counter>& c) {
   if constexpr (kWide) {
-    const uint32_t row = p.row_of_unit.Divide(unit);
-    const uint32_t cx_first = p.cx0 + (unit - row * p.units_per_row) * kSignalStatsRun;
-    if (UnitIsWide(p, cx_first)) {
+    const UnitPosition at = PositionOf(p, unit);
+    if (UnitIsWide(p, at.cx_first)) {
       if (p.interleaved) {
-        c.Count(p, LoadWideSamples<true>(p, cx_first, p.cy0 + row));
+        c.Count(p, LoadWideSamples<true>(p, at.cx_first, at.cy));
       } else {
-        c.Count(p, LoadWideSamples<false>(p, cx_first, p.cy0 + row));
+        c.Count(p, LoadWideSamples<false>(p, at.cx_first, at.cy));
       }
       return;
     }
@@ -388,6 +401,39 @@ CUDAHIST_HD void CountUnit(const SignalStatsParams& p, uint32_t unit, UnitCounte
   UnitSamples s;
   LoadUnitBySample(p, unit, s);
   c.Count(p, s);
+}
+
+// Both wide units' loads first, then the counts: one memory latency for two
+// units (kSignalStatsUnitsInFlight).
+template <bool kInterleaved, class Counter>
+CUDAHIST_HD void CountWidePair(const SignalStatsParams& p, UnitPosition a, UnitPosition b, UnitCounter<Counter>& c) {
+  const WideSamples<kInterleaved> first = LoadWideSamples<kInterleaved>(p, a.cx_first, a.cy);
+  const WideSamples<kInterleaved> second = LoadWideSamples<kInterleaved>(p, b.cx_first, b.cy);
+  c.Count(p, first);
+  c.Count(p, second);
+}
+
+// Counts unit `unit` and, when there is one, unit `unit + step`: with wide
+// loads (kWide) and both units wide, all their loads are issued before either
+// is counted; otherwise one after the other (CountUnit).
+template <bool kWide, class Counter>
+CUDAHIST_HD void CountUnitPair(const SignalStatsParams& p, uint32_t unit, uint32_t step, UnitCounter<Counter>& c) {
+  const bool has_second = step < p.units - unit;  // unit < p.units
+  if constexpr (kWide) {
+    if (has_second) {
+      const UnitPosition a = PositionOf(p, unit), b = PositionOf(p, unit + step);
+      if (UnitIsWide(p, a.cx_first) && UnitIsWide(p, b.cx_first)) {
+        if (p.interleaved) {
+          CountWidePair<true>(p, a, b, c);
+        } else {
+          CountWidePair<false>(p, a, b, c);
+        }
+        return;
+      }
+    }
+  }
+  CountUnit<kWide>(p, unit, c);
+  if (has_second) CountUnit<kWide>(p, unit + step, c);
 }
 
 }  // namespace cudahist::detail

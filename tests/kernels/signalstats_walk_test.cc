@@ -28,15 +28,21 @@ struct PlainCounter {
 };
 
 // What the kernel's last block writes, from the walk of every unit (kWide:
-// the walk with wide loads where the frame and unit allow them).
-template <bool kWide = false>
+// the walk with wide loads where the frame and unit allow them; kPairStep:
+// units taken in pairs u, u + kPairStep, as the kernel's threads do with two
+// units in flight and a grid of kPairStep threads).
+template <bool kWide = false, uint32_t kPairStep = 0>
 cudahist::SignalStatsCounts WalkOnHost(const cudahist::YuvPlanes& frame, const cudahist::YuvPlanes* previous) {
   const uint32_t depth = frame.y.depth;
   const SignalStatsParams p = SignalStatsParamsOf(frame, previous, SatHueTable(depth).data());
   std::vector<uint32_t> compact(SignalStatsCounters(depth), 0);
   UnitCounter<PlainCounter> c(PlainCounter{compact.data()}, depth);
-  for (uint32_t unit = 0; unit < p.units; ++unit) {
-    CountUnit<kWide>(p, unit, c);
+  if constexpr (kPairStep == 0) {
+    for (uint32_t unit = 0; unit < p.units; ++unit) CountUnit<kWide>(p, unit, c);
+  } else {
+    for (uint32_t thread = 0; thread < kPairStep; ++thread) {
+      for (uint32_t unit = thread; unit < p.units; unit += 2 * kPairStep) CountUnitPair<kWide>(p, unit, kPairStep, c);
+    }
   }
   cudahist::SignalStatsCounts counts;
   std::memset(&counts, 0xAB, sizeof(counts));
@@ -81,8 +87,7 @@ TEST(SignalStatsWalk, EqualsReferenceOverTheMatrix) {
 uint32_t WideUnits(const SignalStatsParams& p) {
   uint32_t wide = 0;
   for (uint32_t unit = 0; unit < p.units; ++unit) {
-    const uint32_t row = p.row_of_unit.Divide(unit);
-    wide += UnitIsWide(p, p.cx0 + (unit - row * p.units_per_row) * kSignalStatsRun) ? 1 : 0;
+    wide += UnitIsWide(p, PositionOf(p, unit).cx_first) ? 1 : 0;
   }
   return wide;
 }
@@ -93,7 +98,8 @@ uint32_t WideUnits(const SignalStatsParams& p) {
 // rows and columns, odd heights and ends keep edge units sample by sample);
 // the others never do. Either way the counts equal the reference's, with a
 // previous frame that also fits and with one that does not (an odd offset:
-// the whole frame then goes sample by sample).
+// the whole frame then goes sample by sample), one unit at a time and in the
+// pairs of two units in flight.
 TEST(SignalStatsWalk, WideLoadsEqualReference) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -131,6 +137,8 @@ TEST(SignalStatsWalk, WideLoadsEqualReference) {
         cudahist::SignalStatsCounts want;
         ASSERT_TRUE(cudahist::ReferenceSignalStats(frame.view, pv, &want).ok());
         EXPECT_EQ(CountsDifference(WalkOnHost<true>(frame.view, pv), want), "");
+        EXPECT_EQ(CountsDifference(WalkOnHost<true, 7>(frame.view, pv), want), "") << "pairs 7 apart";
+        EXPECT_EQ(CountsDifference(WalkOnHost<true, 64>(frame.view, pv), want), "") << "pairs 64 apart";
       }
     }
   }
