@@ -57,7 +57,7 @@ build_variants() {
 run_variants() {
   local bin=${1:?usage: tune_signalstats.sh run BIN_DIR OUT_DIR [ROUNDS]} out=${2:?OUT_DIR} rounds=${3:-2}
   mkdir -p "$out"
-  local benches=("$bin/signalstats_bench") b name r
+  local benches=("$bin/signalstats_bench") b name r failed=0
   for b in "$bin"/signalstats_bench-*; do
     if [ -f "$b" ] && [ -x "$b" ]; then benches+=("$b"); fi
   done
@@ -69,6 +69,7 @@ run_variants() {
       else
         echo "round $r $name: FAILED (exit $?): $(tail -n 2 "$out/$name.$r.log" | tr '\n' ' ')"
         rm -f "$out/$name.$r.json"
+        failed=$((failed + 1))
       fi
     done
   done
@@ -97,6 +98,7 @@ for ratio, name, m, spread, n, variant in rows:
 print("(ratio: ss+prev over the histogram, target <= 1.5; spread: max - min of ss+prev over the rounds;"
       " variants that failed verification have no row)")
 PY
+  [ "$failed" -eq 0 ] || { echo "$failed run(s) failed (logs in $out)"; return 1; }
 }
 
 case ${1:-} in
