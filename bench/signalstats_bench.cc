@@ -13,6 +13,8 @@
 //
 //   signalstats_bench [--json FILE] [--repeats N] [--quick]
 // Exit status: 0, 1 on a wrong count or a CUDA error, 77 without a CUDA device.
+// Built as signalstats_bench-NAME by bench/tune_signalstats.sh, it runs a
+// variant of the kernel's tuning and names it (NAME=FLAGS) in its output.
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -30,8 +32,14 @@
 #include "event_timing.h"
 #include "yuv_frames.h"
 
+#ifndef CUDAHIST_BENCH_VARIANT
+#define CUDAHIST_BENCH_VARIANT "default"
+#endif
+
 namespace bench {
 namespace {
+
+constexpr char kVariant[] = CUDAHIST_BENCH_VARIANT;  // NAME=FLAGS of the kernel's tuning
 
 struct Options {
   std::string json;
@@ -214,18 +222,18 @@ int Run(const Options& o) {
     }
   }
   const double base = rows[0].t.microseconds;
-  std::printf("%s, %ux%u NV12, %d frames rotating, back to back, median of %d passes:\n", prop.name, width, height,
-              n, repeats);
+  std::printf("%s, %ux%u NV12, %d frames rotating, back to back, median of %d passes, variant %s:\n", prop.name,
+              width, height, n, repeats, kVariant);
   for (const Row& r : rows) {
     std::printf("  %-24s %8.2f us/frame  %5.2fx the histogram\n", r.name, r.t.microseconds,
                 base > 0 ? r.t.microseconds / base : 0.0);
   }
-  char json[1024];
+  char json[1536];
   std::snprintf(json, sizeof(json),
-                "{\"bench\": \"signalstats\", \"device\": \"%s\", \"frame\": \"%ux%u NV12\", \"frames\": %d, "
+                "{\"bench\": \"signalstats\", \"variant\": \"%s\", \"device\": \"%s\", \"frame\": \"%ux%u NV12\", \"frames\": %d, "
                 "\"repeats\": %d, \"histogram_us\": %.3f, \"signalstats_prev_us\": %.3f, \"signalstats_us\": %.3f, "
                 "\"signalstats_prev_pinned_us\": %.3f, \"ratio_prev\": %.3f, \"ratio\": %.3f, \"target_ratio\": 1.5}",
-                prop.name, width, height, n, repeats, rows[0].t.microseconds, rows[1].t.microseconds,
+                kVariant, prop.name, width, height, n, repeats, rows[0].t.microseconds, rows[1].t.microseconds,
                 rows[2].t.microseconds, rows[3].t.microseconds,
                 base > 0 ? rows[1].t.microseconds / base : 0.0, base > 0 ? rows[2].t.microseconds / base : 0.0);
   std::printf("%s\n", json);

@@ -45,13 +45,33 @@ CUDAHIST_UNROLL
   return v;
 }
 
-// The last block: the compact totals into SignalStatsCounts' layout (zero
-// beyond 2^depth), the sums and the header; scratch left zero.
+// Bin i of SignalStatsCounts' y..hue array from the compact totals (zero
+// beyond 2^depth), the total left zero for the next launch.
+__device__ __forceinline__ uint32_t TakeTotal(uint32_t i, uint32_t depth, Scratch* scratch) {
+  const uint32_t compact = CompactIndexOf(i, depth);
+  return compact != ~0u ? atomicExch(scratch->totals + compact, 0u) : 0u;
+}
+
+// The last block: the compact totals into SignalStatsCounts' layout, the sums
+// and the header; scratch left zero.
 __device__ __forceinline__ void WriteCounts(const SignalStatsParams& p, Scratch* scratch, SignalStatsCounts* counts) {
   uint32_t* bins = counts->y;  // y, u, v, sat, hue: one array (static_assert above)
-  for (uint32_t i = threadIdx.x; i < kCountsBins; i += blockDim.x) {
-    const uint32_t compact = CompactIndexOf(i, p.depth);
-    bins[i] = compact != ~0u ? atomicExch(scratch->totals + compact, 0u) : 0u;
+  if constexpr (kSignalStatsOverlappedFinish) {
+    // Every exchange of the thread in flight before the first store waits on one.
+    constexpr uint32_t kPerThread = (kCountsBins + kSignalStatsThreads - 1) / kSignalStatsThreads;
+    uint32_t taken[kPerThread];
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kPerThread; ++k) {
+      const uint32_t i = threadIdx.x + k * kSignalStatsThreads;
+      taken[k] = i < kCountsBins ? TakeTotal(i, p.depth, scratch) : 0u;
+    }
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kPerThread; ++k) {
+      const uint32_t i = threadIdx.x + k * kSignalStatsThreads;
+      if (i < kCountsBins) bins[i] = taken[k];
+    }
+  } else {
+    for (uint32_t i = threadIdx.x; i < kCountsBins; i += blockDim.x) bins[i] = TakeTotal(i, p.depth, scratch);
   }
   if (threadIdx.x == 0) {
     counts->depth = p.depth;
@@ -78,10 +98,13 @@ __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerS
   using Counter = LaneCopiesCounter<kLogCopies, false>;
   UnitCounter<Counter> c(Counter{uint32_t(__cvta_generic_to_shared(copies)), threadIdx.x & ((1u << kLogCopies) - 1), 0},
                          p.depth);
-  for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units; unit += gridDim.x * blockDim.x) {
-    UnitSamples s;
-    LoadUnit(p, unit, s);
-    c.Count(p, s);
+  const uint32_t step = gridDim.x * blockDim.x;
+  for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units; unit += kSignalStatsUnitsInFlight * step) {
+    if constexpr (kSignalStatsUnitsInFlight == 2) {
+      CountUnitPair<kSignalStatsWideLoads>(p, unit, step, c);
+    } else {
+      CountUnit<kSignalStatsWideLoads>(p, unit, c);
+    }
   }
 CUDAHIST_UNROLL
   for (uint32_t i = 0; i < kSignalStatsSums; ++i) {
@@ -190,8 +213,9 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
   const uint32_t i = frame.y.depth - kSignalStatsMinDepth;
   const detail::KernelConfig& config = s.config[i];
   detail::SignalStatsParams params = detail::SignalStatsParamsOf(frame, previous, s.tables[i]);
+  const uint32_t units_per_block = config.threads * detail::kSignalStatsUnitsPerThread;
   const uint32_t blocks = std::max<uint32_t>(
-      1, std::min<uint32_t>(config.resident_blocks, (params.units + config.threads - 1) / config.threads));
+      1, std::min<uint32_t>(config.resident_blocks, (params.units + units_per_block - 1) / units_per_block));
   detail::Scratch* scratch = s.scratch;
   void* args[] = {&params, &scratch, &counts};
   const cudaError_t error =

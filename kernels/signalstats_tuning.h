@@ -17,13 +17,26 @@
 #ifndef CUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB
 #define CUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB 96
 #endif
+#ifndef CUDAHIST_SIGNALSTATS_WIDE_LOADS
+#define CUDAHIST_SIGNALSTATS_WIDE_LOADS 0
+#endif
+#ifndef CUDAHIST_SIGNALSTATS_UNITS_PER_THREAD
+#define CUDAHIST_SIGNALSTATS_UNITS_PER_THREAD 1
+#endif
+#ifndef CUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT
+#define CUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT 1
+#endif
+#ifndef CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH
+#define CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH 0
+#endif
 
 namespace cudahist::detail {
 
-// NOT YET MEASURED: the defaults below follow the privatized kernel's
-// measured choices (tuning.h) and nvcc's register report; the GPU host's
-// signalstats_bench is what confirms or moves them (build variants with
-// -DCUDAHIST_SIGNALSTATS_THREADS=512 ... as bench/tune_privatized.sh does).
+// Measured once (H100, 1080p NV12 with a previous frame): 19.9 us a frame
+// against 7.8 us for the Y/U/V histograms. The defaults below follow the
+// privatized kernel's measured choices (tuning.h) and nvcc's register report;
+// bench/tune_signalstats.sh builds signalstats_bench once per variant of these
+// macros and times them side by side on the GPU host.
 
 // Threads per block, and blocks that must fit an SM as far as registers go
 // (__launch_bounds__). 1024 x 1 caps the kernel at 64 registers; nvcc 13
@@ -51,5 +64,38 @@ constexpr uint32_t kSignalStatsRun = CUDAHIST_SIGNALSTATS_RUN;
 // and the merge (reading every copy) stays at about 43 words a thread.
 constexpr uint32_t kSignalStatsMaxCopies = 32;
 constexpr uint32_t kSignalStatsCopiesBudgetBytes = CUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB * 1024;
+
+// Wide loads (signalstats_walk.h, LoadUnitWide): for 8-bit frames with
+// subsampled columns (NV12, I420, NV16...) whose rows are aligned, a unit
+// wholly inside the region reads each luma row's 2 x kSignalStatsRun bytes
+// and its chroma run in ONE load each (6 loads a 4:2:0 NV12 unit of 2, frame
+// and previous, instead of 24 byte loads, each with its 64-bit address
+// arithmetic), and unpacks the bytes with PRMT; edge units and other layouts
+// take the sample-by-sample walk. 0: off (every unit sample by sample).
+constexpr bool kSignalStatsWideLoads = CUDAHIST_SIGNALSTATS_WIDE_LOADS != 0;
+
+// Units each thread takes at least, which caps the grid below one block per
+// SM for frames too small to give every thread this many: fewer blocks mean
+// fewer zeroings and merges of the shared copies (1384 counters x 16 copies
+// each for 8 bits) and fewer global atomics on the same 1384 totals, at the
+// price of a longer walk per thread. 1: every SM gets a block from 132 x 1024
+// units (1080p NV12 has 259200).
+constexpr uint32_t kSignalStatsUnitsPerThread = CUDAHIST_SIGNALSTATS_UNITS_PER_THREAD;
+
+// Units a thread loads before it counts them: 2 takes units u and u + grid
+// stride together (CountUnitPair) and, when both are wide, issues all their
+// loads (12 for 4:2:0 NV12 with a previous frame) before the first count, so
+// that a thread of a 1080p frame (about 2 units each) waits for memory once,
+// not twice; the unpacked walk keeps one unit at a time (it would spill).
+// 1: one unit at a time.
+constexpr uint32_t kSignalStatsUnitsInFlight = CUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT;
+static_assert(kSignalStatsUnitsInFlight == 1 || kSignalStatsUnitsInFlight == 2, "1 or 2 units in flight");
+
+// The last block's finish (WriteCounts): 1 issues all of a thread's
+// atomicExch of the totals before it stores any (a compile-time trip count of
+// kCountsBins / threads, 5 at 1024 threads), so that the single block pays one
+// L2 round trip instead of five in a row at the end of every frame. 0: one
+// exchange and store at a time.
+constexpr bool kSignalStatsOverlappedFinish = CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH != 0;
 
 }  // namespace cudahist::detail

@@ -10,6 +10,11 @@
 // samples at the same places. Histogram counters are numbered compactly:
 // (component << depth) + value for Y, U, V and sat (components 0 to 3), hue
 // at (4 << depth) + hue.
+//
+// Wide loads (kSignalStatsWideLoads): 8-bit frames with aligned rows read a
+// unit wholly inside the region one luma row and one chroma run per load
+// (WideSamples); UnitCounter::Count reads both kinds of samples through the
+// same accessors, so the counting is written once.
 #pragma once
 
 #include <cstdint>
@@ -61,6 +66,8 @@ struct SignalStatsParams {
   const uint32_t* table;                 // SatHueTable(depth), where the walk runs
   uint32_t low, luma_high, chroma_high;  // 16, 235 and 240 x 2^(depth - 8)
   unsigned long long luma_samples, chroma_samples;
+  uint32_t wide;         // LoadUnitWide may read this frame's interior units (WideLoadsFit)
+  uint32_t interleaved;  // ... with U and V interleaved (NV12), else planar (I420)
 };
 
 inline SignalStatsPlane SignalStatsPlaneOf(const PlaneView& v) {
@@ -72,6 +79,40 @@ inline SignalStatsPlane SignalStatsPlaneOf(const PlaneView& v) {
   a.shift = v.shift;
   a.mask = (1u << v.depth) - 1;
   return a;
+}
+
+// Bytes of a unit's luma row and of its chroma run (one plane's, or the
+// interleaved pair's) that LoadUnitWide reads in one load each.
+constexpr uint32_t kWideLumaBytes = 2 * kSignalStatsRun;
+CUDAHIST_HD uint32_t WideChromaBytes(bool interleaved) { return interleaved ? 2 * kSignalStatsRun : kSignalStatsRun; }
+
+inline bool IsWholeBytePlane(const SignalStatsPlane& a) {
+  return a.sample_size == 1 && a.shift == 0 && a.mask == 0xffu;
+}
+
+// The first unit's run of plane a (column x0 of the region, any row) starts
+// `bytes`-aligned, and so do all others: the pitch keeps it from row to row,
+// and a unit's step along a row is its run's `bytes`.
+inline bool RunsAligned(const SignalStatsPlane& a, uint32_t x0, uint32_t bytes) {
+  return (reinterpret_cast<uintptr_t>(a.origin) + uint64_t(x0) * a.stride) % bytes == 0 && a.pitch % bytes == 0;
+}
+
+// Whether LoadUnitWide can read frame f (8 bits in whole bytes, luma packed,
+// chroma interleaved U,V (stride 2) or planar (stride 1), every run aligned
+// for its one load, columns subsampled by 2); *interleaved says which.
+inline bool WideLoadsFit(const SignalStatsPlane& y, const SignalStatsPlane& u, const SignalStatsPlane& v,
+                         uint32_t cx0, bool* interleaved) {
+  if (!IsWholeBytePlane(y) || !IsWholeBytePlane(u) || !IsWholeBytePlane(v) || y.stride != 1) return false;
+  if (u.stride == 2 && v.stride == 2 && v.origin == u.origin + 1) {
+    *interleaved = true;
+  } else if (u.stride == 1 && v.stride == 1) {
+    *interleaved = false;
+  } else {
+    return false;
+  }
+  const uint32_t chroma = WideChromaBytes(*interleaved);
+  return RunsAligned(y, 2 * cx0, kWideLumaBytes) && RunsAligned(u, cx0, chroma) &&
+         (*interleaved || RunsAligned(v, cx0, chroma));
 }
 
 // The walk's parameters of a validated frame (ValidateYuvPlanes).
@@ -108,6 +149,11 @@ inline SignalStatsParams SignalStatsParamsOf(const YuvPlanes& f, const YuvPlanes
   p.chroma_high = 240 * mult;
   p.luma_samples = CountedSamples(f.y);
   p.chroma_samples = CountedSamples(f.u);
+  bool interleaved = false, previous_interleaved = false;
+  p.wide = p.hsub == 1 && WideLoadsFit(p.y, p.u, p.v, p.cx0, &interleaved) &&
+           (previous == nullptr ||
+            (WideLoadsFit(p.py, p.pu, p.pv, p.cx0, &previous_interleaved) && previous_interleaved == interleaved));
+  p.interleaved = interleaved;
   return p;
 }
 
@@ -127,14 +173,24 @@ CUDAHIST_HD uint32_t AbsoluteDifference(uint32_t a, uint32_t b) { return a > b ?
 
 // The samples of one unit, all loaded before anything is counted (the loads
 // of a unit are independent, so a thread has them all in flight at once).
+// UnitCounter::Count reads them (and WideSamples') through the accessors.
 struct UnitSamples {
   uint32_t u[kSignalStatsRun], v[kSignalStatsRun], pu[kSignalStatsRun], pv[kSignalStatsRun];
   uint32_t y[kSignalStatsRun][2][2], py[kSignalStatsRun][2][2];  // [sample][dy][dx]
   bool chroma[kSignalStatsRun];
   bool luma[kSignalStatsRun][2][2];
+
+  CUDAHIST_HD bool Chroma(uint32_t k) const { return chroma[k]; }
+  CUDAHIST_HD bool Luma(uint32_t k, uint32_t dy, uint32_t dx) const { return luma[k][dy][dx]; }
+  CUDAHIST_HD uint32_t U(uint32_t k) const { return u[k]; }
+  CUDAHIST_HD uint32_t V(uint32_t k) const { return v[k]; }
+  CUDAHIST_HD uint32_t PU(uint32_t k) const { return pu[k]; }
+  CUDAHIST_HD uint32_t PV(uint32_t k) const { return pv[k]; }
+  CUDAHIST_HD uint32_t Y(uint32_t k, uint32_t dy, uint32_t dx) const { return y[k][dy][dx]; }
+  CUDAHIST_HD uint32_t PY(uint32_t k, uint32_t dy, uint32_t dx) const { return py[k][dy][dx]; }
 };
 
-CUDAHIST_HD void LoadUnit(const SignalStatsParams& p, uint32_t unit, UnitSamples& s) {
+CUDAHIST_HD void LoadUnitBySample(const SignalStatsParams& p, uint32_t unit, UnitSamples& s) {
   const uint32_t row = p.row_of_unit.Divide(unit);
   const uint32_t cy = p.cy0 + row;
   const uint32_t cx_first = p.cx0 + (unit - row * p.units_per_row) * kSignalStatsRun;
@@ -162,6 +218,113 @@ CUDAHIST_HD void LoadUnit(const SignalStatsParams& p, uint32_t unit, UnitSamples
   }
 }
 
+// kBytes consecutive bytes from a kBytes-aligned address, in little-endian
+// words: one load on the device.
+template <uint32_t kBytes>
+struct ByteRun {
+  static_assert(kBytes == 1 || kBytes == 2 || kBytes == 4 || kBytes == 8 || kBytes == 16, "one load");
+  uint32_t w[(kBytes + 3) / 4];
+  CUDAHIST_HD uint32_t operator[](uint32_t i) const { return ByteOf(w[i / 4], i % 4); }
+};
+
+template <uint32_t kBytes>
+CUDAHIST_HD ByteRun<kBytes> LoadByteRun(const uint8_t* p) {
+  ByteRun<kBytes> r;
+#if defined(__CUDA_ARCH__)
+  if constexpr (kBytes == 1) {
+    r.w[0] = __ldg(p);
+  } else if constexpr (kBytes == 2) {
+    r.w[0] = __ldg(reinterpret_cast<const unsigned short*>(p));
+  } else if constexpr (kBytes == 4) {
+    r.w[0] = __ldg(reinterpret_cast<const unsigned int*>(p));
+  } else if constexpr (kBytes == 8) {
+    const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
+    r.w[0] = v.x;
+    r.w[1] = v.y;
+  } else {
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
+    r.w[0] = v.x;
+    r.w[1] = v.y;
+    r.w[2] = v.z;
+    r.w[3] = v.w;
+  }
+#else
+  for (uint32_t i = 0; i < (kBytes + 3) / 4; ++i) r.w[i] = 0;
+  for (uint32_t i = 0; i < kBytes; ++i) r.w[i / 4] |= uint32_t(p[i]) << (8 * (i % 4));
+#endif
+  return r;
+}
+
+// A unit that LoadUnitWide may read: the frame fits (p.wide), its chroma run
+// is whole and its luma columns (hsub = 1) all inside the region. Rows
+// outside the region (an odd first or last luma row) are masked, not read.
+CUDAHIST_HD bool UnitIsWide(const SignalStatsParams& p, uint32_t cx_first) {
+  return p.wide && cx_first + kSignalStatsRun <= p.cx1 && 2 * cx_first >= p.lx0 &&
+         2 * (cx_first + kSignalStatsRun) <= p.lx1;
+}
+
+// The bytes of one frame's chroma run at (cx_first, cy): U,V pairs in one
+// load (interleaved) or U and V in one load each (planar).
+template <bool kInterleaved>
+struct ChromaRun {
+  static constexpr uint32_t kBytes = kInterleaved ? 2 * kSignalStatsRun : kSignalStatsRun;
+  ByteRun<kBytes> u, v;  // interleaved: both in u
+
+  CUDAHIST_HD uint32_t U(uint32_t k) const { return kInterleaved ? u[2 * k] : u[k]; }
+  CUDAHIST_HD uint32_t V(uint32_t k) const { return kInterleaved ? u[2 * k + 1] : v[k]; }
+};
+
+template <bool kInterleaved>
+CUDAHIST_HD ChromaRun<kInterleaved> LoadChromaRun(const SignalStatsPlane& u, const SignalStatsPlane& v,
+                                                  uint32_t cx_first, uint32_t cy) {
+  constexpr uint32_t kBytes = ChromaRun<kInterleaved>::kBytes;
+  ChromaRun<kInterleaved> r = {};
+  r.u = LoadByteRun<kBytes>(u.origin + cy * u.pitch + uint64_t(cx_first) * u.stride);
+  if constexpr (!kInterleaved) {
+    r.v = LoadByteRun<kBytes>(v.origin + cy * v.pitch + cx_first);
+  }
+  return r;
+}
+
+// A wide unit's samples (UnitIsWide), kept as the loaded words and taken out
+// a byte at a time (PRMT) as UnitCounter::Count reads them, so that a thread
+// holds 6 words of a 4:2:0 NV12 unit of 2 (frame and previous) instead of 40
+// unpacked values. Without a previous frame, the previous is the frame.
+template <bool kInterleaved>
+struct WideSamples {
+  ChromaRun<kInterleaved> c, pc;
+  ByteRun<kWideLumaBytes> y[2], py[2];  // [dy]
+  bool row_in[2];
+
+  CUDAHIST_HD bool Chroma(uint32_t) const { return true; }
+  CUDAHIST_HD bool Luma(uint32_t, uint32_t dy, uint32_t) const { return row_in[dy]; }
+  CUDAHIST_HD uint32_t U(uint32_t k) const { return c.U(k); }
+  CUDAHIST_HD uint32_t V(uint32_t k) const { return c.V(k); }
+  CUDAHIST_HD uint32_t PU(uint32_t k) const { return pc.U(k); }
+  CUDAHIST_HD uint32_t PV(uint32_t k) const { return pc.V(k); }
+  CUDAHIST_HD uint32_t Y(uint32_t k, uint32_t dy, uint32_t dx) const { return y[dy][2 * k + dx]; }
+  CUDAHIST_HD uint32_t PY(uint32_t k, uint32_t dy, uint32_t dx) const { return py[dy][2 * k + dx]; }
+};
+
+// The samples of a wide unit in one load per luma row and chroma run (frame
+// and previous); rows outside the region are masked, not read.
+template <bool kInterleaved>
+CUDAHIST_HD WideSamples<kInterleaved> LoadWideSamples(const SignalStatsParams& p, uint32_t cx_first, uint32_t cy) {
+  WideSamples<kInterleaved> s = {};
+  s.c = LoadChromaRun<kInterleaved>(p.u, p.v, cx_first, cy);
+  s.pc = p.has_previous ? LoadChromaRun<kInterleaved>(p.pu, p.pv, cx_first, cy) : s.c;
+  CUDAHIST_UNROLL
+  for (uint32_t dy = 0; dy < 2; ++dy) {
+    const uint32_t ly = (cy << p.vsub) + dy;
+    s.row_in[dy] = dy <= p.vsub && ly >= p.ly0 && ly < p.ly1;
+    if (!s.row_in[dy]) continue;
+    const uint64_t at = 2 * uint64_t(cx_first);
+    s.y[dy] = LoadByteRun<kWideLumaBytes>(p.y.origin + ly * p.y.pitch + at);
+    s.py[dy] = p.has_previous ? LoadByteRun<kWideLumaBytes>(p.py.origin + ly * p.py.pitch + at) : s.y[dy];
+  }
+  return s;
+}
+
 // Counts units into a Counter (device_helpers.cuh's interface: SlotFor(base),
 // Add(slot, bin)) and the four sums, which stay in the thread's registers.
 template <class Counter>
@@ -179,27 +342,29 @@ struct UnitCounter {
     for (uint32_t i = 0; i < kSignalStatsSums; ++i) sums[i] = 0;
   }
 
-  CUDAHIST_HD void Count(const SignalStatsParams& p, const UnitSamples& s) {
+  template <class Samples>
+  CUDAHIST_HD void Count(const SignalStatsParams& p, const Samples& s) {
     CUDAHIST_UNROLL
     for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
-      if (!s.chroma[k]) continue;
-      counter.Add(slot_u, s.u[k]);
-      counter.Add(slot_v, s.v[k]);
-      const uint32_t entry = SatHueEntry(p.table, s.u[k], s.v[k], p.depth);
+      if (!s.Chroma(k)) continue;
+      const uint32_t u = s.U(k), v = s.V(k);
+      counter.Add(slot_u, u);
+      counter.Add(slot_v, v);
+      const uint32_t entry = SatHueEntry(p.table, u, v, p.depth);
       counter.Add(slot_sat, entry & kSatHueSatMask);
       counter.Add(slot_hue, entry >> kSatHueHueShift);
-      sums[kDifU] += AbsoluteDifference(s.u[k], s.pu[k]);
-      sums[kDifV] += AbsoluteDifference(s.v[k], s.pv[k]);
-      const bool chroma_out = s.u[k] < p.low || s.u[k] > p.chroma_high || s.v[k] < p.low || s.v[k] > p.chroma_high;
+      sums[kDifU] += AbsoluteDifference(u, s.PU(k));
+      sums[kDifV] += AbsoluteDifference(v, s.PV(k));
+      const bool chroma_out = u < p.low || u > p.chroma_high || v < p.low || v > p.chroma_high;
       uint32_t dif_y = 0, brng = 0;
       CUDAHIST_UNROLL
       for (uint32_t dy = 0; dy < 2; ++dy) {
         CUDAHIST_UNROLL
         for (uint32_t dx = 0; dx < 2; ++dx) {
-          if (!s.luma[k][dy][dx]) continue;
-          const uint32_t y = s.y[k][dy][dx];
+          if (!s.Luma(k, dy, dx)) continue;
+          const uint32_t y = s.Y(k, dy, dx);
           counter.Add(slot_y, y);
-          dif_y += AbsoluteDifference(y, s.py[k][dy][dx]);
+          dif_y += AbsoluteDifference(y, s.PY(k, dy, dx));
           brng += uint32_t(chroma_out || y < p.low || y > p.luma_high);
         }
       }
@@ -208,5 +373,67 @@ struct UnitCounter {
     }
   }
 };
+
+// Where unit `unit` starts: its first chroma column and its chroma row.
+struct UnitPosition {
+  uint32_t cx_first, cy;
+};
+CUDAHIST_HD UnitPosition PositionOf(const SignalStatsParams& p, uint32_t unit) {
+  const uint32_t row = p.row_of_unit.Divide(unit);
+  return {p.cx0 + (unit - row * p.units_per_row) * kSignalStatsRun, p.cy0 + row};
+}
+
+// Counts unit `unit` into c: with wide loads where kWide allows them and the
+// unit is wide (UnitIsWide), else sample by sample; the counts are the same.
+template <bool kWide, class Counter>
+CUDAHIST_HD void CountUnit(const SignalStatsParams& p, uint32_t unit, UnitCounter<Counter>& c) {
+  if constexpr (kWide) {
+    const UnitPosition at = PositionOf(p, unit);
+    if (UnitIsWide(p, at.cx_first)) {
+      if (p.interleaved) {
+        c.Count(p, LoadWideSamples<true>(p, at.cx_first, at.cy));
+      } else {
+        c.Count(p, LoadWideSamples<false>(p, at.cx_first, at.cy));
+      }
+      return;
+    }
+  }
+  UnitSamples s;
+  LoadUnitBySample(p, unit, s);
+  c.Count(p, s);
+}
+
+// Both wide units' loads first, then the counts: one memory latency for two
+// units (kSignalStatsUnitsInFlight).
+template <bool kInterleaved, class Counter>
+CUDAHIST_HD void CountWidePair(const SignalStatsParams& p, UnitPosition a, UnitPosition b, UnitCounter<Counter>& c) {
+  const WideSamples<kInterleaved> first = LoadWideSamples<kInterleaved>(p, a.cx_first, a.cy);
+  const WideSamples<kInterleaved> second = LoadWideSamples<kInterleaved>(p, b.cx_first, b.cy);
+  c.Count(p, first);
+  c.Count(p, second);
+}
+
+// Counts unit `unit` and, when there is one, unit `unit + step`: with wide
+// loads (kWide) and both units wide, all their loads are issued before either
+// is counted; otherwise one after the other (CountUnit).
+template <bool kWide, class Counter>
+CUDAHIST_HD void CountUnitPair(const SignalStatsParams& p, uint32_t unit, uint32_t step, UnitCounter<Counter>& c) {
+  const bool has_second = step < p.units - unit;  // unit < p.units
+  if constexpr (kWide) {
+    if (has_second) {
+      const UnitPosition a = PositionOf(p, unit), b = PositionOf(p, unit + step);
+      if (UnitIsWide(p, a.cx_first) && UnitIsWide(p, b.cx_first)) {
+        if (p.interleaved) {
+          CountWidePair<true>(p, a, b, c);
+        } else {
+          CountWidePair<false>(p, a, b, c);
+        }
+        return;
+      }
+    }
+  }
+  CountUnit<kWide>(p, unit, c);
+  if (has_second) CountUnit<kWide>(p, unit + step, c);
+}
 
 }  // namespace cudahist::detail

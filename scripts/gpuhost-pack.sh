@@ -48,7 +48,8 @@ copy_if_built() {  # copy_if_built DEST PATH...
   return 0
 }
 # pack_binaries BUILD DEST: the plugin, the meta library and every test,
-# benchmark and example executable of BUILD into DEST/{gst-plugin,lib,bin}.
+# benchmark and example executable of BUILD into DEST/{gst-plugin,lib,bin}
+# (with bench/tune_signalstats.sh's signalstats_bench-NAME variants, when built).
 pack_binaries() {
   local from=$1 dest=$2
   rm -rf "$dest/bin" "$dest/gst-plugin" "$dest/lib"

@@ -4,11 +4,15 @@
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
 #   tests decode examples bench sanitize oddwidth signalstats signalstats_ffmpeg scopes videoscope
+#   signalstats_variants
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 convert126
 # signalstats_ffmpeg (issue 10): FFmpeg's signalstats figures against the
 # element's on CUDA frames, and the speed table against ffmpeg (needs
 # ffmpeg.tar.xz from the pack).
+# signalstats_variants: signalstats_bench and every signalstats_bench-NAME the
+# pack holds (bench/tune_signalstats.sh build, here before packing), two
+# rounds, each checked against the reference first; one table, fastest first.
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
 # (before the ordering; packed as gst126/gst-plugin-unchanged). Each step's full
 # log goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
@@ -257,6 +261,10 @@ for s in $steps; do
         --gtest_filter='SignalStatsGpu.BackToBack*:SignalStatsGpu.BadInput*'
       step signalstats_racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='SignalStatsGpu.BackToBack*' ;;
+    signalstats_variants)
+      use_gst 122
+      TAIL_LINES=16 step signalstats_variants bash "$here/scripts/tune_signalstats.sh" run "$bin" \
+        "$logs/signalstats_variants" 2 ;;
     scopes)
       # Issue 11's scope counts: the kernels against the CPU reference, the
       # same under memcheck, then the benchmark (seed 004, CUB, roofline) in one run.
@@ -280,12 +288,8 @@ for s in $steps; do
   esac
 done
 
+# Only two files come back from the device tool's OUTDIR whatever the steps
+# (it returns at most 8): the summary and every log and JSON in logs.tar.gz.
 cp "$summary" "$out/summary.txt"
-[ -d "$logs/bench" ] && cp "$logs"/bench/*.json "$out/" 2>/dev/null
-cp "$logs"/element_bench12*.json "$out/" 2>/dev/null
-cp "$logs"/signalstats_bench.json "$out/" 2>/dev/null
-cp "$logs"/signalstats/signalstats_speed.* "$out/" 2>/dev/null
-cp "$logs"/scopebench*.json "$out/" 2>/dev/null
-cp "$logs"/scope_bench.json "$logs"/scope_*.png "$out/" 2>/dev/null
 tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
 cat "$summary"

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <iterator>
 #include <memory>
@@ -159,21 +160,24 @@ TEST_F(SignalStatsGpu, LargeFrames) {
   }
 }
 
-// Frames counted back to back on one stream (each against the one before,
-// counts into device memory), synchronised once: every launch leaves the
-// scratch zero for the next, whatever the frame.
+// Frames counted back to back on one stream, synchronised once, counts into
+// device memory: two runs of three frames, each run one layout (NV12, then
+// I420 of another width) and each frame of a run the previous of the next,
+// as a decoder hands them (the first of a run has none). Every launch leaves
+// the scratch zero for the next, whatever the frame, layout or previous.
 TEST_F(SignalStatsGpu, BackToBackOnOneStream) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const Distribution dists[] = {Distribution::kUniform, Distribution::kOneValue, Distribution::kPeaked,
                                 Distribution::kUniform, Distribution::kOneValue, Distribution::kPeaked};
+  constexpr size_t kRun = 3;  // frames of one layout in a row
   std::vector<YuvFrame> frames;
   std::vector<std::unique_ptr<DeviceYuvFrame>> device;
   for (size_t i = 0; i < std::size(dists); ++i) {
     YuvFrameSpec spec;
-    spec.format = i % 2 == 0 ? YuvFormat::kNv12 : YuvFormat::kI420;
-    spec.width = 640 + 2 * uint32_t(i);
+    spec.format = i < kRun ? YuvFormat::kNv12 : YuvFormat::kI420;
+    spec.width = i < kRun ? 640 : 642;
     spec.height = 361;
     spec.distribution = dists[i];
     spec.one_value = uint32_t(10 + 40 * i);
@@ -181,13 +185,14 @@ TEST_F(SignalStatsGpu, BackToBackOnOneStream) {
     device.push_back(std::make_unique<DeviceYuvFrame>(frames.back()));
     ASSERT_TRUE(device.back()->ok());
   }
-  // NV12 and I420 alternate, so "previous" is the frame two back (same layout).
+  auto previous_of = [&](size_t i) { return i % kRun != 0 ? i - 1 : SIZE_MAX; };
   cudaStream_t stream = nullptr;
   ASSERT_CUDA(cudaStreamCreate(&stream));
   SignalStatsCounts* d_counts = nullptr;
   ASSERT_CUDA(cudaMalloc(reinterpret_cast<void**>(&d_counts), sizeof(SignalStatsCounts) * frames.size()));
   for (size_t i = 0; i < frames.size(); ++i) {
-    const YuvPlanes* prev = i >= 2 ? &device[i - 2]->view() : nullptr;
+    const size_t p = previous_of(i);
+    const YuvPlanes* prev = p != SIZE_MAX ? &device[p]->view() : nullptr;
     const Status s = counter->Compute(device[i]->view(), prev, stream, d_counts + i);
     ASSERT_TRUE(s.ok()) << s.message();
   }
@@ -197,7 +202,9 @@ TEST_F(SignalStatsGpu, BackToBackOnOneStream) {
   ASSERT_CUDA(cudaStreamSynchronize(stream));
   for (size_t i = 0; i < frames.size(); ++i) {
     SCOPED_TRACE("frame " + std::to_string(i));
-    EXPECT_EQ(CountsDifference(got[i], Reference(frames[i].view, i >= 2 ? &frames[i - 2].view : nullptr)), "");
+    const size_t p = previous_of(i);
+    EXPECT_EQ(got[i].has_previous, p != SIZE_MAX ? 1u : 0u);
+    EXPECT_EQ(CountsDifference(got[i], Reference(frames[i].view, p != SIZE_MAX ? &frames[p].view : nullptr)), "");
   }
   cudaFree(d_counts);
   cudaStreamDestroy(stream);

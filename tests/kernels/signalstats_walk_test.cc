@@ -27,16 +27,22 @@ struct PlainCounter {
   void Add(Slot slot, uint32_t bin) { ++counters[slot + bin]; }
 };
 
-// What the kernel's last block writes, from the walk of every unit.
+// What the kernel's last block writes, from the walk of every unit (kWide:
+// the walk with wide loads where the frame and unit allow them; kPairStep:
+// units taken in pairs u, u + kPairStep, as the kernel's threads do with two
+// units in flight and a grid of kPairStep threads).
+template <bool kWide = false, uint32_t kPairStep = 0>
 cudahist::SignalStatsCounts WalkOnHost(const cudahist::YuvPlanes& frame, const cudahist::YuvPlanes* previous) {
   const uint32_t depth = frame.y.depth;
   const SignalStatsParams p = SignalStatsParamsOf(frame, previous, SatHueTable(depth).data());
   std::vector<uint32_t> compact(SignalStatsCounters(depth), 0);
   UnitCounter<PlainCounter> c(PlainCounter{compact.data()}, depth);
-  for (uint32_t unit = 0; unit < p.units; ++unit) {
-    UnitSamples s;
-    LoadUnit(p, unit, s);
-    c.Count(p, s);
+  if constexpr (kPairStep == 0) {
+    for (uint32_t unit = 0; unit < p.units; ++unit) CountUnit<kWide>(p, unit, c);
+  } else {
+    for (uint32_t thread = 0; thread < kPairStep; ++thread) {
+      for (uint32_t unit = thread; unit < p.units; unit += 2 * kPairStep) CountUnitPair<kWide>(p, unit, kPairStep, c);
+    }
   }
   cudahist::SignalStatsCounts counts;
   std::memset(&counts, 0xAB, sizeof(counts));
@@ -72,6 +78,68 @@ TEST(SignalStatsWalk, EqualsReferenceOverTheMatrix) {
       cudahist::SignalStatsCounts want;
       ASSERT_TRUE(cudahist::ReferenceSignalStats(frame.view, prev, &want).ok());
       EXPECT_EQ(CountsDifference(WalkOnHost(frame.view, prev), want), "");
+      EXPECT_EQ(CountsDifference(WalkOnHost<true>(frame.view, prev), want), "");
+    }
+  }
+}
+
+// Units that LoadUnitWide reads (UnitIsWide) in a frame.
+uint32_t WideUnits(const SignalStatsParams& p) {
+  uint32_t wide = 0;
+  for (uint32_t unit = 0; unit < p.units; ++unit) {
+    wide += UnitIsWide(p, PositionOf(p, unit).cx_first) ? 1 : 0;
+  }
+  return wide;
+}
+
+// The wide loads on frames whose rows are aligned for them: 8-bit layouts
+// with columns subsampled by 2 and U, V planar or interleaved as U,V take
+// them for every unit wholly inside the region (regions with odd first
+// rows and columns, odd heights and ends keep edge units sample by sample);
+// the others never do. Either way the counts equal the reference's, with a
+// previous frame that also fits and with one that does not (an odd offset:
+// the whole frame then goes sample by sample), one unit at a time and in the
+// pairs of two units in flight.
+TEST(SignalStatsWalk, WideLoadsEqualReference) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const cudahist::Roi rois[] = {{0, 0, 128, 9}, {1, 0, 50, 4}, {16, 3, 96, 5}, {4, 1, 117, 6}};
+  for (YuvFormat format : AllYuvFormats()) {
+    const bool fits = format == YuvFormat::kNv12 || format == YuvFormat::kI420 || format == YuvFormat::kYv12 ||
+                      format == YuvFormat::kY42b;
+    for (const cudahist::Roi& roi : rois) {
+      YuvFrameSpec spec;
+      spec.format = format;
+      spec.width = 128;
+      spec.height = 9;
+      spec.distribution = Distribution::kPeaked;
+      spec.has_roi = roi.x != 0 || roi.width != spec.width;
+      spec.roi = roi;
+      SCOPED_TRACE(Describe(spec));
+      const YuvFrame frame = MakeYuvFrame(spec, rng);
+      YuvFrameSpec aligned_spec = spec, odd_spec = spec;
+      aligned_spec.distribution = Distribution::kUniform;
+      aligned_spec.pitch_padding = 16;
+      odd_spec.base_offset = 1;
+      const YuvFrame aligned = MakeYuvFrame(aligned_spec, rng), odd = MakeYuvFrame(odd_spec, rng);
+      const uint32_t wide = WideUnits(SignalStatsParamsOf(frame.view, nullptr, SatHueTable(8).data()));
+      if (fits) {
+        EXPECT_GT(wide, 0u);
+      } else {
+        EXPECT_EQ(wide, 0u);
+      }
+      EXPECT_EQ(WideUnits(SignalStatsParamsOf(frame.view, &aligned.view, SatHueTable(8).data())), wide);
+      EXPECT_EQ(WideUnits(SignalStatsParamsOf(frame.view, &odd.view, SatHueTable(8).data())), 0u);
+      for (const YuvFrame* prev : {static_cast<const YuvFrame*>(nullptr), &aligned, &odd}) {
+        const cudahist::YuvPlanes* pv = prev != nullptr ? &prev->view : nullptr;
+        ASSERT_TRUE(cudahist::ValidateYuvPlanes(frame.view, pv).ok());
+        cudahist::SignalStatsCounts want;
+        ASSERT_TRUE(cudahist::ReferenceSignalStats(frame.view, pv, &want).ok());
+        EXPECT_EQ(CountsDifference(WalkOnHost<true>(frame.view, pv), want), "");
+        EXPECT_EQ(CountsDifference(WalkOnHost<true, 7>(frame.view, pv), want), "") << "pairs 7 apart";
+        EXPECT_EQ(CountsDifference(WalkOnHost<true, 64>(frame.view, pv), want), "") << "pairs 64 apart";
+      }
     }
   }
 }

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# bench/tune_signalstats.sh: variants of the signalstats kernel's tuning
+# (the CUDAHIST_SIGNALSTATS_* macros of kernels/signalstats_tuning.h) timed
+# side by side in one run on the GPU host. Not part of CI.
+#
+#   bench/tune_signalstats.sh build [BUILD_DIR]      here, before gpuhost-pack.sh
+#       configures BUILD_DIR (default: build) with -Dsignalstats_variants=
+#       the VARIANTS below and builds bench/signalstats_bench-NAME for each
+#       (only signalstats.cu is compiled again per variant; about 0.5 MB
+#       each in the pack's xz); gpuhost-pack.sh then packs them with the
+#       other benchmarks. The option stays set: later builds of BUILD_DIR
+#       keep them current; `meson configure BUILD_DIR
+#       -Dsignalstats_variants=[]` drops them.
+#   bench/tune_signalstats.sh run BIN_DIR OUT_DIR [ROUNDS]   on the GPU host
+#       runs signalstats_bench (the default build) and every
+#       signalstats_bench-NAME of BIN_DIR, ROUNDS times (default 2) in turn,
+#       so that each variant's spread shows beside the differences; every run
+#       first checks the GPU's counts against ReferenceSignalStats and fails
+#       the variant on a difference. Logs and JSON go to OUT_DIR; the last
+#       thing printed is one table: each variant's median us/frame over its
+#       rounds (histogram, signalstats with and without a previous frame,
+#       pinned) and the ratio to the histogram (target: at most 1.5).
+#       (gpuhost-run.sh step signalstats_variants.)
+set -euo pipefail
+
+# NAME=FLAGS, one per variant; what each changes and why is in
+# kernels/signalstats_tuning.h beside its macro.
+VARIANTS=(
+  "finish=-DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1"
+  "wide=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1"
+  "wide_finish=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1"
+  "wide_finish_run4=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_RUN=4"
+  "pair=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2"
+  "pair_c8=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2 -DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=48"
+  "pair_u4=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2 -DCUDAHIST_SIGNALSTATS_UNITS_PER_THREAD=4"
+  "pair_t512=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2 -DCUDAHIST_SIGNALSTATS_THREADS=512 -DCUDAHIST_SIGNALSTATS_MIN_BLOCKS=2"
+)
+
+build_variants() {
+  local build=${1:-build}
+  export PATH="/usr/local/cuda/bin:$PATH"
+  [ -f "$build/build.ninja" ] || { echo "tune_signalstats: set up $build first (meson setup $build -Dcuda-arch=90)" >&2; exit 2; }
+  local list targets=()
+  list=$(IFS=,; echo "${VARIANTS[*]}")
+  meson configure "$build" "-Dsignalstats_variants=$list" >/dev/null
+  for v in "${VARIANTS[@]}"; do targets+=("bench/signalstats_bench-${v%%=*}"); done
+  # Variants of an earlier list would be packed too: only this list's stay.
+  local b
+  for b in "$build"/bench/signalstats_bench-*; do
+    if [[ -f $b && " ${targets[*]} " != *" bench/$(basename "$b") "* ]]; then rm -f "$b"; fi
+  done
+  ninja -C "$build" -j2 "${targets[@]}"
+  ls -la "${targets[@]/#/$build/}"
+  echo "built ${#targets[@]} variants into $build/bench (pack: scripts/gpuhost-pack.sh $build)"
+}
+
+run_variants() {
+  local bin=${1:?usage: tune_signalstats.sh run BIN_DIR OUT_DIR [ROUNDS]} out=${2:?OUT_DIR} rounds=${3:-2}
+  mkdir -p "$out"
+  local benches=("$bin/signalstats_bench") b name r failed=0
+  for b in "$bin"/signalstats_bench-*; do
+    if [ -f "$b" ] && [ -x "$b" ]; then benches+=("$b"); fi
+  done
+  for ((r = 1; r <= rounds; ++r)); do
+    for b in "${benches[@]}"; do
+      name=$(basename "$b"); name=${name#signalstats_bench}; name=${name#-}; name=${name:-default}
+      if "$b" --json "$out/$name.$r.json" > "$out/$name.$r.log" 2>&1; then
+        echo "round $r $name: $(grep -m1 'signalstats+prev ' "$out/$name.$r.log" | tr -s ' ')"
+      else
+        echo "round $r $name: FAILED (exit $?): $(tail -n 2 "$out/$name.$r.log" | tr '\n' ' ')"
+        rm -f "$out/$name.$r.json"
+        failed=$((failed + 1))
+      fi
+    done
+  done
+  python3 - "$out" <<'PY'
+import glob, json, os, statistics, sys
+out = sys.argv[1]
+runs = {}
+for path in sorted(glob.glob(os.path.join(out, "*.json"))):
+    name = os.path.basename(path).rsplit(".", 2)[0]
+    with open(path) as f:
+        runs.setdefault(name, []).append(json.load(f))
+keys = ["histogram_us", "signalstats_prev_us", "signalstats_us", "signalstats_prev_pinned_us"]
+rows = []
+for name, rs in runs.items():
+    med = {k: statistics.median(r[k] for r in rs) for k in keys}
+    spread = max(r["signalstats_prev_us"] for r in rs) - min(r["signalstats_prev_us"] for r in rs)
+    rows.append((med["signalstats_prev_us"] / med["histogram_us"], name, med, spread, len(rs), rs[0]["variant"]))
+rows.sort()
+device = next(iter(runs.values()))[0]["device"] if runs else "?"
+print(f"\nsignalstats variants on {device}, 1080p NV12, us/frame (median over rounds), fastest first:")
+print(f"{'variant':<18} {'hist':>6} {'ss+prev':>8} {'spread':>6} {'ss':>6} {'pinned':>7} {'ratio':>6}  flags")
+for ratio, name, m, spread, n, variant in rows:
+    flags = variant.split("=", 1)[1] if "=" in variant else "(default build)"
+    print(f"{name:<18} {m['histogram_us']:6.2f} {m['signalstats_prev_us']:8.2f} {spread:6.2f} "
+          f"{m['signalstats_us']:6.2f} {m['signalstats_prev_pinned_us']:7.2f} {ratio:5.2f}x  {flags}")
+print("(ratio: ss+prev over the histogram, target <= 1.5; spread: max - min of ss+prev over the rounds;"
+      " variants that failed verification have no row)")
+PY
+  [ "$failed" -eq 0 ] || { echo "$failed run(s) failed (logs in $out)"; return 1; }
+}
+
+case ${1:-} in
+  build) shift; build_variants "$@" ;;
+  run) shift; run_variants "$@" ;;
+  *) echo "usage: tune_signalstats.sh build [BUILD_DIR] | run BIN_DIR OUT_DIR [ROUNDS]" >&2; exit 2 ;;
+esac
