@@ -40,10 +40,13 @@ struct ColumnShape {
   static constexpr uint32_t kThreads = kV == 1 ? kColumnThreadsNarrow : kColumnThreadsWide;
   static constexpr uint32_t kBandColumns = 32 * kV;  // at most (fewer when lanes share a row at V = 1)
   static constexpr uint32_t kRowsInFlight = kV == 1 ? kColumnRowsInFlightNarrow : kColumnRowsInFlightWide;
+  static constexpr bool kPrefetch = kV == 4 && kColumnPrefetchWide;
+  static constexpr uint32_t kFlushWarps = kV == 1 ? kColumnFlushWarpsNarrow : kColumnFlushWarpsWide;
   static constexpr uint32_t kCounterWords = kV * 32 * kColumnTileBins;
   static constexpr uint32_t kStageWords = kBandColumns * kStagePitch;
   static constexpr uint32_t kSharedBytes =
-      (kCounterWords + kColumnFlushWarps * kStageWords + kBandColumns) * uint32_t(sizeof(uint32_t));
+      (kCounterWords + kFlushWarps * kStageWords + kBandColumns) * uint32_t(sizeof(uint32_t));
+  static_assert(kFlushWarps <= kThreads / 32, "flushing warps are warps of the block");
 };
 
 __device__ __forceinline__ uint32_t GroupOfColumn(const ColumnPlan& p, uint32_t x) {
@@ -114,8 +117,7 @@ __device__ __forceinline__ void CountBand(const ColumnPlan& p, const ColumnItem&
   const uint8_t* column0 = g.first + uint64_t(it.x0 + lx) * g.stride;
   const uint32_t lane_counters = counters + lane * uint32_t(sizeof(uint32_t));
   const uint32_t round = warps * rows_per_warp;  // rows one load of every warp covers
-  for (uint32_t y = it.y0 + warp * rows_per_warp + lane / p.row_lanes; y < it.y1; y += round * kRows) {
-    uint32_t word[kRows][kWords];
+  auto load = [&](uint32_t y, uint32_t (&word)[kRows][kWords]) {
 CUDAHIST_UNROLL
     for (uint32_t r = 0; r < kRows; ++r) {
       const uint32_t yr = y + r * round;
@@ -130,6 +132,8 @@ CUDAHIST_UNROLL
         for (uint32_t k = 0; k < kV; ++k) word[r][k] = lx + k < it.columns ? LoadSample(at + k * g.stride, g.sample_size) : 0;
       }
     }
+  };
+  auto count = [&](uint32_t y, const uint32_t (&word)[kRows][kWords]) {
 CUDAHIST_UNROLL
     for (uint32_t r = 0; r < kRows; ++r) {
       if (y + r * round >= it.y1) break;
@@ -145,6 +149,28 @@ CUDAHIST_UNROLL
         }
       }
     }
+  };
+  const uint32_t first = it.y0 + warp * rows_per_warp + lane / p.row_lanes;
+  const uint32_t step = round * kRows;
+  uint32_t word[kRows][kWords];
+  if constexpr (ColumnShape<kV>::kPrefetch && kBytes) {  // the generic walk's words would spill
+    // The next batch's loads are in flight while this one is counted.
+    if (first < it.y1) load(first, word);
+    for (uint32_t y = first; y < it.y1; y += step) {
+      uint32_t next[kRows][kWords];
+      if (y + step < it.y1) load(y + step, next);
+      count(y, word);
+CUDAHIST_UNROLL
+      for (uint32_t r = 0; r < kRows; ++r) {
+CUDAHIST_UNROLL
+        for (uint32_t k = 0; k < kWords; ++k) word[r][k] = next[r][k];
+      }
+    }
+  } else {
+    for (uint32_t y = first; y < it.y1; y += step) {
+      load(y, word);
+      count(y, word);
+    }
   }
 }
 
@@ -158,7 +184,8 @@ __device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem&
                                           uint32_t* stages, const uint32_t* column_slot, uint32_t* partials,
                                           uint32_t* counts) {
   const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  if (warp >= kColumnFlushWarps) return;
+  constexpr uint32_t kFlushWarps = ColumnShape<kV>::kFlushWarps;
+  if (warp >= kFlushWarps) return;
   uint32_t* stage = stages + warp * ColumnShape<kV>::kStageWords;
   const uint32_t chunks = (it.tile_len + 31) / 32;
   auto emit = [&](uint32_t slot, uint32_t bin, uint32_t sum) {
@@ -170,7 +197,7 @@ __device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem&
       partials[(uint64_t(it.slice * p.bands + it.band) * p.slots + slot) * p.bins + out_bin] = sum;
     }
   };
-  for (uint32_t c = warp; c < chunks; c += kColumnFlushWarps) {
+  for (uint32_t c = warp; c < chunks; c += kFlushWarps) {
     const uint32_t b0 = c * 32;
 CUDAHIST_UNROLL
     for (uint32_t k = 0; k < kV; ++k) {
@@ -240,20 +267,23 @@ __global__ void __launch_bounds__(ColumnShape<kV>::kThreads)
   extern __shared__ uint32_t shared[];
   uint32_t* counters = shared;
   uint32_t* stages = shared + Shape::kCounterWords;
-  uint32_t* column_slot = stages + kColumnFlushWarps * Shape::kStageWords;
+  uint32_t* column_slot = stages + Shape::kFlushWarps * Shape::kStageWords;
   const uint32_t counters_address = uint32_t(__cvta_generic_to_shared(counters));
   const uint32_t items = plan.bands * plan.tiles * plan.slices;
+  AllowDependentGridsToLaunch();  // both no-ops unless launched programmatically (LaunchColumn)
   for (uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
     const ColumnItem it = ItemOf(plan, item);
     ZeroShared(counters, kV * 32 * it.tile_len);
     if (threadIdx.x < it.columns) column_slot[threadIdx.x] = GroupOfColumn(plan, it.x0 + threadIdx.x) - it.first_group;
     __syncthreads();
+    WaitForPriorGrids();  // before the first read of the frame and write of the counts
     CountBand<kV, kBytes>(plan, it, counters_address);
     __syncthreads();
     FlushBand<kV>(plan, it, counters, stages, column_slot, partials, counts);
     __syncthreads();  // the next item zeroes the counters again
   }
   if (plan.direct) return;  // uniform over the grid: every block skips the sync
+  WaitForPriorGrids();        // a block with no item has not waited yet
   cooperative_groups::this_grid().sync();  // includes the fence that publishes the partials
   ReducePartials(plan, partials, counts);
 }
@@ -399,8 +429,8 @@ Status LaunchColumn(const ColumnKernels& kernels, const ColumnPlan& plan, uint32
   ColumnPlan plan_arg = plan;
   void* args[] = {&plan_arg, &partials, &counts};
   if (plan.direct) {
-    return CudaStatus(cudaLaunchKernel(kernel.kernel, dim3(grid), dim3(kernel.threads), args, kernel.shared_bytes,
-                                       stream),
+    return CudaStatus(LaunchKernelSerialized(kernel.kernel, dim3(grid), kernel.threads, kernel.shared_bytes, args,
+                                             stream, kScopesProgrammaticLaunch),
                       "column histogram kernel launch");
   }
   return CudaStatus(cudaLaunchCooperativeKernel(kernel.kernel, dim3(grid), dim3(kernel.threads), args,
