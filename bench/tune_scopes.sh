@@ -10,7 +10,8 @@
 #       comes from ccache. With no NAME=FLAGS, the standard set below.
 #   bench/tune_scopes.sh run BINDIR OUTDIR [ROUNDS]
 #       every BINDIR/scopebench-*, ROUNDS times (default 2) in alternation so
-#       that drift hits all alike, on uniform then peaked samples; each run
+#       that drift hits all alike on uniform samples, then once on peaked
+#       samples (roofline and cudahist rows only, a few seconds a run); each run
 #       checks its counts against the CPU path before timing (scopebench
 #       exits 1 on a mismatch: its row then says MISMATCH and the variant is
 #       not comparable). JSON and logs under OUTDIR/{uniform,peaked}/, then
@@ -33,6 +34,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The standard set: what each changes is explained in kernels/scopes_tuning.h.
 standard_variants=(
   "base="
+  "flush0=-DCUDAHIST_COLUMN_FLUSH_PER_COLUMN=0"
   "pdl=-DCUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH=1"
   "fw8=-DCUDAHIST_COLUMN_FLUSH_WARPS_NARROW=8"
   "th1024=-DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_FLUSH_WARPS_NARROW=8"
@@ -40,6 +42,7 @@ standard_variants=(
   "rl16=-DCUDAHIST_COLUMN_MIN_ROW_LANES=16"
   "rows16=-DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE=16"
   "prefetch=-DCUDAHIST_COLUMN_PREFETCH=1"
+  "pf16=-DCUDAHIST_COLUMN_PREFETCH=1 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE=16"
   "js4=-DCUDAHIST_JOINT_SAMPLES_PER_THREAD=4"
   "combo=-DCUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH=1 -DCUDAHIST_COLUMN_FLUSH_WARPS_NARROW=8 -DCUDAHIST_COLUMN_PREFETCH=1 -DCUDAHIST_JOINT_SAMPLES_PER_THREAD=4"
 )
@@ -120,5 +123,5 @@ case ${1:-} in
   build) shift; build "${1:?usage: tune_scopes.sh build OUTDIR [NAME=FLAGS...]}" "${@:2}" ;;
   run) shift; run "${1:?usage: tune_scopes.sh run BINDIR OUTDIR [ROUNDS]}" "${2:?OUTDIR}" "${3:-2}" ;;
   profile) shift; profile "${1:?usage: tune_scopes.sh profile BINARY OUTDIR}" "${2:?OUTDIR}" ;;
-  *) sed -n '2,31p' "${BASH_SOURCE[0]}"; exit 2 ;;
+  *) sed -n '2,32p' "${BASH_SOURCE[0]}"; exit 2 ;;
 esac

@@ -207,19 +207,32 @@ CUDAHIST_UNROLL
       }
     }
     __syncwarp();
-    uint32_t slot = column_slot[0];
-    uint32_t sum = 0;
-    for (uint32_t col = 0; col < it.columns; ++col) {
-      const uint32_t s = column_slot[col];
-      if (s != slot) {
-        emit(slot, b0 + lane, sum);
-        slot = s;
-        sum = 0;
-      }
-      // Column col was counted by lane (col / kV) + row * row_lanes, at k = col % kV.
+    // Column col was counted by lane (col / kV) + row * row_lanes, at k = col % kV.
+    auto column_sum = [&](uint32_t col) {
+      uint32_t sum = 0;
       for (uint32_t row = col / kV; row < 32; row += p.row_lanes) sum += stage[((col % kV) * 32 + row) * kStagePitch + lane];
+      return sum;
+    };
+    if (kColumnFlushPerColumn && p.groups == p.width) {
+      // One group per column (full-width waveforms, seed 004's channels):
+      // column col is slot col, the sums are independent, and unrolled their
+      // shared loads are in flight together instead of one column at a time.
+#pragma unroll 4
+      for (uint32_t col = 0; col < it.columns; ++col) emit(col, b0 + lane, column_sum(col));
+    } else {
+      uint32_t slot = column_slot[0];
+      uint32_t sum = 0;
+      for (uint32_t col = 0; col < it.columns; ++col) {
+        const uint32_t s = column_slot[col];
+        if (s != slot) {
+          emit(slot, b0 + lane, sum);
+          slot = s;
+          sum = 0;
+        }
+        sum += column_sum(col);
+      }
+      emit(slot, b0 + lane, sum);
     }
-    emit(slot, b0 + lane, sum);
     __syncwarp();  // the stage is refilled for the next chunk
   }
 }

@@ -9,7 +9,8 @@
 // Build-time overrides (CUDAHIST_* below), so that bench/tune_scopes.sh can
 // build scopebench variants and time them side by side in one run on the GPU
 // host (meson option scope-tuning: they reach only the scope kernels). The
-// defaults are the code as first measured (H100, 2026-11-23 02:31 UTC).
+// defaults are the code as first measured (H100, 2026-11-23 02:31 UTC) but for
+// CUDAHIST_COLUMN_FLUSH_PER_COLUMN.
 #ifndef CUDAHIST_COLUMN_THREADS_NARROW
 #define CUDAHIST_COLUMN_THREADS_NARROW 512
 #endif
@@ -24,6 +25,9 @@
 #endif
 #ifndef CUDAHIST_COLUMN_FLUSH_WARPS_NARROW
 #define CUDAHIST_COLUMN_FLUSH_WARPS_NARROW 4
+#endif
+#ifndef CUDAHIST_COLUMN_FLUSH_PER_COLUMN
+#define CUDAHIST_COLUMN_FLUSH_PER_COLUMN 1
 #endif
 #ifndef CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH
 #define CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH 0
@@ -91,6 +95,15 @@ constexpr bool kColumnPrefetchWide = CUDAHIST_COLUMN_PREFETCH != 0;
 // gives every chunk its own warp (33 KB of stages instead of 17).
 constexpr uint32_t kColumnFlushWarpsWide = 4;
 constexpr uint32_t kColumnFlushWarpsNarrow = CUDAHIST_COLUMN_FLUSH_WARPS_NARROW;
+// A flushing warp sums each column of its chunk from the stage (1 to 4 words
+// a lane). Walked one column at a time with the group test between columns,
+// every sum waits for its shared loads: 128 columns x some 40 clocks a chunk
+// at V = 4, two chunks a warp, several microseconds while DRAM idles (the
+// partials are written at the end of a one-wave grid). When every column is
+// its own group (seed 004's channels, full-width waveforms) the sums are
+// independent: CUDAHIST_COLUMN_FLUSH_PER_COLUMN (default; 0 is the code as
+// first measured) unrolls them four columns at a time.
+constexpr bool kColumnFlushPerColumn = CUDAHIST_COLUMN_FLUSH_PER_COLUMN != 0;
 // Programmatic dependent launch (kernels/tuning.h explains it) for the column
 // launches that need no grid sync (video frames: the plan is direct): the
 // launch gap and the zeroing of the counters overlap the previous kernel's
