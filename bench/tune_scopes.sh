@@ -21,8 +21,11 @@
 #       Nsight Compute (where the host has ncu) on one launch of the cudahist
 #       kernel of each case (a) to (d): duration, DRAM and L2 throughput,
 #       shared-memory wavefronts and bank conflicts, warp stall reasons,
-#       occupancy; OUTDIR/ncu-CASE.log. ncu locks base clocks, so its
-#       durations are longer than scopebench's.
+#       occupancy; OUTDIR/ncu-CASE.log. Then seed 004's two kernels on (a)
+#       (ncu-seed004.log): the count kernel's own time, without the memset of
+#       its partials and the reduction that scopebench's seed004 row includes.
+#       Clocks as the card runs them (--clock-control none), so durations
+#       compare with scopebench's; ncu's replays still serialise the launches.
 #
 # scripts/gpuhost-pack.sh packs .gpuhost/scope-variants (when present) and
 # scripts/gpuhost-run.sh's step scope_variants runs them:
@@ -110,13 +113,19 @@ profile() {
   local metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed.sum,smsp__inst_executed_op_shared_atom.sum,sm__warps_active.avg.pct_of_peak_sustained_active,sm__cycles_active.avg,gpc__cycles_elapsed.max
   for c in a b c d; do
     local rc=0
-    timeout 120 "$ncu" --metrics "$metrics" --section SpeedOfLight --section WarpStateStats --section Occupancy \
+    timeout 120 "$ncu" --clock-control none --metrics "$metrics" --section SpeedOfLight --section WarpStateStats --section Occupancy \
       --section LaunchStats -k regex:'ColumnHistogramKernel|JointHistogramKernel' -c 1 \
       "$binary" --cases "$c" --methods cudahist --repeats 1 > "$out/ncu-$c.log" 2>&1 || rc=$?
     echo "ncu ($c): exit $rc"
     grep -E "gpu__time_duration|dram__throughput|dram__bytes|lts__t_sectors|wavefronts_mem_shared|bank_conflicts|smsp__inst_executed|warps_active|sm__cycles_active|gpc__cycles_elapsed|Stall|Grid Size|Block Size|Registers|Achieved Occupancy" \
       "$out/ncu-$c.log" | sed 's/^ */  /' | head -n 40
   done
+  local rc=0
+  timeout 120 "$ncu" --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+    -k regex:'histogram_optimized_kernel|histogram_reduce_kernel' -c 2 \
+    "$binary" --cases a --methods seed004 --repeats 1 > "$out/ncu-seed004.log" 2>&1 || rc=$?
+  echo "ncu (seed004 on a): exit $rc"
+  grep -E "histogram_(optimized|reduce)_kernel|gpu__time_duration|dram__bytes" "$out/ncu-seed004.log" | sed 's/^ */  /'
 }
 
 case ${1:-} in

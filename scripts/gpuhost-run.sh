@@ -261,7 +261,7 @@ for s in $steps; do
           "$logs/scope_variants"
         profiled=$here/scope-variants/scopebench-base
         [ -x "$profiled" ] || profiled=$(ls "$here"/scope-variants/scopebench-* | head -n 1)
-        TAIL_LINES=4 step scope_profile bash "$here/scripts/tune_scopes.sh" profile "$profiled" \
+        TAIL_LINES=12 step scope_profile bash "$here/scripts/tune_scopes.sh" profile "$profiled" \
           "$logs/scope_profile"
       else
         echo "=== scope_variants: no scope_variants.tar.xz in the pack (bench/tune_scopes.sh build .gpuhost/scope-variants)" >> "$summary"
@@ -283,5 +283,6 @@ cp "$logs"/signalstats_bench.json "$out/" 2>/dev/null
 cp "$logs"/signalstats/signalstats_speed.* "$out/" 2>/dev/null
 cp "$logs"/scopebench*.json "$out/" 2>/dev/null
 [ -d "$logs/scope_variants" ] && cp -r "$logs/scope_variants" "$out/"
+[ -d "$logs/scope_profile" ] && cp -r "$logs/scope_profile" "$out/"
 tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
 cat "$summary"
