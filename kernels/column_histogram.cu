@@ -49,13 +49,21 @@ struct ColumnShape {
   static_assert(kFlushWarps <= kThreads / 32, "flushing warps are warps of the block");
 };
 
+// n / d for a 64-bit n whose quotient fits 32 bits: a 32-bit division when n
+// does (every video frame and seed 004's shape), else the 64-bit routine,
+// several times longer: a block computes a handful of these before its first
+// load, on the critical path of a frame of a few microseconds.
+__device__ __forceinline__ uint32_t DivideWide(uint64_t n, uint32_t d) {
+  return n >> 32 == 0 ? uint32_t(n) / d : uint32_t(n / d);
+}
+
 __device__ __forceinline__ uint32_t GroupOfColumn(const ColumnPlan& p, uint32_t x) {
-  return uint32_t((uint64_t(x) * p.groups) / p.width);
+  return DivideWide(uint64_t(x) * p.groups, p.width);
 }
 
 // The first column of group g (the inverse of GroupOfColumn, rounded up).
 __device__ __forceinline__ uint32_t FirstColumnOfGroup(const ColumnPlan& p, uint32_t g) {
-  return uint32_t((uint64_t(g) * p.width + p.groups - 1) / p.groups);
+  return DivideWide(uint64_t(g) * p.width + p.groups - 1, p.groups);
 }
 
 struct ColumnItem {
@@ -82,8 +90,8 @@ __device__ __forceinline__ ColumnItem ItemOf(const ColumnPlan& p, uint32_t item)
   }
   it.tile_begin = tile * p.tile_bins;
   it.tile_len = min(p.tile_bins, p.bins - it.tile_begin);
-  it.y0 = uint32_t(uint64_t(p.height) * it.slice / p.slices);
-  it.y1 = uint32_t(uint64_t(p.height) * (it.slice + 1) / p.slices);
+  it.y0 = DivideWide(uint64_t(p.height) * it.slice, p.slices);
+  it.y1 = DivideWide(uint64_t(p.height) * (it.slice + 1), p.slices);
   it.first_group = GroupOfColumn(p, it.x0);
   return it;
 }
@@ -194,7 +202,12 @@ __device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem&
     if (p.direct) {
       counts[uint64_t(it.first_group + slot) * p.bins + out_bin] = sum;
     } else {
-      partials[(uint64_t(it.slice * p.bands + it.band) * p.slots + slot) * p.bins + out_bin] = sum;
+      const uint64_t at = (uint64_t(it.slice * p.bands + it.band) * p.slots + slot) * p.bins + out_bin;
+      if (p.partials16) {
+        reinterpret_cast<uint16_t*>(partials)[at] = uint16_t(sum);
+      } else {
+        partials[at] = sum;
+      }
     }
   };
   for (uint32_t c = warp; c < chunks; c += kFlushWarps) {
@@ -237,11 +250,27 @@ CUDAHIST_UNROLL
   }
 }
 
+// The sum of one partial over the slices (`stride` words apart).
+template <typename T>
+__device__ __forceinline__ uint32_t SumOverSlices(const T* partial, uint64_t stride, uint32_t slices) {
+  uint32_t sum = 0;
+  uint32_t s = 0;
+  for (; s + kReduceLoads <= slices; s += kReduceLoads) {
+    uint32_t v[kReduceLoads];
+CUDAHIST_UNROLL
+    for (uint32_t j = 0; j < kReduceLoads; ++j) v[j] = __ldcg(partial + (s + j) * stride);
+CUDAHIST_UNROLL
+    for (uint32_t j = 0; j < kReduceLoads; ++j) sum += v[j];
+  }
+  for (; s < slices; ++s) sum += __ldcg(partial + s * stride);
+  return sum;
+}
+
 __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32_t* partials, uint32_t* counts) {
   const uint64_t total = uint64_t(p.groups) * p.bins;
   const uint64_t threads = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += threads) {
-    const uint32_t g = uint32_t(i / p.bins);
+    const uint32_t g = DivideWide(i, p.bins);
     const uint32_t bin = uint32_t(i - uint64_t(g) * p.bins);
     uint32_t sum = 0;
     if (p.width != 0 && p.slices != 0) {
@@ -254,17 +283,10 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
                                                           : GroupOfColumn(p, band * p.band_columns));
         // __ldcg: written by other SMs in this launch; read them from L2,
         // kReduceLoads at a time (seed 004's workload sums 33 slices).
-        const uint32_t* partial = partials + (uint64_t(band) * p.slots + slot) * p.bins + bin;
+        const uint64_t first = (uint64_t(band) * p.slots + slot) * p.bins + bin;
         const uint64_t slice_words = uint64_t(p.bands) * p.slots * p.bins;
-        uint32_t s = 0;
-        for (; s + kReduceLoads <= p.slices; s += kReduceLoads) {
-          uint32_t v[kReduceLoads];
-CUDAHIST_UNROLL
-          for (uint32_t j = 0; j < kReduceLoads; ++j) v[j] = __ldcg(partial + (s + j) * slice_words);
-CUDAHIST_UNROLL
-          for (uint32_t j = 0; j < kReduceLoads; ++j) sum += v[j];
-        }
-        for (; s < p.slices; ++s) sum += __ldcg(partial + s * slice_words);
+        sum += p.partials16 ? SumOverSlices(reinterpret_cast<const uint16_t*>(partials) + first, slice_words, p.slices)
+                            : SumOverSlices(partials + first, slice_words, p.slices);
       }
     }
     counts[i] = sum;
@@ -429,6 +451,9 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
     }
     p.slices = uint32_t(std::min<uint64_t>(p.slices, fit));
     p.direct = p.slices == 1 && !spans;
+    // A partial counts at most a slice's rows x the group's columns in one band.
+    const uint64_t slice_rows = (uint64_t(p.height) + p.slices - 1) / p.slices;
+    p.partials16 = kColumnPartials16 && slice_rows * std::min(widest_group, p.band_columns) <= UINT16_MAX;
   }
   *plan = p;
   return Status::Ok();

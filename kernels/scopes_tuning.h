@@ -29,6 +29,9 @@
 #ifndef CUDAHIST_COLUMN_FLUSH_PER_COLUMN
 #define CUDAHIST_COLUMN_FLUSH_PER_COLUMN 1
 #endif
+#ifndef CUDAHIST_COLUMN_PARTIALS16
+#define CUDAHIST_COLUMN_PARTIALS16 0
+#endif
 #ifndef CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH
 #define CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH 0
 #endif
@@ -113,6 +116,12 @@ constexpr bool kScopesProgrammaticLaunch = CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH !
 // stay below this; the slice count shrinks to fit. Seed 004's 256 MiB at 33
 // slices x 512 x 256 bins is 17 MB.
 constexpr uint64_t kColumnPartialBudgetBytes = 32ull << 20;
+// Seed 004's 33 slices x 512 columns x 256 bins of partials are 17 MB written
+// and read again after the grid sync, beside the 256 MiB frame: a few
+// microseconds at L2 and DRAM rates. A partial counts at most a slice's rows
+// (15888 there) x the group's columns in the band, so when that is below
+// 65536 they fit 16 bits: CUDAHIST_COLUMN_PARTIALS16 halves that traffic.
+constexpr bool kColumnPartials16 = CUDAHIST_COLUMN_PARTIALS16 != 0;
 
 // --- joint histograms (joint_histogram.cu) --------------------------------------
 // 256 x 256 32-bit counters (256 KB) do not fit shared memory; 16-bit counters
