@@ -13,7 +13,8 @@
 # scope_variants (issue 11): the scopebench variants of the scope kernels that
 # the pack carries (scope_variants.tar.xz, bench/tune_scopes.sh build), each
 # checked against the CPU path and timed side by side, then Nsight Compute on
-# the first variant's kernels (bench/tune_scopes.sh profile).
+# the base variant's kernels (bench/tune_scopes.sh profile). SCOPE_ROUNDS=N:
+# rounds of the uniform runs (default 2; peaked runs once).
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
 # (before the ordering; packed as gst126/gst-plugin-unchanged). Each step's full
 # log goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
@@ -258,7 +259,7 @@ for s in $steps; do
       # distribution: us / fraction of the read+write roofline), then ncu.
       if [ -d "$here/scope-variants" ]; then
         TAIL_LINES=45 step scope_variants bash "$here/scripts/tune_scopes.sh" run "$here/scope-variants" \
-          "$logs/scope_variants"
+          "$logs/scope_variants" "${SCOPE_ROUNDS:-2}"
         profiled=$here/scope-variants/scopebench-base
         [ -x "$profiled" ] || profiled=$(ls "$here"/scope-variants/scopebench-* | head -n 1)
         TAIL_LINES=12 step scope_profile bash "$here/scripts/tune_scopes.sh" profile "$profiled" \
