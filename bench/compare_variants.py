@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Side-by-side table of histbench variants run in one GPU-host call.
+"""Side-by-side table of histbench (or scopebench) variants run in one GPU-host call.
 
     bench/compare_variants.py DIR [METHOD ...]
 
 DIR holds histbench JSON files named VARIANT-FILTER[-ROUND].json, as the
 variant runs in bench/results/*-variants/ were written (bench/tune_privatized.sh
-builds the variants). Prints, per (case, method), "us / fraction of roofline"
-for every variant and round. METHODs default to auto, auto+batch and roofline.
+builds the variants; bench/tune_scopes.sh builds scopebench's and passes the
+methods cudahist and roofline). Prints, per (case, method), "us / fraction of
+roofline" for every variant and round. METHODs default to auto, auto+batch and
+roofline.
 """
 import collections
 import glob

@@ -14,6 +14,10 @@
 // frames at least kRotationOverL2 times the L2 size (each frame read from
 // DRAM), after a warm-up pass; the median over repeats, per call.
 //   scopebench [--quick] [--json PATH] [--repeats N] [--distribution uniform|peaked]
+//              [--methods roofline,cudahist,seed004,cub] [--cases abcd]
+// --methods times only those (bench/tune_scopes.sh's variants: roofline and
+// cudahist); cudahist is always checked against the CPU path first. --cases
+// runs only the shapes (a) to (d) named (a profiler's run of one kernel).
 // Exit 1 on any mismatch or error, 77 (a skipped test) without a CUDA device.
 #include <cuda_runtime_api.h>
 #include <cudahist/cudahist.h>
@@ -48,6 +52,10 @@ struct Options {
   std::string json_path;
   int repeats = kDefaultRepeats;
   Distribution distribution = Distribution::kUniform;
+  std::string methods = "roofline,cudahist,seed004,cub";  // comma-separated
+  // "cub" stands for every CUB row (cub, cub strided, cub transposed).
+  std::string cases = "abcd";
+  bool Wants(const std::string& method) const { return ("," + methods + ",").find("," + method + ",") != std::string::npos; }
 };
 
 enum class Kind { kColumns, kJoint };
@@ -260,10 +268,12 @@ std::string RunShape(const Shape& shape, const Options& opt, const cudaDevicePro
     return "cudaMalloc(counts)";
   }
 
-  run.Measure<uint32_t>("roofline", "reads the frame, writes the counts once", [&](int f) {
-    return LaunchReadWriteRoofline(pool.frames[size_t(f)], pool.frame_bytes, counts.as<uint32_t>(), pool.counts_words,
-                                   stream);
-  }, nullptr, 0, frames, opt.repeats);
+  if (opt.Wants("roofline")) {
+    run.Measure<uint32_t>("roofline", "reads the frame, writes the counts once", [&](int f) {
+      return LaunchReadWriteRoofline(pool.frames[size_t(f)], pool.frame_bytes, counts.as<uint32_t>(),
+                                     pool.counts_words, stream);
+    }, nullptr, 0, frames, opt.repeats);
+  }
 
   if (shape.kind == Kind::kJoint) {
     std::unique_ptr<cudahist::JointHistogrammer> joint;
@@ -273,6 +283,7 @@ std::string RunShape(const Shape& shape, const Options& opt, const cudaDevicePro
       return Reported(joint->Compute(cudahist::JointHistogramSpec(), pool.View(f, 0), pool.View(f, 1), stream,
                                      counts.as<uint32_t>()));
     }, counts.as<uint32_t>(), frames, frames, opt.repeats);
+    if (!opt.Wants("cub")) return "";
     size_t temp_bytes = 0;
     CubJointUv(nullptr, &temp_bytes, pool.frames[0], int(shape.width), int(shape.height), pool.pitch,
                int_counts.as<int>(), stream);
@@ -300,9 +311,12 @@ std::string RunShape(const Shape& shape, const Options& opt, const cudaDevicePro
     return Reported(column->Compute(pool.ColumnSpec(), pool.View(f), stream, counts.as<uint32_t>()));
   }, counts.as<uint32_t>(), frames, frames, opt.repeats);
 
+  if (!opt.Wants("seed004") && !opt.Wants("cub")) return "";
   Seed004Shape seed_shape;
   std::string why;
-  if (Seed004ShapeFor(int(shape.height), int(shape.width), &seed_shape, &why)) {
+  if (!opt.Wants("seed004")) {
+    // no seed 004 row
+  } else if (Seed004ShapeFor(int(shape.height), int(shape.width), &seed_shape, &why)) {
     DeviceBuffer partials;
     if (partials.Allocate(Seed004PartialInts(seed_shape) * sizeof(int)) != cudaSuccess) return "cudaMalloc(partials)";
     run.Measure<int>("seed004",
@@ -324,6 +338,7 @@ std::string RunShape(const Shape& shape, const Options& opt, const cudaDevicePro
     rows->push_back(seed);
   }
 
+  if (!opt.Wants("cub")) return "";
   // CUB: one HistogramEven per column, both ways; one frame, few repeats.
   const int cub_frames = 1;
   {
@@ -405,6 +420,10 @@ bool ParseOptions(int argc, char** argv, Options* opt) {
     } else if (a == "--repeats" && i + 1 < argc) {
       opt->repeats = std::atoi(argv[++i]);
       if (opt->repeats < 1) return false;
+    } else if (a == "--cases" && i + 1 < argc) {
+      opt->cases = argv[++i];
+    } else if (a == "--methods" && i + 1 < argc) {
+      opt->methods = argv[++i];
     } else if (a == "--distribution" && i + 1 < argc) {
       const std::string d = argv[++i];
       if (d == "uniform") {
@@ -425,7 +444,9 @@ bool ParseOptions(int argc, char** argv, Options* opt) {
 int Main(int argc, char** argv) {
   Options opt;
   if (!ParseOptions(argc, argv, &opt)) {
-    std::fprintf(stderr, "usage: scopebench [--quick] [--json PATH] [--repeats N] [--distribution uniform|peaked]\n");
+    std::fprintf(stderr,
+                 "usage: scopebench [--quick] [--json PATH] [--repeats N] [--distribution uniform|peaked] "
+                 "[--methods roofline,cudahist,seed004,cub] [--cases abcd]\n");
     return 2;
   }
   const cudahist::Status device = cudahist::CheckCudaDevice();
@@ -446,7 +467,10 @@ int Main(int argc, char** argv) {
               prop.multiProcessorCount, prop.l2CacheSize >> 20, when, DistributionName(opt.distribution), opt.repeats,
               opt.quick ? " (quick)" : "");
   std::vector<Row> rows;
-  const std::vector<Shape> shapes = Shapes(opt.quick);
+  std::vector<Shape> shapes;
+  for (const Shape& s : Shapes(opt.quick)) {
+    if (opt.cases.find(s.name[1]) != std::string::npos) shapes.push_back(s);  // names start "(a) "
+  }
   bool failed = false;
   for (const Shape& s : shapes) {
     const std::string err = RunShape(s, opt, prop, stream, &rows);

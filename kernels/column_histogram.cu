@@ -40,19 +40,30 @@ struct ColumnShape {
   static constexpr uint32_t kThreads = kV == 1 ? kColumnThreadsNarrow : kColumnThreadsWide;
   static constexpr uint32_t kBandColumns = 32 * kV;  // at most (fewer when lanes share a row at V = 1)
   static constexpr uint32_t kRowsInFlight = kV == 1 ? kColumnRowsInFlightNarrow : kColumnRowsInFlightWide;
+  static constexpr bool kPrefetch = kV == 4 && kColumnPrefetchWide;
+  static constexpr uint32_t kFlushWarps = kV == 1 ? kColumnFlushWarpsNarrow : kColumnFlushWarpsWide;
   static constexpr uint32_t kCounterWords = kV * 32 * kColumnTileBins;
   static constexpr uint32_t kStageWords = kBandColumns * kStagePitch;
   static constexpr uint32_t kSharedBytes =
-      (kCounterWords + kColumnFlushWarps * kStageWords + kBandColumns) * uint32_t(sizeof(uint32_t));
+      (kCounterWords + kFlushWarps * kStageWords + kBandColumns) * uint32_t(sizeof(uint32_t));
+  static_assert(kFlushWarps <= kThreads / 32, "flushing warps are warps of the block");
 };
 
+// n / d for a 64-bit n whose quotient fits 32 bits: a 32-bit division when n
+// does (every video frame and seed 004's shape), else the 64-bit routine,
+// several times longer: a block computes a handful of these before its first
+// load, on the critical path of a frame of a few microseconds.
+__device__ __forceinline__ uint32_t DivideWide(uint64_t n, uint32_t d) {
+  return n >> 32 == 0 ? uint32_t(n) / d : uint32_t(n / d);
+}
+
 __device__ __forceinline__ uint32_t GroupOfColumn(const ColumnPlan& p, uint32_t x) {
-  return uint32_t((uint64_t(x) * p.groups) / p.width);
+  return DivideWide(uint64_t(x) * p.groups, p.width);
 }
 
 // The first column of group g (the inverse of GroupOfColumn, rounded up).
 __device__ __forceinline__ uint32_t FirstColumnOfGroup(const ColumnPlan& p, uint32_t g) {
-  return uint32_t((uint64_t(g) * p.width + p.groups - 1) / p.groups);
+  return DivideWide(uint64_t(g) * p.width + p.groups - 1, p.groups);
 }
 
 struct ColumnItem {
@@ -79,8 +90,8 @@ __device__ __forceinline__ ColumnItem ItemOf(const ColumnPlan& p, uint32_t item)
   }
   it.tile_begin = tile * p.tile_bins;
   it.tile_len = min(p.tile_bins, p.bins - it.tile_begin);
-  it.y0 = uint32_t(uint64_t(p.height) * it.slice / p.slices);
-  it.y1 = uint32_t(uint64_t(p.height) * (it.slice + 1) / p.slices);
+  it.y0 = DivideWide(uint64_t(p.height) * it.slice, p.slices);
+  it.y1 = DivideWide(uint64_t(p.height) * (it.slice + 1), p.slices);
   it.first_group = GroupOfColumn(p, it.x0);
   return it;
 }
@@ -114,8 +125,7 @@ __device__ __forceinline__ void CountBand(const ColumnPlan& p, const ColumnItem&
   const uint8_t* column0 = g.first + uint64_t(it.x0 + lx) * g.stride;
   const uint32_t lane_counters = counters + lane * uint32_t(sizeof(uint32_t));
   const uint32_t round = warps * rows_per_warp;  // rows one load of every warp covers
-  for (uint32_t y = it.y0 + warp * rows_per_warp + lane / p.row_lanes; y < it.y1; y += round * kRows) {
-    uint32_t word[kRows][kWords];
+  auto load = [&](uint32_t y, uint32_t (&word)[kRows][kWords]) {
 CUDAHIST_UNROLL
     for (uint32_t r = 0; r < kRows; ++r) {
       const uint32_t yr = y + r * round;
@@ -130,6 +140,8 @@ CUDAHIST_UNROLL
         for (uint32_t k = 0; k < kV; ++k) word[r][k] = lx + k < it.columns ? LoadSample(at + k * g.stride, g.sample_size) : 0;
       }
     }
+  };
+  auto count = [&](uint32_t y, const uint32_t (&word)[kRows][kWords]) {
 CUDAHIST_UNROLL
     for (uint32_t r = 0; r < kRows; ++r) {
       if (y + r * round >= it.y1) break;
@@ -145,6 +157,28 @@ CUDAHIST_UNROLL
         }
       }
     }
+  };
+  const uint32_t first = it.y0 + warp * rows_per_warp + lane / p.row_lanes;
+  const uint32_t step = round * kRows;
+  uint32_t word[kRows][kWords];
+  if constexpr (ColumnShape<kV>::kPrefetch && kBytes) {  // the generic walk's words would spill
+    // The next batch's loads are in flight while this one is counted.
+    if (first < it.y1) load(first, word);
+    for (uint32_t y = first; y < it.y1; y += step) {
+      uint32_t next[kRows][kWords];
+      if (y + step < it.y1) load(y + step, next);
+      count(y, word);
+CUDAHIST_UNROLL
+      for (uint32_t r = 0; r < kRows; ++r) {
+CUDAHIST_UNROLL
+        for (uint32_t k = 0; k < kWords; ++k) word[r][k] = next[r][k];
+      }
+    }
+  } else {
+    for (uint32_t y = first; y < it.y1; y += step) {
+      load(y, word);
+      count(y, word);
+    }
   }
 }
 
@@ -158,7 +192,8 @@ __device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem&
                                           uint32_t* stages, const uint32_t* column_slot, uint32_t* partials,
                                           uint32_t* counts) {
   const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  if (warp >= kColumnFlushWarps) return;
+  constexpr uint32_t kFlushWarps = ColumnShape<kV>::kFlushWarps;
+  if (warp >= kFlushWarps) return;
   uint32_t* stage = stages + warp * ColumnShape<kV>::kStageWords;
   const uint32_t chunks = (it.tile_len + 31) / 32;
   auto emit = [&](uint32_t slot, uint32_t bin, uint32_t sum) {
@@ -167,10 +202,15 @@ __device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem&
     if (p.direct) {
       counts[uint64_t(it.first_group + slot) * p.bins + out_bin] = sum;
     } else {
-      partials[(uint64_t(it.slice * p.bands + it.band) * p.slots + slot) * p.bins + out_bin] = sum;
+      const uint64_t at = (uint64_t(it.slice * p.bands + it.band) * p.slots + slot) * p.bins + out_bin;
+      if (p.partials16) {
+        reinterpret_cast<uint16_t*>(partials)[at] = uint16_t(sum);
+      } else {
+        partials[at] = sum;
+      }
     }
   };
-  for (uint32_t c = warp; c < chunks; c += kColumnFlushWarps) {
+  for (uint32_t c = warp; c < chunks; c += kFlushWarps) {
     const uint32_t b0 = c * 32;
 CUDAHIST_UNROLL
     for (uint32_t k = 0; k < kV; ++k) {
@@ -180,28 +220,57 @@ CUDAHIST_UNROLL
       }
     }
     __syncwarp();
-    uint32_t slot = column_slot[0];
-    uint32_t sum = 0;
-    for (uint32_t col = 0; col < it.columns; ++col) {
-      const uint32_t s = column_slot[col];
-      if (s != slot) {
-        emit(slot, b0 + lane, sum);
-        slot = s;
-        sum = 0;
-      }
-      // Column col was counted by lane (col / kV) + row * row_lanes, at k = col % kV.
+    // Column col was counted by lane (col / kV) + row * row_lanes, at k = col % kV.
+    auto column_sum = [&](uint32_t col) {
+      uint32_t sum = 0;
       for (uint32_t row = col / kV; row < 32; row += p.row_lanes) sum += stage[((col % kV) * 32 + row) * kStagePitch + lane];
+      return sum;
+    };
+    if (kColumnFlushPerColumn && p.groups == p.width) {
+      // One group per column (full-width waveforms, seed 004's channels):
+      // column col is slot col, the sums are independent, and unrolled their
+      // shared loads are in flight together instead of one column at a time.
+#pragma unroll 4
+      for (uint32_t col = 0; col < it.columns; ++col) emit(col, b0 + lane, column_sum(col));
+    } else {
+      uint32_t slot = column_slot[0];
+      uint32_t sum = 0;
+      for (uint32_t col = 0; col < it.columns; ++col) {
+        const uint32_t s = column_slot[col];
+        if (s != slot) {
+          emit(slot, b0 + lane, sum);
+          slot = s;
+          sum = 0;
+        }
+        sum += column_sum(col);
+      }
+      emit(slot, b0 + lane, sum);
     }
-    emit(slot, b0 + lane, sum);
     __syncwarp();  // the stage is refilled for the next chunk
   }
+}
+
+// The sum of one partial over the slices (`stride` words apart).
+template <typename T>
+__device__ __forceinline__ uint32_t SumOverSlices(const T* partial, uint64_t stride, uint32_t slices) {
+  uint32_t sum = 0;
+  uint32_t s = 0;
+  for (; s + kReduceLoads <= slices; s += kReduceLoads) {
+    uint32_t v[kReduceLoads];
+CUDAHIST_UNROLL
+    for (uint32_t j = 0; j < kReduceLoads; ++j) v[j] = __ldcg(partial + (s + j) * stride);
+CUDAHIST_UNROLL
+    for (uint32_t j = 0; j < kReduceLoads; ++j) sum += v[j];
+  }
+  for (; s < slices; ++s) sum += __ldcg(partial + s * stride);
+  return sum;
 }
 
 __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32_t* partials, uint32_t* counts) {
   const uint64_t total = uint64_t(p.groups) * p.bins;
   const uint64_t threads = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += threads) {
-    const uint32_t g = uint32_t(i / p.bins);
+    const uint32_t g = DivideWide(i, p.bins);
     const uint32_t bin = uint32_t(i - uint64_t(g) * p.bins);
     uint32_t sum = 0;
     if (p.width != 0 && p.slices != 0) {
@@ -214,17 +283,10 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
                                                           : GroupOfColumn(p, band * p.band_columns));
         // __ldcg: written by other SMs in this launch; read them from L2,
         // kReduceLoads at a time (seed 004's workload sums 33 slices).
-        const uint32_t* partial = partials + (uint64_t(band) * p.slots + slot) * p.bins + bin;
+        const uint64_t first = (uint64_t(band) * p.slots + slot) * p.bins + bin;
         const uint64_t slice_words = uint64_t(p.bands) * p.slots * p.bins;
-        uint32_t s = 0;
-        for (; s + kReduceLoads <= p.slices; s += kReduceLoads) {
-          uint32_t v[kReduceLoads];
-CUDAHIST_UNROLL
-          for (uint32_t j = 0; j < kReduceLoads; ++j) v[j] = __ldcg(partial + (s + j) * slice_words);
-CUDAHIST_UNROLL
-          for (uint32_t j = 0; j < kReduceLoads; ++j) sum += v[j];
-        }
-        for (; s < p.slices; ++s) sum += __ldcg(partial + s * slice_words);
+        sum += p.partials16 ? SumOverSlices(reinterpret_cast<const uint16_t*>(partials) + first, slice_words, p.slices)
+                            : SumOverSlices(partials + first, slice_words, p.slices);
       }
     }
     counts[i] = sum;
@@ -240,20 +302,23 @@ __global__ void __launch_bounds__(ColumnShape<kV>::kThreads)
   extern __shared__ uint32_t shared[];
   uint32_t* counters = shared;
   uint32_t* stages = shared + Shape::kCounterWords;
-  uint32_t* column_slot = stages + kColumnFlushWarps * Shape::kStageWords;
+  uint32_t* column_slot = stages + Shape::kFlushWarps * Shape::kStageWords;
   const uint32_t counters_address = uint32_t(__cvta_generic_to_shared(counters));
   const uint32_t items = plan.bands * plan.tiles * plan.slices;
+  AllowDependentGridsToLaunch();  // both no-ops unless launched programmatically (LaunchColumn)
   for (uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
     const ColumnItem it = ItemOf(plan, item);
     ZeroShared(counters, kV * 32 * it.tile_len);
     if (threadIdx.x < it.columns) column_slot[threadIdx.x] = GroupOfColumn(plan, it.x0 + threadIdx.x) - it.first_group;
     __syncthreads();
+    WaitForPriorGrids();  // before the first read of the frame and write of the counts
     CountBand<kV, kBytes>(plan, it, counters_address);
     __syncthreads();
     FlushBand<kV>(plan, it, counters, stages, column_slot, partials, counts);
     __syncthreads();  // the next item zeroes the counters again
   }
   if (plan.direct) return;  // uniform over the grid: every block skips the sync
+  WaitForPriorGrids();        // a block with no item has not waited yet
   cooperative_groups::this_grid().sync();  // includes the fence that publishes the partials
   ReducePartials(plan, partials, counts);
 }
@@ -386,6 +451,9 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
     }
     p.slices = uint32_t(std::min<uint64_t>(p.slices, fit));
     p.direct = p.slices == 1 && !spans;
+    // A partial counts at most a slice's rows x the group's columns in one band.
+    const uint64_t slice_rows = (uint64_t(p.height) + p.slices - 1) / p.slices;
+    p.partials16 = kColumnPartials16 && slice_rows * std::min(widest_group, p.band_columns) <= UINT16_MAX;
   }
   *plan = p;
   return Status::Ok();
@@ -399,8 +467,8 @@ Status LaunchColumn(const ColumnKernels& kernels, const ColumnPlan& plan, uint32
   ColumnPlan plan_arg = plan;
   void* args[] = {&plan_arg, &partials, &counts};
   if (plan.direct) {
-    return CudaStatus(cudaLaunchKernel(kernel.kernel, dim3(grid), dim3(kernel.threads), args, kernel.shared_bytes,
-                                       stream),
+    return CudaStatus(LaunchKernelSerialized(kernel.kernel, dim3(grid), kernel.threads, kernel.shared_bytes, args,
+                                             stream, kScopesProgrammaticLaunch),
                       "column histogram kernel launch");
   }
   return CudaStatus(cudaLaunchCooperativeKernel(kernel.kernel, dim3(grid), dim3(kernel.threads), args,

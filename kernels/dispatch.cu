@@ -147,12 +147,8 @@ uint32_t FrameGrid(const KernelConfig& config, const Plan& plan, uint32_t chunks
   return uint32_t(std::min<uint64_t>(config.resident_blocks, blocks));
 }
 
-// Every launch of the accumulating kernels (privatized, packed, batch) goes
-// through here: the programmatic-serialisation attribute where tuning.h asks
-// for it. Each of those kernels starts with ZeroSharedThenWaitForPriorGrids
-// (device_helpers.cuh), so it is safe after any kernel.
-cudaError_t LaunchPrivatizedKernel(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
-                                   void** args, cudaStream_t stream) {
+cudaError_t LaunchKernelSerialized(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
+                                   void** args, cudaStream_t stream, bool programmatic) {
   cudaLaunchConfig_t launch = {};
   launch.gridDim = grid;
   launch.blockDim = dim3(threads);
@@ -161,11 +157,20 @@ cudaError_t LaunchPrivatizedKernel(const void* kernel, dim3 grid, uint32_t threa
   cudaLaunchAttribute attribute = {};
   attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute.val.programmaticStreamSerializationAllowed = 1;
-  if (kProgrammaticLaunch) {
+  if (programmatic) {
     launch.attrs = &attribute;
     launch.numAttrs = 1;
   }
   return cudaLaunchKernelExC(&launch, kernel, args);
+}
+
+// Every launch of the accumulating kernels (privatized, packed, batch) goes
+// through here: the programmatic-serialisation attribute where tuning.h asks
+// for it. Each of those kernels starts with ZeroSharedThenWaitForPriorGrids
+// (device_helpers.cuh), so it is safe after any kernel.
+cudaError_t LaunchPrivatizedKernel(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
+                                   void** args, cudaStream_t stream) {
+  return LaunchKernelSerialized(kernel, grid, threads, shared_bytes, args, stream, kProgrammaticLaunch);
 }
 
 // The privatized kernels all take (Plan, AccumulatorScratch, counts).

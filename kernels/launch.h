@@ -82,6 +82,13 @@ Status ConfigureKernel(const DeviceLimits& limits, const void* kernel, uint32_t 
                        uint32_t loads_per_thread, uint32_t shared_bytes, const char* name,
                        KernelConfig* config);
 
+// Launches `kernel`, with the programmatic-serialisation attribute when
+// `programmatic` (Hopper: it may start while the previous kernel on the
+// stream finishes, so it must call WaitForPriorGrids, device_helpers.cuh,
+// before touching global memory).
+cudaError_t LaunchKernelSerialized(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
+                                   void** args, cudaStream_t stream, bool programmatic);
+
 // Launches a kernel that starts with ZeroSharedThenWaitForPriorGrids
 // (device_helpers.cuh) with the programmatic-serialisation attribute where
 // tuning.h asks for it (dispatch.cu; signalstats.cu uses it too).

@@ -44,6 +44,7 @@ struct ColumnPlan {
   uint32_t slices;
   uint32_t slots;          // most groups one band touches (partials per band)
   bool direct;             // one slice, no group across bands: counts written in phase 1
+  bool partials16;         // partials stored as 16 bits (no partial can exceed 65535)
   // 8-bit samples that are their own bin (depth 8, no shift, 256 bins); at
   // V = 4 also stride 1 and 4-byte aligned rows (one 32-bit load per lane).
   bool bytes;

@@ -6,6 +6,39 @@
 
 #include <cstdint>
 
+// Build-time overrides (CUDAHIST_* below), so that bench/tune_scopes.sh can
+// build scopebench variants and time them side by side in one run on the GPU
+// host (meson option scope-tuning: they reach only the scope kernels). The
+// defaults are the code as first measured (H100, 2026-11-23 02:31 UTC) but for
+// CUDAHIST_COLUMN_FLUSH_PER_COLUMN.
+#ifndef CUDAHIST_COLUMN_THREADS_NARROW
+#define CUDAHIST_COLUMN_THREADS_NARROW 512
+#endif
+#ifndef CUDAHIST_COLUMN_MIN_ROW_LANES
+#define CUDAHIST_COLUMN_MIN_ROW_LANES 8
+#endif
+#ifndef CUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE
+#define CUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE 8
+#endif
+#ifndef CUDAHIST_COLUMN_PREFETCH
+#define CUDAHIST_COLUMN_PREFETCH 0
+#endif
+#ifndef CUDAHIST_COLUMN_FLUSH_WARPS_NARROW
+#define CUDAHIST_COLUMN_FLUSH_WARPS_NARROW 4
+#endif
+#ifndef CUDAHIST_COLUMN_FLUSH_PER_COLUMN
+#define CUDAHIST_COLUMN_FLUSH_PER_COLUMN 1
+#endif
+#ifndef CUDAHIST_COLUMN_PARTIALS16
+#define CUDAHIST_COLUMN_PARTIALS16 0
+#endif
+#ifndef CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH
+#define CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH 0
+#endif
+#ifndef CUDAHIST_JOINT_SAMPLES_PER_THREAD
+#define CUDAHIST_JOINT_SAMPLES_PER_THREAD 8
+#endif
+
 namespace cudahist::detail {
 
 // --- per-column histograms (column_histogram.cu) -------------------------------
@@ -19,12 +52,12 @@ namespace cudahist::detail {
 // at V = 1, so that two blocks share an SM (registers: 64 a thread at 1024)
 // and a frame's bands spread over every SM.
 constexpr uint32_t kColumnThreadsWide = 1024;
-constexpr uint32_t kColumnThreadsNarrow = 512;
+constexpr uint32_t kColumnThreadsNarrow = CUDAHIST_COLUMN_THREADS_NARROW;
 // At V = 1, a warp's lanes split into groups of 32, 16 or 8 that each take a
 // row (bands of as many columns): the fewest lanes a row gets. 8 columns are
 // 8 bytes of a row, a quarter of a 32-byte sector; the neighbouring bands
 // read the rest of it at about the same time (neighbouring blocks).
-constexpr uint32_t kColumnMinRowLanes = 8;
+constexpr uint32_t kColumnMinRowLanes = CUDAHIST_COLUMN_MIN_ROW_LANES;
 // Bins counted at once: 256 (V = 4: 4 x 32 x 256 x 4 bytes = 128 KB of
 // counters, one block per SM; V = 1: 32 KB, two blocks of 1024 threads). More
 // bins (10-bit video in 1024) are counted in tiles of 256, the band read once
@@ -45,18 +78,50 @@ constexpr uint32_t kColumnWideMinRows = 4096;
 constexpr uint32_t kColumnMinRowsPerSlice = 2048;
 // Row loads a lane issues before counting the first (bytes in flight per
 // block: 512 threads x 32 x 1 byte at V = 1, 1024 x 8 x 4 bytes at V = 4).
+// Seed 004's 256 MiB ran at 0.59 of the read+write roofline (1.74 TB/s): 32 KB
+// a SM at most, and none while a warp counts its batch, is near what Little's
+// law asks at HBM latency (about 12 bytes a clock a SM x 1000-1500 clocks),
+// so 16 rows (CUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE) or the next batch loaded
+// before the current one is counted (CUDAHIST_COLUMN_PREFETCH, V = 4 only:
+// at V = 1 a video band is one batch) are the variants.
 constexpr uint32_t kColumnRowsInFlightNarrow = 32;
-constexpr uint32_t kColumnRowsInFlightWide = 8;
+constexpr uint32_t kColumnRowsInFlightWide = CUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE;
+constexpr bool kColumnPrefetchWide = CUDAHIST_COLUMN_PREFETCH != 0;
 // Warps that write the counters out, each through a transposition stage of
 // band columns x 33 words (the counters are bin-major per lane; the counts are
 // group-major: without the stage, a warp reading 32 bins of one column would
 // hit one bank 32 times). 4 stages of 128 x 33 words = 66 KB beside the
-// counters at V = 4.
-constexpr uint32_t kColumnFlushWarps = 4;
+// counters at V = 4 (the most that fits beside them). At V = 1 a 1080p band's
+// 8 columns x 256 bins are 8 chunks of 32 bins: 4 warps take two chunks each
+// while the other warps of the block wait, on the critical path of a frame
+// that is a few microseconds long; CUDAHIST_COLUMN_FLUSH_WARPS_NARROW = 8
+// gives every chunk its own warp (33 KB of stages instead of 17).
+constexpr uint32_t kColumnFlushWarpsWide = 4;
+constexpr uint32_t kColumnFlushWarpsNarrow = CUDAHIST_COLUMN_FLUSH_WARPS_NARROW;
+// A flushing warp sums each column of its chunk from the stage (1 to 4 words
+// a lane). Walked one column at a time with the group test between columns,
+// every sum waits for its shared loads: 128 columns x some 40 clocks a chunk
+// at V = 4, two chunks a warp, several microseconds while DRAM idles (the
+// partials are written at the end of a one-wave grid). When every column is
+// its own group (seed 004's channels, full-width waveforms) the sums are
+// independent: CUDAHIST_COLUMN_FLUSH_PER_COLUMN (default; 0 is the code as
+// first measured) unrolls them four columns at a time.
+constexpr bool kColumnFlushPerColumn = CUDAHIST_COLUMN_FLUSH_PER_COLUMN != 0;
+// Programmatic dependent launch (kernels/tuning.h explains it) for the column
+// launches that need no grid sync (video frames: the plan is direct): the
+// launch gap and the zeroing of the counters overlap the previous kernel's
+// tail. Cooperative launches (partials, the joint kernel) stay plain.
+constexpr bool kScopesProgrammaticLaunch = CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH != 0;
 // Partials in global memory (slices x bands x groups per band x bins words)
 // stay below this; the slice count shrinks to fit. Seed 004's 256 MiB at 33
 // slices x 512 x 256 bins is 17 MB.
 constexpr uint64_t kColumnPartialBudgetBytes = 32ull << 20;
+// Seed 004's 33 slices x 512 columns x 256 bins of partials are 17 MB written
+// and read again after the grid sync, beside the 256 MiB frame: a few
+// microseconds at L2 and DRAM rates. A partial counts at most a slice's rows
+// (15888 there) x the group's columns in the band, so when that is below
+// 65536 they fit 16 bits: CUDAHIST_COLUMN_PARTIALS16 halves that traffic.
+constexpr bool kColumnPartials16 = CUDAHIST_COLUMN_PARTIALS16 != 0;
 
 // --- joint histograms (joint_histogram.cu) --------------------------------------
 // 256 x 256 32-bit counters (256 KB) do not fit shared memory; 16-bit counters
@@ -70,9 +135,12 @@ constexpr uint64_t kColumnPartialBudgetBytes = 32ull << 20;
 // many as the samples (each item: 8192 samples into 65536 counters).
 // 8192 = 1024 threads x 8 samples in flight: 1080p NV12's 960 x 540 chroma
 // gives 64 items, one wave of blocks; each block zeroes and scans 128 KB of
-// shared memory per item, which is the price of privatizing.
+// shared memory per item, which is the price of privatizing. That wave uses
+// 64 of an H100's 132 SMs: CUDAHIST_JOINT_SAMPLES_PER_THREAD = 4 gives 127
+// items (each block zeroes and scans as much, for half the samples, and
+// merges about half as many non-zero counters).
 constexpr uint32_t kJointThreads = 1024;
-constexpr uint32_t kJointSamplesPerThread = 8;
+constexpr uint32_t kJointSamplesPerThread = CUDAHIST_JOINT_SAMPLES_PER_THREAD;
 constexpr uint32_t kJointSamplesPerItem = kJointThreads * kJointSamplesPerThread;
 static_assert(kJointSamplesPerItem <= 65535, "a 16-bit shared counter must not overflow within an item");
 

@@ -127,13 +127,22 @@ fi
 # Every binary carries the kernels' fatbin (about 6 MB each); xz-compressed
 # the binaries and both runtimes fit the device tool's 64 MiB together.
 # gpuhost-run.sh unpacks them there.
-pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz), then removed
+pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz, ${xz_level:--6}), then removed
   local archive=$1; shift
   rm -f "$out/$archive"
-  tar -C "$out" -cf - "$@" | xz -T0 -6 > "$out/$archive"
+  tar -C "$out" -cf - "$@" | xz -T0 "${xz_level:--6}" > "$out/$archive"
   (cd "$out" && rm -rf "$@")
 }
 pack gst122.tar.xz bin gst gst-plugin lib
+# Issue 11's scope-kernel variants (bench/tune_scopes.sh build
+# .gpuhost/scope-variants): one stripped scopebench each, 6.8 MB that differ
+# only in the scope kernels; xz -9's 64 MiB window stores each after the
+# first in a few tens of KB (two variants: 1.8 MB together).
+if [ -d "$out/scope-variants" ]; then
+  xz_level=-9 pack scope_variants.tar.xz scope-variants
+elif [ -f "$out/scope_variants.tar.xz" ]; then
+  echo "gpuhost-pack: scope_variants.tar.xz kept from an earlier pack (bench/tune_scopes.sh build .gpuhost/scope-variants rebuilds it)" >&2
+fi
 rm -f "$out/ffmpeg.tar.xz"
 [ -d "$out/ffmpeg" ] && pack ffmpeg.tar.xz ffmpeg
 

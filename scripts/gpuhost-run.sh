@@ -4,7 +4,7 @@
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
 #   tests decode examples bench sanitize oddwidth signalstats signalstats_ffmpeg scopes videoscope
-#   signalstats_variants
+#   signalstats_variants scope_variants
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 convert126
 # signalstats_ffmpeg (issue 10): FFmpeg's signalstats figures against the
@@ -13,6 +13,11 @@
 # signalstats_variants: signalstats_bench and every signalstats_bench-NAME the
 # pack holds (bench/tune_signalstats.sh build, here before packing), two
 # rounds, each checked against the reference first; one table, fastest first.
+# scope_variants (issue 11): the scopebench variants of the scope kernels that
+# the pack carries (scope_variants.tar.xz, bench/tune_scopes.sh build), each
+# checked against the CPU path and timed side by side, then Nsight Compute on
+# the base variant's kernels (bench/tune_scopes.sh profile). SCOPE_ROUNDS=N:
+# rounds of the uniform runs (default 2; peaked runs once).
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
 # (before the ordering; packed as gst126/gst-plugin-unchanged). Each step's full
 # log goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
@@ -32,6 +37,7 @@ unpack() {  # unpack ARCHIVE: xz tarball of .gpuhost, by tar or, without xz, by 
 unpack gst122.tar.xz
 unpack gst126.tar.xz
 unpack ffmpeg.tar.xz
+unpack scope_variants.tar.xz
 # gst126's executables start through trixie's loader at this fixed path.
 [ -d "$here/gst126" ] && ln -sfn "$here/gst126" /tmp/cudahist-gst126
 
@@ -278,6 +284,19 @@ for s in $steps; do
       # fewer distinct counters a block, which is what the joint kernel's merge costs.
       TAIL_LINES=24 step scopebench_peaked "$bin/scopebench" --distribution peaked \
         --json "$logs/scopebench_peaked.json" ;;
+    scope_variants)
+      # Issue 11: the scope kernels' variants side by side (one table per
+      # distribution: us / fraction of the read+write roofline), then ncu.
+      if [ -d "$here/scope-variants" ]; then
+        TAIL_LINES=45 step scope_variants bash "$here/scripts/tune_scopes.sh" run "$here/scope-variants" \
+          "$logs/scope_variants" "${SCOPE_ROUNDS:-2}"
+        profiled=$here/scope-variants/scopebench-base
+        [ -x "$profiled" ] || profiled=$(ls "$here"/scope-variants/scopebench-* | head -n 1)
+        TAIL_LINES=12 step scope_profile bash "$here/scripts/tune_scopes.sh" profile "$profiled" \
+          "$logs/scope_profile"
+      else
+        echo "=== scope_variants: no scope_variants.tar.xz in the pack (bench/tune_scopes.sh build .gpuhost/scope-variants)" >> "$summary"
+      fi ;;
     bench126)
       # The element on both runtimes in one call: 1.22's plain path and 1.26's
       # (its plain pool and a pool whose frames carry a producer stream).

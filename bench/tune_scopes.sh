@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# bench/tune_scopes.sh: variants of the scope kernels (kernels/scopes_tuning.h,
+# its CUDAHIST_* macros) built here and timed side by side in one run on the
+# GPU host.
+#
+#   bench/tune_scopes.sh build OUTDIR NAME=FLAGS...
+#       one scopebench per variant, for sm_90, as OUTDIR/scopebench-NAME
+#       (NAME: letters, digits, _). The flags reach only the three scope
+#       kernel files (meson option scope-tuning); the rest of the library
+#       comes from ccache. With no NAME=FLAGS, the standard set below.
+#   bench/tune_scopes.sh run BINDIR OUTDIR [ROUNDS]
+#       every BINDIR/scopebench-*, ROUNDS times (default 2) in alternation so
+#       that drift hits all alike on uniform samples, then once on peaked
+#       samples (roofline and cudahist rows only, a few seconds a run); each run
+#       checks its counts against the CPU path before timing (scopebench
+#       exits 1 on a mismatch: its row then says MISMATCH and the variant is
+#       not comparable). JSON and logs under OUTDIR/{uniform,peaked}/, then
+#       one table per distribution (bench/compare_variants.py): "us / fraction
+#       of the read+write roofline" per variant and round.
+#   bench/tune_scopes.sh profile BINARY OUTDIR
+#       Nsight Compute (where the host has ncu) on one launch of the cudahist
+#       kernel of each case (a) to (d): duration, DRAM and L2 throughput,
+#       shared-memory wavefronts and bank conflicts, warp stall reasons,
+#       occupancy; OUTDIR/ncu-CASE.log. Then seed 004's two kernels on (a)
+#       (ncu-seed004.log): the count kernel's own time, without the memset of
+#       its partials and the reduction that scopebench's seed004 row includes.
+#       Clocks as the card runs them (--clock-control none), so durations
+#       compare with scopebench's; ncu's replays still serialise the launches.
+#
+# scripts/gpuhost-pack.sh packs .gpuhost/scope-variants (when present) and
+# scripts/gpuhost-run.sh's step scope_variants runs them:
+#   bench/tune_scopes.sh build .gpuhost/scope-variants && scripts/gpuhost-pack.sh build
+#   (on the host) bash .gpuhost/gpuhost-run.sh $OUT scope_variants
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# The standard set: what each changes is explained in kernels/scopes_tuning.h.
+standard_variants=(
+  "base="
+  "flush0=-DCUDAHIST_COLUMN_FLUSH_PER_COLUMN=0"
+  "pdl=-DCUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH=1"
+  "fw8=-DCUDAHIST_COLUMN_FLUSH_WARPS_NARROW=8"
+  "th1024=-DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_FLUSH_WARPS_NARROW=8"
+  "rl4=-DCUDAHIST_COLUMN_MIN_ROW_LANES=4"
+  "rl16=-DCUDAHIST_COLUMN_MIN_ROW_LANES=16"
+  "rows16=-DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE=16"
+  "prefetch=-DCUDAHIST_COLUMN_PREFETCH=1"
+  "pf16=-DCUDAHIST_COLUMN_PREFETCH=1 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE=16"
+  "p16=-DCUDAHIST_COLUMN_PARTIALS16=1"
+  "js4=-DCUDAHIST_JOINT_SAMPLES_PER_THREAD=4"
+  "combo=-DCUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH=1 -DCUDAHIST_COLUMN_FLUSH_WARPS_NARROW=8 -DCUDAHIST_COLUMN_PREFETCH=1 -DCUDAHIST_COLUMN_PARTIALS16=1 -DCUDAHIST_JOINT_SAMPLES_PER_THREAD=4"
+  "combo16=-DCUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH=1 -DCUDAHIST_COLUMN_FLUSH_WARPS_NARROW=8 -DCUDAHIST_COLUMN_PREFETCH=1 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE=16 -DCUDAHIST_COLUMN_PARTIALS16=1 -DCUDAHIST_JOINT_SAMPLES_PER_THREAD=4"
+)
+
+build() {
+  local out=$1; shift
+  [ $# -gt 0 ] || set -- "${standard_variants[@]}"
+  export PATH="/usr/local/cuda/bin:$PATH" CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$root")}
+  mkdir -p "$out"
+  rm -f "$out"/scopebench-*
+  for variant in "$@"; do
+    local name=${variant%%=*} flags=${variant#*=}
+    [[ $name =~ ^[A-Za-z0-9_]+$ ]] || { echo "tune_scopes: variant name '$name': letters, digits and _ only" >&2; exit 2; }
+    local dir=/tmp/cudahist-scopes-$name
+    rm -rf "$dir"
+    meson setup "$dir" "$root" -Dcuda-arch=90 -Dplugin=disabled -Dtests=disabled -Dexamples=disabled \
+      "-Dscope-tuning=$flags" > "$dir.log" 2>&1 || { cat "$dir.log"; exit 1; }
+    ninja -C "$dir" bench/scopebench >> "$dir.log" 2>&1 || { tail -30 "$dir.log"; exit 1; }
+    strip -o "$out/scopebench-$name" "$dir/bench/scopebench"
+    echo "$name $flags" >> "$out/variants.txt.new"
+    echo "built scopebench-$name (${flags:-defaults})"
+  done
+  mv "$out/variants.txt.new" "$out/variants.txt"
+}
+
+run() {
+  local bin=$1 out=$2 rounds=${3:-2}
+  local compare=$root/bench/compare_variants.py
+  [ -f "$compare" ] || compare=$(dirname "${BASH_SOURCE[0]}")/compare_variants.py  # the packed scripts/ folder
+  local variants=()
+  for b in "$bin"/scopebench-*; do variants+=("${b##*/scopebench-}"); done
+  [ ${#variants[@]} -gt 0 ] || { echo "tune_scopes: no scopebench-* in $bin" >&2; exit 2; }
+  local failed=0
+  for dist in uniform peaked; do
+    mkdir -p "$out/$dist"
+    local dist_rounds=$rounds
+    [ "$dist" = peaked ] && dist_rounds=1  # device time: peaked once
+    for n in $(seq 1 "$dist_rounds"); do
+      for v in "${variants[@]}"; do
+        local rc=0
+        timeout 120 "$bin/scopebench-$v" --methods roofline,cudahist --distribution "$dist" \
+          --json "$out/$dist/$v-scopes-$n.json" > "$out/$dist/$v-scopes-$n.log" 2>&1 || rc=$?
+        echo "$dist $v round $n: exit $rc"
+        [ $rc -eq 0 ] || failed=1
+      done
+    done
+  done
+  [ -f "$bin/variants.txt" ] && { echo; echo "variants (name, flags):"; cat "$bin/variants.txt"; }
+  for dist in uniform peaked; do
+    echo
+    echo "$dist samples: us / fraction of the read+write roofline, variant.round"
+    python3 "$compare" "$out/$dist" cudahist roofline
+  done
+  grep -h "MISMATCH\|ERROR" "$out"/*/*.log && failed=1
+  return $failed
+}
+
+profile() {
+  local binary=$1 out=$2
+  local ncu
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1) ||
+    true
+  [ -n "$ncu" ] || { echo "tune_scopes: no ncu on this host: no profile"; return 0; }
+  mkdir -p "$out"
+  local metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed.sum,smsp__inst_executed_op_shared_atom.sum,sm__warps_active.avg.pct_of_peak_sustained_active,sm__cycles_active.avg,gpc__cycles_elapsed.max
+  for c in a b c d; do
+    local rc=0
+    timeout 120 "$ncu" --clock-control none --metrics "$metrics" --section SpeedOfLight --section WarpStateStats --section Occupancy \
+      --section LaunchStats -k regex:'ColumnHistogramKernel|JointHistogramKernel' -c 1 \
+      "$binary" --cases "$c" --methods cudahist --repeats 1 > "$out/ncu-$c.log" 2>&1 || rc=$?
+    echo "ncu ($c): exit $rc"
+    grep -E "gpu__time_duration|dram__throughput|dram__bytes|lts__t_sectors|wavefronts_mem_shared|bank_conflicts|smsp__inst_executed|warps_active|sm__cycles_active|gpc__cycles_elapsed|Stall|Grid Size|Block Size|Registers|Achieved Occupancy" \
+      "$out/ncu-$c.log" | sed 's/^ */  /' | head -n 40
+  done
+  local rc=0
+  timeout 120 "$ncu" --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+    -k regex:'histogram_optimized_kernel|histogram_reduce_kernel' -c 2 \
+    "$binary" --cases a --methods seed004 --repeats 1 > "$out/ncu-seed004.log" 2>&1 || rc=$?
+  echo "ncu (seed004 on a): exit $rc"
+  grep -E "histogram_(optimized|reduce)_kernel|gpu__time_duration|dram__bytes" "$out/ncu-seed004.log" | sed 's/^ */  /'
+}
+
+case ${1:-} in
+  build) shift; build "${1:?usage: tune_scopes.sh build OUTDIR [NAME=FLAGS...]}" "${@:2}" ;;
+  run) shift; run "${1:?usage: tune_scopes.sh run BINDIR OUTDIR [ROUNDS]}" "${2:?OUTDIR}" "${3:-2}" ;;
+  profile) shift; profile "${1:?usage: tune_scopes.sh profile BINARY OUTDIR}" "${2:?OUTDIR}" ;;
+  *) sed -n '2,32p' "${BASH_SOURCE[0]}"; exit 2 ;;
+esac
