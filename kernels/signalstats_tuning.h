@@ -29,6 +29,9 @@
 #ifndef CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH
 #define CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH 1
 #endif
+#ifndef CUDAHIST_SIGNALSTATS_PACKED_TABLE
+#define CUDAHIST_SIGNALSTATS_PACKED_TABLE 0
+#endif
 #ifndef CUDAHIST_SIGNALSTATS_TABLE_IN_L1
 #define CUDAHIST_SIGNALSTATS_TABLE_IN_L1 0
 #endif
@@ -119,5 +122,11 @@ constexpr bool kSignalStatsOverlappedFinish = CUDAHIST_SIGNALSTATS_OVERLAPPED_FI
 // every chroma pair's lookup (dependent on its chroma load) goes back to.
 // 0: plain __ldg for both.
 constexpr bool kSignalStatsTableInL1 = CUDAHIST_SIGNALSTATS_TABLE_IN_L1 != 0;
+
+// 8-bit frames look sat and hue up in a 16-bit table (PackSatHue in
+// signalstats_walk.h: 128 KB instead of 256 KB, so that more of it stays in
+// L1 beside the 88 KB of shared copies) and split the entry with a
+// multiply-shift; 9 and 10 bits keep the 32-bit tables. 0: 32-bit everywhere.
+constexpr bool kSignalStatsPackedTable = CUDAHIST_SIGNALSTATS_PACKED_TABLE != 0;
 
 }  // namespace cudahist::detail

@@ -64,6 +64,7 @@ struct SignalStatsParams {
   uint32_t units_per_row;
   FastDivisor row_of_unit;
   const uint32_t* table;                 // SatHueTable(depth), where the walk runs
+  const uint16_t* packed_table;          // PackedSatHueTable8 where the walk runs, or null
   uint32_t low, luma_high, chroma_high;  // 16, 235 and 240 x 2^(depth - 8)
   unsigned long long luma_samples, chroma_samples;
   uint32_t wide;         // LoadUnitWide may read this frame's interior units (WideLoadsFit)
@@ -161,18 +162,57 @@ CUDAHIST_HD uint32_t SignalStatsValueAt(const SignalStatsPlane& a, uint32_t x, u
   return (LoadSample(a.origin + y * a.pitch + uint64_t(x) * a.stride, a.sample_size) >> a.shift) & a.mask;
 }
 
-CUDAHIST_HD uint32_t SatHueEntry(const uint32_t* table, uint32_t u, uint32_t v, uint32_t depth) {
 #if defined(__CUDA_ARCH__)
+// One entry of a sat/hue table (32 or 16 bits), kept in L1 with
+// kSignalStatsTableInL1.
+__device__ __forceinline__ uint32_t LoadTableEntry(const uint32_t* at) {
   if constexpr (kSignalStatsTableInL1) {
     uint32_t entry;
-    asm("ld.global.nc.L1::evict_last.u32 %0, [%1];" : "=r"(entry) : "l"(table + ((u << depth) | v)));
+    asm("ld.global.nc.L1::evict_last.u32 %0, [%1];" : "=r"(entry) : "l"(at));
     return entry;
   } else {
-    return __ldg(table + ((u << depth) | v));
+    return __ldg(at);
   }
+}
+__device__ __forceinline__ uint32_t LoadTableEntry(const uint16_t* at) {
+  if constexpr (kSignalStatsTableInL1) {
+    unsigned short entry;
+    asm("ld.global.nc.L1::evict_last.u16 %0, [%1];" : "=h"(entry) : "l"(at));
+    return entry;
+  } else {
+    return __ldg(at);
+  }
+}
+#endif
+
+CUDAHIST_HD uint32_t SatHueEntry(const uint32_t* table, uint32_t u, uint32_t v, uint32_t depth) {
+#if defined(__CUDA_ARCH__)
+  return LoadTableEntry(table + ((u << depth) | v));
 #else
   return table[SatHueIndex(u, v, depth)];
 #endif
+}
+
+// Depth 8's sat (<= 181) and hue (<= 359) in 16 bits: hue * kPackedSats + sat
+// (182 x 360 = 65520 values); kSignalStatsPackedTable.
+constexpr uint32_t kPackedSats = 182;
+inline uint16_t PackSatHue(uint32_t entry) {
+  return uint16_t(HueOfEntry(entry) * kPackedSats + SatOfEntry(entry));
+}
+CUDAHIST_HD uint32_t UnpackSatHue(uint32_t packed) {
+  const uint32_t hue = packed / kPackedSats;  // a multiply-shift: kPackedSats is a constant
+  return (hue << kSatHueHueShift) | (packed - hue * kPackedSats);
+}
+
+// Sat and hue of (u, v) as a SatHueTable entry, from the packed table where
+// there is one.
+CUDAHIST_HD uint32_t SatHueOf(const SignalStatsParams& p, uint32_t u, uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (kSignalStatsPackedTable) {
+    if (p.packed_table != nullptr) return UnpackSatHue(LoadTableEntry(p.packed_table + ((u << 8) | v)));
+  }
+#endif
+  return SatHueEntry(p.table, u, v, p.depth);
 }
 
 CUDAHIST_HD uint32_t AbsoluteDifference(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
@@ -373,7 +413,7 @@ struct UnitCounter {
       const uint32_t u = s.U(k), v = s.V(k);
       counter.Add(slot_u, u);
       counter.Add(slot_v, v);
-      const uint32_t entry = SatHueEntry(p.table, u, v, p.depth);
+      const uint32_t entry = SatHueOf(p, u, v);
       counter.Add(slot_sat, entry & kSatHueSatMask);
       counter.Add(slot_hue, entry >> kSatHueHueShift);
       sums[kDifU] += AbsoluteDifference(u, s.PU(k));

@@ -162,5 +162,14 @@ TEST(SignalStatsWalk, CompactNumberingIsOneToOne) {
   }
 }
 
+// kSignalStatsPackedTable's 16-bit entries give back every 8-bit pair's sat and hue.
+TEST(SignalStatsWalk, PackedTableRoundTripsDepth8) {
+  const std::vector<uint32_t>& table = SatHueTable(8);
+  for (size_t k = 0; k < table.size(); ++k) {
+    ASSERT_LT(SatOfEntry(table[k]), kPackedSats) << "entry " << k;
+    ASSERT_EQ(UnpackSatHue(PackSatHue(table[k])), table[k]) << "entry " << k;
+  }
+}
+
 }  // namespace
 }  // namespace cudahist_test
