@@ -21,19 +21,28 @@
 #       rounds (histogram, signalstats with and without a previous frame,
 #       pinned) and the ratio to the histogram (target: at most 1.5).
 #       (gpuhost-run.sh step signalstats_variants.)
+#   bench/tune_signalstats.sh profile BENCH OUT_DIR   on the GPU host
+#       Nsight Compute (where the host has ncu) on ONE launch of the kernel
+#       of BENCH (the default build's signalstats_bench): its second launch,
+#       the first 1080p frame counted with a previous frame (Verify's order);
+#       --set basic plus warp stall reasons, shared-memory and L1/L2 traffic,
+#       clocks as the card runs them; OUT_DIR/ncu-default.log. About 20 s.
+#       (gpuhost-run.sh step signalstats_variants, after the table.)
 set -euo pipefail
 
 # NAME=FLAGS, one per variant; what each changes and why is in
 # kernels/signalstats_tuning.h beside its macro.
+# Each changes ONE thing of the default build (wide loads, overlapped finish,
+# runs of 4: 14.51 us measured as wide_finish_run4) but the last, a combination.
 VARIANTS=(
-  "finish=-DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1"
-  "wide=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1"
-  "wide_finish=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1"
-  "wide_finish_run4=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_RUN=4"
-  "pair=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2"
-  "pair_c8=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2 -DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=48"
-  "pair_u4=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2 -DCUDAHIST_SIGNALSTATS_UNITS_PER_THREAD=4"
-  "pair_t512=-DCUDAHIST_SIGNALSTATS_WIDE_LOADS=1 -DCUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH=1 -DCUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT=2 -DCUDAHIST_SIGNALSTATS_THREADS=512 -DCUDAHIST_SIGNALSTATS_MIN_BLOCKS=2"
+  "run2=-DCUDAHIST_SIGNALSTATS_RUN=2"
+  "table_l1=-DCUDAHIST_SIGNALSTATS_TABLE_IN_L1=1"
+  "copies8=-DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=48"
+  "copies4=-DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=24"
+  "packed=-DCUDAHIST_SIGNALSTATS_PACKED_TABLE=1"
+  "t768=-DCUDAHIST_SIGNALSTATS_THREADS=768"
+  "t512x2=-DCUDAHIST_SIGNALSTATS_THREADS=512 -DCUDAHIST_SIGNALSTATS_MIN_BLOCKS=2 -DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=48"
+  "packed_l1_copies8=-DCUDAHIST_SIGNALSTATS_PACKED_TABLE=1 -DCUDAHIST_SIGNALSTATS_TABLE_IN_L1=1 -DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=48"
 )
 
 build_variants() {
@@ -101,8 +110,24 @@ PY
   [ "$failed" -eq 0 ] || { echo "$failed run(s) failed (logs in $out)"; return 1; }
 }
 
+profile_default() {
+  local bench=${1:?usage: tune_signalstats.sh profile BENCH OUT_DIR} out=${2:?OUT_DIR} ncu rc=0
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1) ||
+    true
+  [ -n "$ncu" ] || { echo "tune_signalstats: no ncu on this host: no profile"; return 0; }
+  mkdir -p "$out"
+  local metrics=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,l1tex__t_sector_hit_rate.pct,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed.sum,sm__cycles_active.avg,gpc__cycles_elapsed.max
+  timeout 90 "$ncu" --clock-control none --set basic --section WarpStateStats --metrics "$metrics" \
+    -k regex:SignalStats --launch-skip 1 --launch-count 1 "$bench" --repeats 1 > "$out/ncu-default.log" 2>&1 || rc=$?
+  echo "ncu: exit $rc ($out/ncu-default.log)"
+  grep -E "gpu__time_duration|Duration|dram__bytes|lts__t_sectors|l1tex__t_sector_hit|wavefronts_mem_shared|bank_conflicts|inst_executed.sum|sm__cycles_active|gpc__cycles_elapsed|Stall|Grid Size|Block Size|Registers|Achieved Occupancy|Memory Throughput" \
+    "$out/ncu-default.log" | head -n 40
+  return "$rc"
+}
+
 case ${1:-} in
   build) shift; build_variants "$@" ;;
   run) shift; run_variants "$@" ;;
-  *) echo "usage: tune_signalstats.sh build [BUILD_DIR] | run BIN_DIR OUT_DIR [ROUNDS]" >&2; exit 2 ;;
+  profile) shift; profile_default "$@" ;;
+  *) echo "usage: tune_signalstats.sh build [BUILD_DIR] | run BIN_DIR OUT_DIR [ROUNDS] | profile BENCH OUT_DIR" >&2; exit 2 ;;
 esac

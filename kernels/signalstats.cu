@@ -156,6 +156,7 @@ using detail::CudaStatus;
 struct SignalStatsCounter::Impl {
   detail::KernelConfig config[detail::kDepths];
   uint32_t* tables[detail::kDepths] = {};
+  uint16_t* packed_table = nullptr;  // depth 8's, with kSignalStatsPackedTable
   detail::Scratch* scratch = nullptr;
   // Set when a launch failed: the scratch may hold part of a frame.
   bool scratch_needs_zeroing = false;
@@ -165,6 +166,7 @@ struct SignalStatsCounter::Impl {
       if (t != nullptr) cudaFree(t);
     }
     if (scratch != nullptr) cudaFree(scratch);
+    if (packed_table != nullptr) cudaFree(packed_table);
   }
 };
 
@@ -192,6 +194,16 @@ Status SignalStatsCounter::Create(std::unique_ptr<SignalStatsCounter>* out) {
     CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemcpy(impl->tables[i], table.data(), table_bytes, cudaMemcpyHostToDevice),
                                         "cudaMemcpy(sat/hue table)"));
   }
+  if constexpr (detail::kSignalStatsPackedTable) {
+    const std::vector<uint32_t>& table = detail::SatHueTable(8);
+    std::vector<uint16_t> packed(table.size());
+    for (size_t k = 0; k < table.size(); ++k) packed[k] = detail::PackSatHue(table[k]);
+    const size_t bytes = packed.size() * sizeof(uint16_t);
+    CUDAHIST_RETURN_IF_ERROR(
+        CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->packed_table), bytes), "cudaMalloc(packed sat/hue table)"));
+    CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemcpy(impl->packed_table, packed.data(), bytes, cudaMemcpyHostToDevice),
+                                        "cudaMemcpy(packed sat/hue table)"));
+  }
   CUDAHIST_RETURN_IF_ERROR(
       CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->scratch), sizeof(detail::Scratch)), "cudaMalloc(scratch)"));
   CUDAHIST_RETURN_IF_ERROR(
@@ -213,6 +225,7 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
   const uint32_t i = frame.y.depth - kSignalStatsMinDepth;
   const detail::KernelConfig& config = s.config[i];
   detail::SignalStatsParams params = detail::SignalStatsParamsOf(frame, previous, s.tables[i]);
+  if (frame.y.depth == 8) params.packed_table = s.packed_table;
   const uint32_t units_per_block = config.threads * detail::kSignalStatsUnitsPerThread;
   const uint32_t blocks = std::max<uint32_t>(
       1, std::min<uint32_t>(config.resident_blocks, (params.units + units_per_block - 1) / units_per_block));

@@ -12,13 +12,13 @@
 #define CUDAHIST_SIGNALSTATS_MIN_BLOCKS 1
 #endif
 #ifndef CUDAHIST_SIGNALSTATS_RUN
-#define CUDAHIST_SIGNALSTATS_RUN 2
+#define CUDAHIST_SIGNALSTATS_RUN 4
 #endif
 #ifndef CUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB
 #define CUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB 96
 #endif
 #ifndef CUDAHIST_SIGNALSTATS_WIDE_LOADS
-#define CUDAHIST_SIGNALSTATS_WIDE_LOADS 0
+#define CUDAHIST_SIGNALSTATS_WIDE_LOADS 1
 #endif
 #ifndef CUDAHIST_SIGNALSTATS_UNITS_PER_THREAD
 #define CUDAHIST_SIGNALSTATS_UNITS_PER_THREAD 1
@@ -27,21 +27,35 @@
 #define CUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT 1
 #endif
 #ifndef CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH
-#define CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH 0
+#define CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH 1
+#endif
+#ifndef CUDAHIST_SIGNALSTATS_PACKED_TABLE
+#define CUDAHIST_SIGNALSTATS_PACKED_TABLE 0
+#endif
+#ifndef CUDAHIST_SIGNALSTATS_TABLE_IN_L1
+#define CUDAHIST_SIGNALSTATS_TABLE_IN_L1 0
 #endif
 
 namespace cudahist::detail {
 
-// Measured once (H100, 1080p NV12 with a previous frame): 19.9 us a frame
-// against 7.8 us for the Y/U/V histograms. The defaults below follow the
-// privatized kernel's measured choices (tuning.h) and nvcc's register report;
+// Measured (H100 80GB HBM3, 2026-11-23 03:04 UTC, bench/tune_signalstats.sh,
+// median us/frame of 1080p NV12 with a previous frame over 2 rounds, spread
+// <= 0.07 us; the Y/U/V histograms of the same frame: 7.84):
+//   runs of 2, byte loads, one exchange at a time (the first defaults): 19.68
+//   + overlapped finish 19.10; wide loads 15.74; wide + finish 15.16;
+//   wide + finish + runs of 4 14.51 (13.50 without a previous frame): these
+//   are the defaults now (1.85x the histogram; target 1.5x);
+//   wide + finish + 2 units in flight 15.56, with 8 copies 15.55, with 4
+//   units a thread 17.58, with 2 blocks of 512 18.06: not taken.
 // bench/tune_signalstats.sh builds signalstats_bench once per variant of these
 // macros and times them side by side on the GPU host.
 
 // Threads per block, and blocks that must fit an SM as far as registers go
 // (__launch_bounds__). 1024 x 1 caps the kernel at 64 registers; nvcc 13
-// (sm_90) then uses 56 to 64 with no spills for runs of 2 (runs of 4 spilled
-// 124-172 bytes at 64, or took 114-118 registers uncapped). One block of 1024
+// (sm_90) then uses 62 to 64 with no spills for runs of 4 (the wide path
+// alone takes 60; the sample-by-sample walk, which spilled 160 bytes when it
+// held a whole unit of 4, takes its units 2 samples at a time: kBySampleGroup
+// in signalstats_walk.h). One block of 1024
 // per SM, as the privatized kernel that measured best on 1080p frames: the
 // grid is one wave of at most one block per SM, so each block's zeroing and
 // merging of its shared copies is paid 132 times on an H100, not per unit.
@@ -52,8 +66,10 @@ constexpr uint32_t kSignalStatsMinBlocksPerSm = CUDAHIST_SIGNALSTATS_MIN_BLOCKS;
 // block (2x2 for 4:2:0): a thread issues all of a unit's loads (frame and
 // previous frame, 24 of them for 4:2:0 NV12) before it counts, and
 // consecutive threads take consecutive units, so a warp's loads of one
-// position cover 32 x 2 x 2 contiguous luma bytes (coalesced in L1). 1080p
-// NV12 gives 259200 units: two per thread of 132 blocks of 1024.
+// position cover 32 x 4 x 2 contiguous luma bytes (coalesced in L1). 1080p
+// NV12 gives 129600 units: one per thread of 127 blocks of 1024, so that a
+// thread waits once for its loads and once for its table lookups (runs of 2:
+// two units a thread, twice each; measured 0.65 us slower, above).
 constexpr uint32_t kSignalStatsRun = CUDAHIST_SIGNALSTATS_RUN;
 
 // Lane copies of the shared counters (Y, U, V and sat: 2^depth each, hue:
@@ -68,8 +84,8 @@ constexpr uint32_t kSignalStatsCopiesBudgetBytes = CUDAHIST_SIGNALSTATS_COPIES_B
 // Wide loads (signalstats_walk.h, LoadUnitWide): for 8-bit frames with
 // subsampled columns (NV12, I420, NV16...) whose rows are aligned, a unit
 // wholly inside the region reads each luma row's 2 x kSignalStatsRun bytes
-// and its chroma run in ONE load each (6 loads a 4:2:0 NV12 unit of 2, frame
-// and previous, instead of 24 byte loads, each with its 64-bit address
+// and its chroma run in ONE load each (6 loads of 8 bytes a 4:2:0 NV12 unit
+// of 4, frame and previous, instead of 48 byte loads, each with its 64-bit address
 // arithmetic), and unpacks the bytes with PRMT; edge units and other layouts
 // take the sample-by-sample walk. 0: off (every unit sample by sample).
 constexpr bool kSignalStatsWideLoads = CUDAHIST_SIGNALSTATS_WIDE_LOADS != 0;
@@ -85,8 +101,10 @@ constexpr uint32_t kSignalStatsUnitsPerThread = CUDAHIST_SIGNALSTATS_UNITS_PER_T
 // Units a thread loads before it counts them: 2 takes units u and u + grid
 // stride together (CountUnitPair) and, when both are wide, issues all their
 // loads (12 for 4:2:0 NV12 with a previous frame) before the first count, so
-// that a thread of a 1080p frame (about 2 units each) waits for memory once,
-// not twice; the unpacked walk keeps one unit at a time (it would spill).
+// that a thread of a 1080p frame (about 2 units each at runs of 2) waits for
+// memory once, not twice; the unpacked walk keeps one unit at a time (it
+// would spill). Measured no gain at runs of 2 (15.56 against 15.16 us), and
+// at runs of 4 a 1080p frame has fewer units than threads: no pairs form.
 // 1: one unit at a time.
 constexpr uint32_t kSignalStatsUnitsInFlight = CUDAHIST_SIGNALSTATS_UNITS_IN_FLIGHT;
 static_assert(kSignalStatsUnitsInFlight == 1 || kSignalStatsUnitsInFlight == 2, "1 or 2 units in flight");
@@ -97,5 +115,18 @@ static_assert(kSignalStatsUnitsInFlight == 1 || kSignalStatsUnitsInFlight == 2, 
 // L2 round trip instead of five in a row at the end of every frame. 0: one
 // exchange and store at a time.
 constexpr bool kSignalStatsOverlappedFinish = CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH != 0;
+
+// Cache hints (signalstats_walk.h): 1 loads the sat/hue table with
+// L1::evict_last and the frame's wide runs with L1::no_allocate, so that the
+// frame, read once, streams past L1 instead of evicting the table lines that
+// every chroma pair's lookup (dependent on its chroma load) goes back to.
+// 0: plain __ldg for both.
+constexpr bool kSignalStatsTableInL1 = CUDAHIST_SIGNALSTATS_TABLE_IN_L1 != 0;
+
+// 8-bit frames look sat and hue up in a 16-bit table (PackSatHue in
+// signalstats_walk.h: 128 KB instead of 256 KB, so that more of it stays in
+// L1 beside the 88 KB of shared copies) and split the entry with a
+// multiply-shift; 9 and 10 bits keep the 32-bit tables. 0: 32-bit everywhere.
+constexpr bool kSignalStatsPackedTable = CUDAHIST_SIGNALSTATS_PACKED_TABLE != 0;
 
 }  // namespace cudahist::detail

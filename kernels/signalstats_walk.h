@@ -64,6 +64,7 @@ struct SignalStatsParams {
   uint32_t units_per_row;
   FastDivisor row_of_unit;
   const uint32_t* table;                 // SatHueTable(depth), where the walk runs
+  const uint16_t* packed_table;          // PackedSatHueTable8 where the walk runs, or null
   uint32_t low, luma_high, chroma_high;  // 16, 235 and 240 x 2^(depth - 8)
   unsigned long long luma_samples, chroma_samples;
   uint32_t wide;         // LoadUnitWide may read this frame's interior units (WideLoadsFit)
@@ -161,24 +162,79 @@ CUDAHIST_HD uint32_t SignalStatsValueAt(const SignalStatsPlane& a, uint32_t x, u
   return (LoadSample(a.origin + y * a.pitch + uint64_t(x) * a.stride, a.sample_size) >> a.shift) & a.mask;
 }
 
+#if defined(__CUDA_ARCH__)
+// One entry of a sat/hue table (32 or 16 bits), kept in L1 with
+// kSignalStatsTableInL1.
+__device__ __forceinline__ uint32_t LoadTableEntry(const uint32_t* at) {
+  if constexpr (kSignalStatsTableInL1) {
+    uint32_t entry;
+    asm("ld.global.nc.L1::evict_last.u32 %0, [%1];" : "=r"(entry) : "l"(at));
+    return entry;
+  } else {
+    return __ldg(at);
+  }
+}
+__device__ __forceinline__ uint32_t LoadTableEntry(const uint16_t* at) {
+  if constexpr (kSignalStatsTableInL1) {
+    unsigned short entry;
+    asm("ld.global.nc.L1::evict_last.u16 %0, [%1];" : "=h"(entry) : "l"(at));
+    return entry;
+  } else {
+    return __ldg(at);
+  }
+}
+#endif
+
 CUDAHIST_HD uint32_t SatHueEntry(const uint32_t* table, uint32_t u, uint32_t v, uint32_t depth) {
 #if defined(__CUDA_ARCH__)
-  return __ldg(table + ((u << depth) | v));
+  return LoadTableEntry(table + ((u << depth) | v));
 #else
   return table[SatHueIndex(u, v, depth)];
 #endif
 }
 
+// Depth 8's sat (<= 181) and hue (<= 359) in 16 bits: hue * kPackedSats + sat
+// (182 x 360 = 65520 values); kSignalStatsPackedTable.
+constexpr uint32_t kPackedSats = 182;
+inline uint16_t PackSatHue(uint32_t entry) {
+  return uint16_t(HueOfEntry(entry) * kPackedSats + SatOfEntry(entry));
+}
+CUDAHIST_HD uint32_t UnpackSatHue(uint32_t packed) {
+  const uint32_t hue = packed / kPackedSats;  // a multiply-shift: kPackedSats is a constant
+  return (hue << kSatHueHueShift) | (packed - hue * kPackedSats);
+}
+
+// Sat and hue of (u, v) as a SatHueTable entry, from the packed table where
+// there is one.
+CUDAHIST_HD uint32_t SatHueOf(const SignalStatsParams& p, uint32_t u, uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (kSignalStatsPackedTable) {
+    if (p.packed_table != nullptr) return UnpackSatHue(LoadTableEntry(p.packed_table + ((u << 8) | v)));
+  }
+#endif
+  return SatHueEntry(p.table, u, v, p.depth);
+}
+
 CUDAHIST_HD uint32_t AbsoluteDifference(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
 
-// The samples of one unit, all loaded before anything is counted (the loads
-// of a unit are independent, so a thread has them all in flight at once).
-// UnitCounter::Count reads them (and WideSamples') through the accessors.
+// Chroma samples that the sample-by-sample walk loads before it counts them:
+// a unit of kSignalStatsRun is taken in groups of this many, since its
+// unpacked samples (and their previous-frame twins) held at once would spill
+// at runs of 4 under the 64-register cap (ptxas: 160 bytes, all of it on this
+// path: the wide path alone uses 60 registers); 2 is what runs of 2 held.
+constexpr uint32_t kBySampleGroup = kSignalStatsRun < 2 ? kSignalStatsRun : 2;
+static_assert(kSignalStatsRun % kBySampleGroup == 0, "whole groups a unit");
+
+// kRun consecutive chroma samples' values, all loaded before anything is
+// counted (the loads are independent, so a thread has them all in flight at
+// once). UnitCounter::Count reads them (and WideSamples') through the accessors.
+template <uint32_t kRun>
 struct UnitSamples {
-  uint32_t u[kSignalStatsRun], v[kSignalStatsRun], pu[kSignalStatsRun], pv[kSignalStatsRun];
-  uint32_t y[kSignalStatsRun][2][2], py[kSignalStatsRun][2][2];  // [sample][dy][dx]
-  bool chroma[kSignalStatsRun];
-  bool luma[kSignalStatsRun][2][2];
+  static constexpr uint32_t kSamples = kRun;
+  uint32_t u[kRun], v[kRun], pu[kRun], pv[kRun];
+  uint32_t y[kRun][2][2], py[kRun][2][2];  // [sample][dy][dx]
+  bool chroma[kRun];
+  bool luma[kRun][2][2];
 
   CUDAHIST_HD bool Chroma(uint32_t k) const { return chroma[k]; }
   CUDAHIST_HD bool Luma(uint32_t k, uint32_t dy, uint32_t dx) const { return luma[k][dy][dx]; }
@@ -190,12 +246,11 @@ struct UnitSamples {
   CUDAHIST_HD uint32_t PY(uint32_t k, uint32_t dy, uint32_t dx) const { return py[k][dy][dx]; }
 };
 
-CUDAHIST_HD void LoadUnitBySample(const SignalStatsParams& p, uint32_t unit, UnitSamples& s) {
-  const uint32_t row = p.row_of_unit.Divide(unit);
-  const uint32_t cy = p.cy0 + row;
-  const uint32_t cx_first = p.cx0 + (unit - row * p.units_per_row) * kSignalStatsRun;
+// The kRun chroma samples from (cx_first, cy) on, clipped to the region.
+template <uint32_t kRun>
+CUDAHIST_HD void LoadSamplesBySample(const SignalStatsParams& p, uint32_t cx_first, uint32_t cy, UnitSamples<kRun>& s) {
   CUDAHIST_UNROLL
-  for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
+  for (uint32_t k = 0; k < kRun; ++k) {
     const uint32_t cx = cx_first + k;
     s.chroma[k] = cx < p.cx1;
     s.u[k] = s.chroma[k] ? SignalStatsValueAt(p.u, cx, cy) : 0;
@@ -237,10 +292,17 @@ CUDAHIST_HD ByteRun<kBytes> LoadByteRun(const uint8_t* p) {
     r.w[0] = __ldg(reinterpret_cast<const unsigned short*>(p));
   } else if constexpr (kBytes == 4) {
     r.w[0] = __ldg(reinterpret_cast<const unsigned int*>(p));
+  } else if constexpr (kBytes == 8 && kSignalStatsTableInL1) {
+    // Read once: past L1, which keeps the sat/hue table's lines.
+    asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];" : "=r"(r.w[0]), "=r"(r.w[1]) : "l"(p));
   } else if constexpr (kBytes == 8) {
     const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
     r.w[0] = v.x;
     r.w[1] = v.y;
+  } else if constexpr (kSignalStatsTableInL1) {
+    asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+        : "=r"(r.w[0]), "=r"(r.w[1]), "=r"(r.w[2]), "=r"(r.w[3])
+        : "l"(p));
   } else {
     const uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
     r.w[0] = v.x;
@@ -292,6 +354,7 @@ CUDAHIST_HD ChromaRun<kInterleaved> LoadChromaRun(const SignalStatsPlane& u, con
 // unpacked values. Without a previous frame, the previous is the frame.
 template <bool kInterleaved>
 struct WideSamples {
+  static constexpr uint32_t kSamples = kSignalStatsRun;
   ChromaRun<kInterleaved> c, pc;
   ByteRun<kWideLumaBytes> y[2], py[2];  // [dy]
   bool row_in[2];
@@ -345,12 +408,12 @@ struct UnitCounter {
   template <class Samples>
   CUDAHIST_HD void Count(const SignalStatsParams& p, const Samples& s) {
     CUDAHIST_UNROLL
-    for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
+    for (uint32_t k = 0; k < Samples::kSamples; ++k) {
       if (!s.Chroma(k)) continue;
       const uint32_t u = s.U(k), v = s.V(k);
       counter.Add(slot_u, u);
       counter.Add(slot_v, v);
-      const uint32_t entry = SatHueEntry(p.table, u, v, p.depth);
+      const uint32_t entry = SatHueOf(p, u, v);
       counter.Add(slot_sat, entry & kSatHueSatMask);
       counter.Add(slot_hue, entry >> kSatHueHueShift);
       sums[kDifU] += AbsoluteDifference(u, s.PU(k));
@@ -387,8 +450,8 @@ CUDAHIST_HD UnitPosition PositionOf(const SignalStatsParams& p, uint32_t unit) {
 // unit is wide (UnitIsWide), else sample by sample; the counts are the same.
 template <bool kWide, class Counter>
 CUDAHIST_HD void CountUnit(const SignalStatsParams& p, uint32_t unit, UnitCounter<Counter>& c) {
+  const UnitPosition at = PositionOf(p, unit);
   if constexpr (kWide) {
-    const UnitPosition at = PositionOf(p, unit);
     if (UnitIsWide(p, at.cx_first)) {
       if (p.interleaved) {
         c.Count(p, LoadWideSamples<true>(p, at.cx_first, at.cy));
@@ -398,9 +461,11 @@ CUDAHIST_HD void CountUnit(const SignalStatsParams& p, uint32_t unit, UnitCounte
       return;
     }
   }
-  UnitSamples s;
-  LoadUnitBySample(p, unit, s);
-  c.Count(p, s);
+  for (uint32_t k = 0; k < kSignalStatsRun; k += kBySampleGroup) {
+    UnitSamples<kBySampleGroup> s;
+    LoadSamplesBySample(p, at.cx_first + k, at.cy, s);
+    c.Count(p, s);
+  }
 }
 
 // Both wide units' loads first, then the counts: one memory latency for two

@@ -12,7 +12,9 @@
 # ffmpeg.tar.xz from the pack).
 # signalstats_variants: signalstats_bench and every signalstats_bench-NAME the
 # pack holds (bench/tune_signalstats.sh build, here before packing), two
-# rounds, each checked against the reference first; one table, fastest first.
+# rounds, each checked against the reference first; one table, fastest first;
+# then Nsight Compute on one launch of the default build's kernel
+# (signalstats_variants/ncu-default.log).
 # scope_variants (issue 11): the scopebench variants of the scope kernels that
 # the pack carries (scope_variants.tar.xz, bench/tune_scopes.sh build), each
 # checked against the CPU path and timed side by side, then Nsight Compute on
@@ -270,7 +272,9 @@ for s in $steps; do
     signalstats_variants)
       use_gst 122
       TAIL_LINES=16 step signalstats_variants bash "$here/scripts/tune_signalstats.sh" run "$bin" \
-        "$logs/signalstats_variants" 2 ;;
+        "$logs/signalstats_variants" 2
+      TAIL_LINES=40 step signalstats_profile bash "$here/scripts/tune_signalstats.sh" profile \
+        "$bin/signalstats_bench" "$logs/signalstats_variants" ;;
     scopes)
       # Issue 11's scope counts: the kernels against the CPU reference, the
       # same under memcheck, then the benchmark (seed 004, CUB, roofline) in one run.

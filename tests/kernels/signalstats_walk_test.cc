@@ -104,7 +104,10 @@ TEST(SignalStatsWalk, WideLoadsEqualReference) {
   const uint64_t seed = FreshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  const cudahist::Roi rois[] = {{0, 0, 128, 9}, {1, 0, 50, 4}, {16, 3, 96, 5}, {4, 1, 117, 6}};
+  // The last region starts on a wide run (luma column kWideLumaBytes) with an
+  // odd first row, height and end.
+  const cudahist::Roi rois[] = {
+      {0, 0, 128, 9}, {1, 0, 50, 4}, {16, 3, 96, 5}, {kWideLumaBytes, 1, 125 - kWideLumaBytes, 6}};
   for (YuvFormat format : AllYuvFormats()) {
     const bool fits = format == YuvFormat::kNv12 || format == YuvFormat::kI420 || format == YuvFormat::kYv12 ||
                       format == YuvFormat::kY42b;
@@ -156,6 +159,15 @@ TEST(SignalStatsWalk, CompactNumberingIsOneToOne) {
       ++seen[at];
     }
     for (size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], 1) << "depth " << depth << " counter " << k;
+  }
+}
+
+// kSignalStatsPackedTable's 16-bit entries give back every 8-bit pair's sat and hue.
+TEST(SignalStatsWalk, PackedTableRoundTripsDepth8) {
+  const std::vector<uint32_t>& table = SatHueTable(8);
+  for (size_t k = 0; k < table.size(); ++k) {
+    ASSERT_LT(SatOfEntry(table[k]), kPackedSats) << "entry " << k;
+    ASSERT_EQ(UnpackSatHue(PackSatHue(table[k])), table[k]) << "entry " << k;
   }
 }
 
