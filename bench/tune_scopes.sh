@@ -34,22 +34,34 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# The standard set: what each changes is explained in kernels/scopes_tuning.h.
+# The standard set, second round (the first round's set, its figures and
+# the defaults it chose: kernels/scopes_tuning.h; NOTES.md of
+# bench/results/2026-11-23-scope-variants). base: the defaults. Predictions
+# (H100, uniform samples; base measured as "combo" less js4: (a) 133, (b) 6.9,
+# (c) 11.9, (d) 15.1 us):
+#   th1024  1024 threads at V = 1 with 8 flush warps, on the new default:
+#           64 registers, one block an SM, bands of 16 / 32 columns (120
+#           blocks); first round: no gain over fw8 on (b), +0.7 us on (c):
+#           (b) 7.0, (c) 12.5
+#   th1024mb2  1024 threads, two blocks an SM (32 registers: ptxas spills
+#           60 to 90 bytes), 16 rows in flight: 240 bands of 8 / 16 columns
+#           as now, half the rows a lane loads and counts: (b) 6.3, (c) 11.0
+#   rl32    bands of 32 columns at V = 1 (60 / 120 blocks: half the zeroing
+#           and flush chains, fewer SMs): (b) 8, (c) 12
+#   jparts2 joint: two parts of the b range, two blocks an SM: (d) 9
+#   jvec    joint: 16-byte counter scan: (d) 14
+#   jwarp   joint: warp aggregation of equal pairs: (d) uniform 15.3,
+#           peaked 13.0 (the count phase is a small part of a block's time)
+#   jcombo  jparts2 + jvec + th1024mb2: (b) 6.3, (c) 11.0, (d) 8.5
 standard_variants=(
   "base="
-  "flush0=-DCUDAHIST_COLUMN_FLUSH_PER_COLUMN=0"
-  "pdl=-DCUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH=1"
-  "fw8=-DCUDAHIST_COLUMN_FLUSH_WARPS_NARROW=8"
-  "th1024=-DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_FLUSH_WARPS_NARROW=8"
-  "rl4=-DCUDAHIST_COLUMN_MIN_ROW_LANES=4"
-  "rl16=-DCUDAHIST_COLUMN_MIN_ROW_LANES=16"
-  "rows16=-DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE=16"
-  "prefetch=-DCUDAHIST_COLUMN_PREFETCH=1"
-  "pf16=-DCUDAHIST_COLUMN_PREFETCH=1 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE=16"
-  "p16=-DCUDAHIST_COLUMN_PARTIALS16=1"
-  "js4=-DCUDAHIST_JOINT_SAMPLES_PER_THREAD=4"
-  "combo=-DCUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH=1 -DCUDAHIST_COLUMN_FLUSH_WARPS_NARROW=8 -DCUDAHIST_COLUMN_PREFETCH=1 -DCUDAHIST_COLUMN_PARTIALS16=1 -DCUDAHIST_JOINT_SAMPLES_PER_THREAD=4"
-  "combo16=-DCUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH=1 -DCUDAHIST_COLUMN_FLUSH_WARPS_NARROW=8 -DCUDAHIST_COLUMN_PREFETCH=1 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE=16 -DCUDAHIST_COLUMN_PARTIALS16=1 -DCUDAHIST_JOINT_SAMPLES_PER_THREAD=4"
+  "th1024=-DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=1"
+  "th1024mb2=-DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=2 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=16"
+  "rl32=-DCUDAHIST_COLUMN_MIN_ROW_LANES=32"
+  "jparts2=-DCUDAHIST_JOINT_B_PARTS=2"
+  "jvec=-DCUDAHIST_JOINT_FLUSH_VECTOR=1"
+  "jwarp=-DCUDAHIST_JOINT_WARP_AGGREGATE=1"
+  "jcombo=-DCUDAHIST_JOINT_B_PARTS=2 -DCUDAHIST_JOINT_FLUSH_VECTOR=1 -DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=2 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=16"
 )
 
 build() {

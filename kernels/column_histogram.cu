@@ -40,6 +40,7 @@ struct ColumnShape {
   static constexpr uint32_t kThreads = kV == 1 ? kColumnThreadsNarrow : kColumnThreadsWide;
   static constexpr uint32_t kBandColumns = 32 * kV;  // at most (fewer when lanes share a row at V = 1)
   static constexpr uint32_t kRowsInFlight = kV == 1 ? kColumnRowsInFlightNarrow : kColumnRowsInFlightWide;
+  static constexpr uint32_t kMinBlocksPerSm = kV == 1 ? kColumnMinBlocksNarrow : 1;
   static constexpr bool kPrefetch = kV == 4 && kColumnPrefetchWide;
   static constexpr uint32_t kFlushWarps = kV == 1 ? kColumnFlushWarpsNarrow : kColumnFlushWarpsWide;
   static constexpr uint32_t kCounterWords = kV * 32 * kColumnTileBins;
@@ -296,7 +297,7 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
 // One kernel per walk (both walks of V = 4 in one kernel spilled registers:
 // ptxas, 1024 threads, 64 registers each).
 template <uint32_t kV, bool kBytes>
-__global__ void __launch_bounds__(ColumnShape<kV>::kThreads)
+__global__ void __launch_bounds__(ColumnShape<kV>::kThreads, ColumnShape<kV>::kMinBlocksPerSm)
     ColumnHistogramKernel(const ColumnPlan plan, uint32_t* partials, uint32_t* counts) {
   using Shape = ColumnShape<kV>;
   extern __shared__ uint32_t shared[];

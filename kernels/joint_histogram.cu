@@ -9,7 +9,10 @@
 // of the accumulator to the counts and zeroes it for the next launch (so the
 // accumulator is zero between launches; a failed launch makes the
 // histogrammer re-zero it). Why not tiles of the b range (the frame read once
-// per tile) or global atomics per sample: scopes_tuning.h.
+// per tile) or global atomics per sample: scopes_tuning.h. With
+// kJointBParts > 1 a block counts one part of the b range of an item (the
+// item read once per part, from L2 after the first): smaller counters, two
+// blocks an SM.
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -21,14 +24,20 @@
 namespace cudahist::detail {
 namespace {
 
-constexpr uint32_t kJointCounterWords = kMaxJointBins * kMaxJointBins / 2;
+// A block's counters: one part of the b range (kJointBParts, scopes_tuning.h).
+constexpr uint32_t kJointCounterWords = kMaxJointBins * kMaxJointBins / 2 / kJointBParts;
+
+// The b bins of a part (rows of the joint histogram a block counts).
+__device__ __forceinline__ uint32_t PartRows(const JointPlan& p) {
+  return (p.bins_b + kJointBParts - 1) / kJointBParts;
+}
 
 __device__ __forceinline__ uint32_t JointBin(const SampleGrid& g, uint32_t word, uint32_t bins) {
   return (((word >> g.shift) & g.mask) * bins) >> g.depth;
 }
 
 template <bool kPaired>
-__device__ __forceinline__ void CountItem(const JointPlan& p, uint32_t item, uint32_t counters) {
+__device__ __forceinline__ void CountItem(const JointPlan& p, uint32_t item, uint32_t part, uint32_t counters) {
   constexpr uint32_t kSamples = kJointSamplesPerThread;
   const uint32_t x0 = (item % p.column_segments) * p.item_columns;
   const uint32_t y0 = (item / p.column_segments) * p.item_rows;
@@ -55,40 +64,74 @@ CUDAHIST_UNROLL
   for (uint32_t s = 0; s < kSamples; ++s) {
     if (!valid[s]) continue;
     const uint32_t wb = kPaired ? word_a[s] >> 8 : word_b[s];
-    const uint32_t c = JointBin(p.b, wb, p.bins_b) * p.bins_a + JointBin(p.a, word_a[s], p.bins_a);
-    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(counters + (c >> 1) * 4), "r"(1u << ((c & 1) * 16))
+    // A sample of another part's b rows wraps to a row >= PartRows (unsigned).
+    const uint32_t row = JointBin(p.b, wb, p.bins_b) - part * PartRows(p);
+    if (kJointBParts > 1 && row >= PartRows(p)) continue;
+    const uint32_t c = row * p.bins_a + JointBin(p.a, word_a[s], p.bins_a);
+    uint32_t add = 1;
+    if constexpr (kJointWarpAggregate) {  // one increment per distinct counter of the warp
+      const uint32_t peers = __match_any_sync(__activemask(), c);
+      if ((threadIdx.x & 31) != uint32_t(__ffs(peers)) - 1) continue;
+      add = __popc(peers);
+    }
+    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(counters + (c >> 1) * 4), "r"(add << ((c & 1) * 16))
                  : "memory");
   }
 }
 
-// Adds the block's non-zero counters to the accumulator and zeroes them.
-__device__ __forceinline__ void FlushCounters(uint32_t* counters, uint32_t words, uint32_t counts_length,
-                                              uint32_t* accumulator) {
-  for (uint32_t w = threadIdx.x; w < words; w += blockDim.x) {
-    const uint32_t v = counters[w];
-    if (v == 0) continue;
-    counters[w] = 0;
-    if ((v & 0xffffu) != 0) atomicAdd(accumulator + 2 * w, v & 0xffffu);
-    if ((v >> 16) != 0 && 2 * w + 1 < counts_length) atomicAdd(accumulator + 2 * w + 1, v >> 16);
+// Adds a non-zero counter word (two 16-bit counters, the first at
+// accumulator[at]) to the accumulator.
+__device__ __forceinline__ void AddCounterPair(uint32_t v, uint32_t at, uint32_t counts_length,
+                                               uint32_t* accumulator) {
+  if ((v & 0xffffu) != 0) atomicAdd(accumulator + at, v & 0xffffu);
+  if ((v >> 16) != 0 && at + 1 < counts_length) atomicAdd(accumulator + at + 1, v >> 16);
+}
+
+// Adds the block's non-zero counters to the accumulator (from counts index
+// `first`: the block's part) and zeroes them.
+__device__ __forceinline__ void FlushCounters(uint32_t* counters, uint32_t words, uint32_t first,
+                                              uint32_t counts_length, uint32_t* accumulator) {
+  if constexpr (kJointFlushVector) {  // words rounded up to 4: the counters beyond stay zero
+    uint4* vectors = reinterpret_cast<uint4*>(counters);
+    for (uint32_t i = threadIdx.x; i < (words + 3) / 4; i += blockDim.x) {
+      const uint4 v = vectors[i];
+      if ((v.x | v.y | v.z | v.w) == 0) continue;
+      vectors[i] = make_uint4(0, 0, 0, 0);
+      const uint32_t at = first + 8 * i;
+      if (v.x != 0) AddCounterPair(v.x, at, counts_length, accumulator);
+      if (v.y != 0) AddCounterPair(v.y, at + 2, counts_length, accumulator);
+      if (v.z != 0) AddCounterPair(v.z, at + 4, counts_length, accumulator);
+      if (v.w != 0) AddCounterPair(v.w, at + 6, counts_length, accumulator);
+    }
+  } else {
+    for (uint32_t w = threadIdx.x; w < words; w += blockDim.x) {
+      const uint32_t v = counters[w];
+      if (v == 0) continue;
+      counters[w] = 0;
+      AddCounterPair(v, first + 2 * w, counts_length, accumulator);
+    }
   }
 }
 
-__global__ void __launch_bounds__(kJointThreads)
+__global__ void __launch_bounds__(kJointThreads, kJointMinBlocksPerSm)
     JointHistogramKernel(const JointPlan plan, uint32_t* accumulator, uint32_t* counts) {
-  extern __shared__ uint32_t counters[];
+  extern __shared__ __align__(16) uint32_t counters[];
   const uint32_t counts_length = plan.bins_a * plan.bins_b;
-  const uint32_t words = (counts_length + 1) / 2;
+  const uint32_t part_length = PartRows(plan) * plan.bins_a;
+  const uint32_t words = (part_length + 1) / 2;
   const uint32_t counters_address = uint32_t(__cvta_generic_to_shared(counters));
-  ZeroShared(counters, words);
+  ZeroShared(counters, kJointFlushVector ? (words + 3) / 4 * 4 : words);
   __syncthreads();
-  for (uint32_t item = blockIdx.x; item < plan.items; item += gridDim.x) {
+  // Work unit u: part u % kJointBParts of item u / kJointBParts.
+  for (uint32_t unit = blockIdx.x; unit < plan.items * kJointBParts; unit += gridDim.x) {
+    const uint32_t item = unit / kJointBParts, part = unit % kJointBParts;
     if (plan.paired) {
-      CountItem<true>(plan, item, counters_address);
+      CountItem<true>(plan, item, part, counters_address);
     } else {
-      CountItem<false>(plan, item, counters_address);
+      CountItem<false>(plan, item, part, counters_address);
     }
     __syncthreads();
-    FlushCounters(counters, words, counts_length, accumulator);
+    FlushCounters(counters, words, part * part_length, counts_length, accumulator);
     __syncthreads();
   }
   cooperative_groups::this_grid().sync();  // includes the fence that publishes the atomics
@@ -136,7 +179,7 @@ JointPlan BuildJointPlan(const JointHistogramSpec& spec, const PlaneView& a, con
 
 Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* accumulator, uint32_t* counts,
                    cudaStream_t stream) {
-  const uint32_t grid = std::max<uint32_t>(1, std::min(config.resident_blocks, plan.items));
+  const uint32_t grid = std::max<uint32_t>(1, std::min(config.resident_blocks, plan.items * kJointBParts));
   JointPlan plan_arg = plan;
   void* args[] = {&plan_arg, &accumulator, &counts};
   return CudaStatus(cudaLaunchCooperativeKernel(config.kernel, dim3(grid), dim3(config.threads), args,

@@ -14,6 +14,12 @@
 #ifndef CUDAHIST_COLUMN_THREADS_NARROW
 #define CUDAHIST_COLUMN_THREADS_NARROW 512
 #endif
+#ifndef CUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW
+#define CUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW 32
+#endif
+#ifndef CUDAHIST_COLUMN_MIN_BLOCKS_NARROW
+#define CUDAHIST_COLUMN_MIN_BLOCKS_NARROW 2
+#endif
 #ifndef CUDAHIST_COLUMN_MIN_ROW_LANES
 #define CUDAHIST_COLUMN_MIN_ROW_LANES 8
 #endif
@@ -21,22 +27,31 @@
 #define CUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE 8
 #endif
 #ifndef CUDAHIST_COLUMN_PREFETCH
-#define CUDAHIST_COLUMN_PREFETCH 0
+#define CUDAHIST_COLUMN_PREFETCH 1
 #endif
 #ifndef CUDAHIST_COLUMN_FLUSH_WARPS_NARROW
-#define CUDAHIST_COLUMN_FLUSH_WARPS_NARROW 4
+#define CUDAHIST_COLUMN_FLUSH_WARPS_NARROW 8
 #endif
 #ifndef CUDAHIST_COLUMN_FLUSH_PER_COLUMN
 #define CUDAHIST_COLUMN_FLUSH_PER_COLUMN 1
 #endif
 #ifndef CUDAHIST_COLUMN_PARTIALS16
-#define CUDAHIST_COLUMN_PARTIALS16 0
+#define CUDAHIST_COLUMN_PARTIALS16 1
 #endif
 #ifndef CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH
-#define CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH 0
+#define CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH 1
 #endif
 #ifndef CUDAHIST_JOINT_SAMPLES_PER_THREAD
 #define CUDAHIST_JOINT_SAMPLES_PER_THREAD 8
+#endif
+#ifndef CUDAHIST_JOINT_B_PARTS
+#define CUDAHIST_JOINT_B_PARTS 1
+#endif
+#ifndef CUDAHIST_JOINT_WARP_AGGREGATE
+#define CUDAHIST_JOINT_WARP_AGGREGATE 0
+#endif
+#ifndef CUDAHIST_JOINT_FLUSH_VECTOR
+#define CUDAHIST_JOINT_FLUSH_VECTOR 0
 #endif
 
 namespace cudahist::detail {
@@ -53,6 +68,17 @@ namespace cudahist::detail {
 // and a frame's bands spread over every SM.
 constexpr uint32_t kColumnThreadsWide = 1024;
 constexpr uint32_t kColumnThreadsNarrow = CUDAHIST_COLUMN_THREADS_NARROW;
+// Blocks an SM must hold at V = 1 (__launch_bounds__): 2 at 512 threads
+// caps the kernel at 64 registers a thread (ptxas, nvcc 13: 68 and 72 with a
+// bound of 1, one block an SM), the count it had when measured. 1024 threads
+// (CUDAHIST_COLUMN_THREADS_NARROW) with a bound of 1 also take 64 registers
+// and make one block an SM: 132 resident blocks, and the plan then takes bands of
+// 16 columns for 1080p, 32 for 4K (half as many blocks; the first round's
+// th1024: (b) 8.97 us, (c) 14.60 against 8.96 and 13.92 with 512). A bound
+// of 2 at 1024 threads asks for 32 registers (ptxas spills 60 to 90 bytes) so that 264 blocks of 1024 stay resident,
+// with fewer rows in flight (CUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW = 16:
+// 128 rows a round x 16 still covers 1080p's 1080 rows in one round).
+constexpr uint32_t kColumnMinBlocksNarrow = CUDAHIST_COLUMN_MIN_BLOCKS_NARROW;
 // At V = 1, a warp's lanes split into groups of 32, 16 or 8 that each take a
 // row (bands of as many columns): the fewest lanes a row gets. 8 columns are
 // 8 bytes of a row, a quarter of a 32-byte sector; the neighbouring bands
@@ -83,8 +109,9 @@ constexpr uint32_t kColumnMinRowsPerSlice = 2048;
 // law asks at HBM latency (about 12 bytes a clock a SM x 1000-1500 clocks),
 // so 16 rows (CUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE) or the next batch loaded
 // before the current one is counted (CUDAHIST_COLUMN_PREFETCH, V = 4 only:
-// at V = 1 a video band is one batch) are the variants.
-constexpr uint32_t kColumnRowsInFlightNarrow = 32;
+// at V = 1 a video band is one batch) were the variants: prefetch (default)
+// took (a) from 150.7 to 136.7 us, 16 rows to 142.7, both to 139.6.
+constexpr uint32_t kColumnRowsInFlightNarrow = CUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW;
 constexpr uint32_t kColumnRowsInFlightWide = CUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE;
 constexpr bool kColumnPrefetchWide = CUDAHIST_COLUMN_PREFETCH != 0;
 // Warps that write the counters out, each through a transposition stage of
@@ -95,7 +122,8 @@ constexpr bool kColumnPrefetchWide = CUDAHIST_COLUMN_PREFETCH != 0;
 // 8 columns x 256 bins are 8 chunks of 32 bins: 4 warps take two chunks each
 // while the other warps of the block wait, on the critical path of a frame
 // that is a few microseconds long; CUDAHIST_COLUMN_FLUSH_WARPS_NARROW = 8
-// gives every chunk its own warp (33 KB of stages instead of 17).
+// gives every chunk its own warp (33 KB of stages instead of 17): default,
+// (b) 10.93 -> 8.96 us, (c) 16.25 -> 13.92 on its own.
 constexpr uint32_t kColumnFlushWarpsWide = 4;
 constexpr uint32_t kColumnFlushWarpsNarrow = CUDAHIST_COLUMN_FLUSH_WARPS_NARROW;
 // A flushing warp sums each column of its chunk from the stage (1 to 4 words
@@ -111,6 +139,8 @@ constexpr bool kColumnFlushPerColumn = CUDAHIST_COLUMN_FLUSH_PER_COLUMN != 0;
 // launches that need no grid sync (video frames: the plan is direct): the
 // launch gap and the zeroing of the counters overlap the previous kernel's
 // tail. Cooperative launches (partials, the joint kernel) stay plain.
+// Default: (b) 10.93 -> 8.75 us, (c) 16.25 -> 14.04 on its own; with 8
+// flush warps 6.91 and 11.89.
 constexpr bool kScopesProgrammaticLaunch = CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH != 0;
 // Partials in global memory (slices x bands x groups per band x bins words)
 // stay below this; the slice count shrinks to fit. Seed 004's 256 MiB at 33
@@ -120,7 +150,8 @@ constexpr uint64_t kColumnPartialBudgetBytes = 32ull << 20;
 // and read again after the grid sync, beside the 256 MiB frame: a few
 // microseconds at L2 and DRAM rates. A partial counts at most a slice's rows
 // (15888 there) x the group's columns in the band, so when that is below
-// 65536 they fit 16 bits: CUDAHIST_COLUMN_PARTIALS16 halves that traffic.
+// 65536 they fit 16 bits: CUDAHIST_COLUMN_PARTIALS16 (default) halves that
+// traffic: (a) 150.7 -> 145.0 us on its own.
 constexpr bool kColumnPartials16 = CUDAHIST_COLUMN_PARTIALS16 != 0;
 
 // --- joint histograms (joint_histogram.cu) --------------------------------------
@@ -138,10 +169,33 @@ constexpr bool kColumnPartials16 = CUDAHIST_COLUMN_PARTIALS16 != 0;
 // shared memory per item, which is the price of privatizing. That wave uses
 // 64 of an H100's 132 SMs: CUDAHIST_JOINT_SAMPLES_PER_THREAD = 4 gives 127
 // items (each block zeroes and scans as much, for half the samples, and
-// merges about half as many non-zero counters).
+// merges about half as many non-zero counters). Measured (H100, 03:04 UTC):
+// 8 per thread 15.07 us (0.31 of the roofline), 4 per thread 19.90: 135
+// items on 132 resident blocks, a second round for three of them. ncu at 8:
+// 15.6 us, 2.5% of DRAM, 68 blocks of 1024 threads each busy about the
+// whole kernel (25K clocks) for 8192 samples: zeroing and scanning 128 KB,
+// some 7.7K L2 reductions a block on uniform samples (peaked: 13.3 us).
+// CUDAHIST_JOINT_B_PARTS = 2 cuts the b range in two halves, each block
+// counting one half of an item (64 KB of counters: two blocks per SM, 136
+// blocks for 68 items, every item read twice from L2): the chain of each
+// block (zeroing, scan, reductions) halves and 132 SMs share it instead of
+// 68. CUDAHIST_JOINT_FLUSH_VECTOR = 1 scans the counters 16 bytes (eight
+// 16-bit counters) at a time, skipping zero vectors: a quarter of the scan's
+// loop iterations. CUDAHIST_JOINT_WARP_AGGREGATE = 1 adds equal (a, b)
+// pairs of a warp once (__match_any_sync): peaked samples (real chroma near
+// grey) put many lanes on one shared counter, whose increments serialise.
 constexpr uint32_t kJointThreads = 1024;
 constexpr uint32_t kJointSamplesPerThread = CUDAHIST_JOINT_SAMPLES_PER_THREAD;
 constexpr uint32_t kJointSamplesPerItem = kJointThreads * kJointSamplesPerThread;
+constexpr uint32_t kJointBParts = CUDAHIST_JOINT_B_PARTS;
+constexpr bool kJointFlushVector = CUDAHIST_JOINT_FLUSH_VECTOR != 0;
+constexpr bool kJointWarpAggregate = CUDAHIST_JOINT_WARP_AGGREGATE != 0;
+// The register bound (__launch_bounds__): as many blocks as an SM's 2048
+// threads hold, so that with half the counters (64 KB) two blocks share an
+// SM. 32 registers a thread at 1024, which ptxas (nvcc 13) gave the kernel
+// as first measured with no minimum; a minimum of 1 gives it 40.
+constexpr uint32_t kJointMinBlocksPerSm = 2048 / kJointThreads;
+static_assert(kJointBParts == 1 || kJointBParts == 2 || kJointBParts == 4, "b parts: 1, 2 or 4");
 static_assert(kJointSamplesPerItem <= 65535, "a 16-bit shared counter must not overflow within an item");
 
 }  // namespace cudahist::detail
