@@ -30,7 +30,7 @@
 #define CUDAHIST_SIGNALSTATS_OVERLAPPED_FINISH 1
 #endif
 #ifndef CUDAHIST_SIGNALSTATS_PACKED_TABLE
-#define CUDAHIST_SIGNALSTATS_PACKED_TABLE 0
+#define CUDAHIST_SIGNALSTATS_PACKED_TABLE 1
 #endif
 #ifndef CUDAHIST_SIGNALSTATS_TABLE_IN_L1
 #define CUDAHIST_SIGNALSTATS_TABLE_IN_L1 0
@@ -47,6 +47,16 @@ namespace cudahist::detail {
 //   are the defaults now (1.85x the histogram; target 1.5x);
 //   wide + finish + 2 units in flight 15.56, with 8 copies 15.55, with 4
 //   units a thread 17.58, with 2 blocks of 512 18.06: not taken.
+// Second round (H100, 03:25 UTC, the same bench, runs of 4 without spills as
+// the base, histogram 7.80-7.83): base 14.45; the 16-bit 8-bit table
+// (packed) 13.31 (12.65 without a previous frame): the default now, 1.71x
+// the histogram, still short of the 1.5x target; packed + table in L1 + 8
+// copies 13.66; table in L1 alone 14.46; 4 copies 14.70; 8 copies 14.79;
+// 768 threads 15.08; runs of 2 15.13; 2 blocks of 512 16.64. Nsight Compute
+// on the base kernel: 17.0 us under the profiler, 11% of DRAM bandwidth, 25%
+// of the SMs' throughput, one wave at 50% occupancy: a chain of latencies
+// (zeroing, loads, the dependent table load, merge, the last block), not a
+// throughput limit (bench/results/2026-11-23-h100-0325/).
 // bench/tune_signalstats.sh builds signalstats_bench once per variant of these
 // macros and times them side by side on the GPU host.
 
