@@ -7,5 +7,6 @@
 #include "cudahist/plane_view.h"
 #include "cudahist/scope_render.h"
 #include "cudahist/scopes.h"
+#include "cudahist/signalstats.h"
 #include "cudahist/statistics.h"
 #include "cudahist/status.h"
