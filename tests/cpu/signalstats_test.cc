@@ -384,10 +384,7 @@ TEST(SignalStatsCpuBackend, EqualsReferenceOverTheMatrix) {
   for (const cudahist_test::YuvFrameSpec& spec : cudahist_test::SignalStatsMatrix()) {
     SCOPED_TRACE(cudahist_test::Describe(spec));
     const cudahist_test::YuvFrame frame = cudahist_test::MakeYuvFrame(spec, rng);
-    cudahist_test::YuvFrameSpec previous_spec = spec;
-    previous_spec.distribution = cudahist_test::Distribution::kUniform;
-    previous_spec.pitch_padding += 2;  // another pitch: only the samples must match in place
-    const cudahist_test::YuvFrame previous = cudahist_test::MakeYuvFrame(previous_spec, rng);
+    const cudahist_test::YuvFrame previous = cudahist_test::MakePreviousYuvFrame(spec, rng);
     for (const YuvPlanes* prev : {static_cast<const YuvPlanes*>(nullptr), &previous.view}) {
       SignalStatsCounts got;
       std::memset(&got, 0xCD, sizeof(got));

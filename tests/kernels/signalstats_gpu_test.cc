@@ -116,10 +116,7 @@ TEST_F(SignalStatsGpu, EqualsReferenceOverTheMatrix) {
   for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
     SCOPED_TRACE(Describe(spec));
     const YuvFrame frame = MakeYuvFrame(spec, rng);
-    YuvFrameSpec previous_spec = spec;
-    previous_spec.distribution = Distribution::kUniform;
-    previous_spec.pitch_padding += 2;
-    const YuvFrame previous = MakeYuvFrame(previous_spec, rng);
+    const YuvFrame previous = MakePreviousYuvFrame(spec, rng);
     EXPECT_EQ(GpuDifference(*counter, frame, nullptr, *pinned), "");
     EXPECT_EQ(GpuDifference(*counter, frame, &previous, *pinned), "");
   }

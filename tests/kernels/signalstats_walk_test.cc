@@ -69,10 +69,7 @@ TEST(SignalStatsWalk, EqualsReferenceOverTheMatrix) {
   for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
     SCOPED_TRACE(Describe(spec));
     const YuvFrame frame = MakeYuvFrame(spec, rng);
-    YuvFrameSpec previous_spec = spec;
-    previous_spec.distribution = Distribution::kUniform;
-    previous_spec.pitch_padding += 2;
-    const YuvFrame previous = MakeYuvFrame(previous_spec, rng);
+    const YuvFrame previous = MakePreviousYuvFrame(spec, rng);
     for (const cudahist::YuvPlanes* prev : {static_cast<const cudahist::YuvPlanes*>(nullptr), &previous.view}) {
       ASSERT_TRUE(cudahist::ValidateYuvPlanes(frame.view, prev).ok());
       cudahist::SignalStatsCounts want;

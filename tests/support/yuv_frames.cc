@@ -139,6 +139,13 @@ YuvFrame MakeYuvFrame(const YuvFrameSpec& spec, std::mt19937_64& rng) {
   return frame;
 }
 
+YuvFrame MakePreviousYuvFrame(const YuvFrameSpec& spec, std::mt19937_64& rng) {
+  YuvFrameSpec previous = spec;
+  previous.distribution = Distribution::kUniform;
+  previous.pitch_padding += 2;
+  return MakeYuvFrame(previous, rng);
+}
+
 YuvAnchor AnchorOf(const YuvFrame& frame, const cudahist::PlaneView& view) {
   const auto* p = static_cast<const uint8_t*>(view.data);
   for (size_t i = 0; i < frame.planes.size(); ++i) {

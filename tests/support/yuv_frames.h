@@ -45,6 +45,10 @@ struct YuvFrame {
 
 YuvFrame MakeYuvFrame(const YuvFrameSpec& spec, std::mt19937_64& rng);
 
+// A previous frame for DIF: the layout of `spec` (same format, size, region),
+// uniform samples, and another pitch, so that only the samples in place can match.
+YuvFrame MakePreviousYuvFrame(const YuvFrameSpec& spec, std::mt19937_64& rng);
+
 // The chroma samples a luma rectangle touches (what the element's views hold).
 cudahist::Roi ChromaRoi(const cudahist::Roi& luma, uint32_t log2_hsub, uint32_t log2_vsub);
 
