@@ -187,14 +187,10 @@ Status CpuSignalStats::Compute(const YuvPlanes& frame, const YuvPlanes* previous
     w.pu = RowsOf(previous->u, w.chroma.x, w.chroma.y);
     w.pv = RowsOf(previous->v, w.chroma.x, w.chroma.y);
   }
-  // Two small per-call buffers (a chroma row of flags, a luma histogram
-  // copy): negligible next to a frame, and the class stays without state.
-  std::vector<uint8_t> out;
-  std::vector<uint32_t> copy;
   switch (frame.y.sample_size) {
-    case 1: RunForChromaWord<uint8_t>(frame.u.sample_size, w, counts, &out, &copy); break;
-    case 2: RunForChromaWord<uint16_t>(frame.u.sample_size, w, counts, &out, &copy); break;
-    default: RunForChromaWord<uint32_t>(frame.u.sample_size, w, counts, &out, &copy); break;
+    case 1: RunForChromaWord<uint8_t>(frame.u.sample_size, w, counts, &chroma_flags_, &luma_copy_); break;
+    case 2: RunForChromaWord<uint16_t>(frame.u.sample_size, w, counts, &chroma_flags_, &luma_copy_); break;
+    default: RunForChromaWord<uint32_t>(frame.u.sample_size, w, counts, &chroma_flags_, &luma_copy_); break;
   }
   return Status::Ok();
 }

@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "cudahist/histogrammer.h"
 #include "cudahist/plane_view.h"
@@ -124,10 +125,16 @@ void RebinCounts(const uint32_t* fine, uint32_t depth, uint32_t bins, uint32_t* 
 Status ReferenceSignalStats(const YuvPlanes& frame, const YuvPlanes* previous,
                             SignalStatsCounts* counts);
 
-// The fast CPU path (system memory in the element). Same contract.
+// The fast CPU path (system memory in the element). Same contract. Owns its
+// scratch (a chroma row of range flags, a copy of the luma histogram), as
+// CpuHistogrammer does: create once, reuse per frame.
 class CpuSignalStats {
  public:
   Status Compute(const YuvPlanes& frame, const YuvPlanes* previous, SignalStatsCounts* counts);
+
+ private:
+  std::vector<uint8_t> chroma_flags_;
+  std::vector<uint32_t> luma_copy_;
 };
 
 // The GPU path: owns the device copies of the sat/hue tables (made once, in
