@@ -31,6 +31,9 @@
 #include "cudahist/signalstats.h"
 #include "event_timing.h"
 #include "yuv_frames.h"
+#if CUDAHIST_SIGNALSTATS_TIMELINE
+#include "signalstats_timeline.h"
+#endif
 
 #ifndef CUDAHIST_BENCH_VARIANT
 #define CUDAHIST_BENCH_VARIANT "default"
@@ -101,6 +104,59 @@ class DeviceFrames {
   std::vector<void*> allocations_;
   std::vector<cudahist::YuvPlanes> views_;
 };
+
+#if CUDAHIST_SIGNALSTATS_TIMELINE
+// The timeline variant (signalstats_timeline.h): where one launch's time
+// goes, block by block, printed as the median and the largest value over the
+// blocks of each phase (cycles of the SM clock, and us at its peak clock),
+// and when the blocks start and end (globaltimer, from the first start).
+void PrintTimeline(const char* what) {
+  using namespace cudahist::detail;
+  std::vector<unsigned long long> m;
+  uint32_t blocks = 0;
+  const cudahist::Status s = SignalStatsTimeline(&m, &blocks);
+  if (!s.ok() || blocks == 0) {
+    std::printf("timeline: %s\n", s.ok() ? "no launch" : s.message().c_str());
+    return;
+  }
+  int khz = 0;
+  cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0);
+  auto at = [&](uint32_t b, uint32_t mark) { return double(m[size_t(b) * kTimelineMarks + mark]); };
+  std::printf("timeline, %s (%u blocks; cycles, us at %.2f GHz: median / max over blocks):\n", what, blocks, khz / 1e6);
+  const struct {
+    const char* name;
+    TimelineMark from, to;
+  } phases[] = {{"zero shared + wait prior grid", kMarkStart, kMarkZeroed},
+                {"count units", kMarkZeroed, kMarkCounted},
+                {"merge copies into totals", kMarkCounted, kMarkMerged},
+                {"fence + ticket", kMarkMerged, kMarkArrived}};
+  for (const auto& ph : phases) {
+    std::vector<double> v;
+    for (uint32_t b = 0; b < blocks; ++b) v.push_back(at(b, ph.to) - at(b, ph.from));
+    const double med = bench::Median(v), max = *std::max_element(v.begin(), v.end());
+    std::printf("  %-32s %8.0f / %8.0f cycles  %6.2f / %6.2f us\n", ph.name, med, max, med * 1e3 / khz,
+                max * 1e3 / khz);
+  }
+  std::vector<double> start, end;
+  uint32_t last = 0;
+  for (uint32_t b = 0; b < blocks; ++b) {
+    start.push_back(at(b, kMarkStartGlobal));
+    end.push_back(at(b, kMarkEndGlobal));
+    if (at(b, kMarkWritten) != 0) last = b;
+  }
+  const double t0 = *std::min_element(start.begin(), start.end());
+  std::vector<double> ends_of_others;
+  for (uint32_t b = 0; b < blocks; ++b) {
+    if (b != last) ends_of_others.push_back(end[b] - t0);
+  }
+  std::printf("  last block (%u) writes the counts  %8.0f cycles  %6.2f us\n", last,
+              at(last, kMarkWritten) - at(last, kMarkArrived), (at(last, kMarkWritten) - at(last, kMarkArrived)) * 1e3 / khz);
+  std::printf("  globaltimer from the first start: last start %.2f us; other blocks end median %.2f, max %.2f us; "
+              "last block ends %.2f us\n",
+              (*std::max_element(start.begin(), start.end()) - t0) / 1e3, bench::Median(ends_of_others) / 1e3,
+              *std::max_element(ends_of_others.begin(), ends_of_others.end()) / 1e3, (end[last] - t0) / 1e3);
+}
+#endif
 
 // The GPU's counts of every distinct frame (against the one before it)
 // against the reference; "" when all are equal.
@@ -238,6 +294,16 @@ int Run(const Options& o) {
                 base > 0 ? rows[1].t.microseconds / base : 0.0, base > 0 ? rows[2].t.microseconds / base : 0.0);
   std::printf("%s\n", json);
   if (!o.json.empty()) std::ofstream(o.json) << json << "\n";
+#if CUDAHIST_SIGNALSTATS_TIMELINE
+  // One launch on an idle GPU, then the last of a back-to-back pass (whose
+  // zeroing overlapped its predecessor's tail through the programmatic launch).
+  cudaStreamSynchronize(stream);
+  if (signalstats(true, device_counts)(1).empty() && cudaStreamSynchronize(stream) == cudaSuccess) {
+    PrintTimeline("one launch alone, with a previous frame");
+  }
+  for (int f = 0; f < n; ++f) signalstats(true, device_counts)(f);
+  if (cudaStreamSynchronize(stream) == cudaSuccess) PrintTimeline("the last of 64 back to back, with a previous frame");
+#endif
   cudaFree(histogram_counts);
   cudaFree(device_counts);
   cudaStreamDestroy(stream);

@@ -3,6 +3,7 @@
 H.264 clip, on this machine (issue 10, item 5; run by gpuhost-run.sh signalstats_ffmpeg).
 
     signalstats_speed.py --clip CLIP --frames N [--ffmpeg PATH] [--ffmpeg-frames M] [--runs 3] [--out DIR]
+                         [--streams K]
 
 Each pipeline runs over N frames of the clip (M for the ffmpeg ones, which
 are several times slower) and over the first quarter of them, --runs times
@@ -13,6 +14,12 @@ are several times slower) and over the first quarter of them, --runs times
                 (messages on, as the element's default post-messages=true, and the meta)
   element-meta  the same with post-messages=false: the figures in the meta only
   no-element    the same without cudahistogram: the ceiling of the element's pipelines
+With --streams K > 1, the ffmpeg, element and no-element pipelines also run
+as K processes at once over the same clip ("ffmpeg xK", ...): frames per
+second of the machine, summed over the streams, for the many-streams use
+(one NVDEC session and one streaming thread bound a single pipeline; the
+GPU has several decoders). The element's aggregate is compared with the best
+of ffmpeg's single and K-process figures.
 Frames per second are given two ways: whole-run (N / wall time of the process,
 start-up included) and steady (frames beyond the short run / the extra time
 they took), which cancels start-up (registry, CUDA context, FFmpeg's
@@ -47,25 +54,31 @@ def gst_command(clip, frames, element, decoder="nvh264dec"):
             limit + [decoder, "!"] + middle + ["fakesink", "sync=false"])
 
 
-def timed(command):
-    """Wall seconds of one run, or raises RuntimeError with the command's words."""
+def timed(commands):
+    """Wall seconds until every one of `commands` (run at once) has ended, or
+    raises RuntimeError with the words of the first that failed."""
     start = time.monotonic()
-    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+    running = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for c in commands]
+    outputs = [p.communicate(timeout=TIMEOUT) for p in running]
     elapsed = time.monotonic() - start
-    if result.returncode != 0:
-        raise RuntimeError("exit %d: %s" % (result.returncode, (result.stderr or result.stdout).strip()[-800:]))
+    for p, (out, err) in zip(running, outputs):
+        if p.returncode != 0:
+            raise RuntimeError("exit %d: %s" % (p.returncode, (err or out).strip()[-800:]))
     return elapsed
 
 
-def measure(make_command, total, short, runs):
-    """Times of the whole and the short run; fps figures."""
+def measure(make_command, total, short, runs, streams=1):
+    """Times of the whole and the short run of `streams` processes at once;
+    fps figures summed over the streams."""
     whole, part = [], []
     for _ in range(runs):  # interleaved, so that drift hits both alike
-        whole.append(timed(make_command(0)))
-        part.append(timed(make_command(short)))
+        whole.append(timed([make_command(0)] * streams))
+        part.append(timed([make_command(short)] * streams))
+    total, short = total * streams, short * streams
     extra = statistics.median(whole) - statistics.median(part)
     return {
-        "command": " ".join(make_command(0)),
+        "command": ("%d at once: " % streams if streams > 1 else "") + " ".join(make_command(0)),
+        "streams": streams,
         "whole_s": whole, "short_s": part,
         "fps_whole_median": total / statistics.median(whole),
         "fps_whole_best": total / min(whole),
@@ -101,6 +114,8 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--out", default=".")
     parser.add_argument("--decoder", default="nvh264dec", help="the GStreamer decoder (avdec_h264: a run without a GPU)")
+    parser.add_argument("--streams", type=int, default=1,
+                        help="also run ffmpeg, element and no-element as this many processes at once")
     args = parser.parse_args()
     if not os.path.isfile(args.clip):
         sys.exit("signalstats_speed: no such clip: %s" % args.clip)
@@ -112,17 +127,22 @@ def main():
         "element-meta": (lambda n: gst_command(args.clip, n, ["post-messages=false"], args.decoder), args.frames),
         "no-element": (lambda n: gst_command(args.clip, n, None, args.decoder), args.frames),
     }
+    runs = [(name, make, total, 1) for name, (make, total) in pipelines.items()]
+    if args.streams > 1:
+        runs += [("%s x%d" % (name, args.streams), pipelines[name][0], pipelines[name][1], args.streams)
+                 for name in ("ffmpeg", "element", "no-element")]
     results = {}
-    for name, (make, total) in pipelines.items():
+    for name, make, total, streams in runs:
         if not shutil.which(make(0)[0]):
             results[name] = {"error": "%s not found" % make(0)[0], "command": " ".join(make(0))}
             continue
         try:
-            results[name] = measure(make, total, max(1, total // 4), args.runs)
+            results[name] = measure(make, total, max(1, total // 4), args.runs, streams)
         except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
             results[name] = {"error": str(e), "command": " ".join(make(0))}
         print("signalstats_speed: %s: %s" % (name, json.dumps(results[name])), flush=True)
     meta = {"clip": args.clip, "frames": args.frames, "ffmpeg_frames": ffmpeg_frames, "decoder": args.decoder,
+            "streams": args.streams,
             "short_frames": "a quarter of each pipeline's frames", "runs": args.runs,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cpus": os.cpu_count()}
     steady = {n: r.get("fps_steady") for n, r in results.items()}
@@ -135,6 +155,17 @@ def main():
     if steady.get("no-element") and steady.get("ffmpeg"):
         meta.setdefault("ratios", {})["no-element / ffmpeg (the decoder's own ceiling for the first ratio)"] = \
             steady["no-element"] / steady["ffmpeg"]
+    if args.streams > 1:
+        k = args.streams
+        best_ffmpeg = max(v for v in (steady.get("ffmpeg"), steady.get("ffmpeg x%d" % k)) if v) \
+            if steady.get("ffmpeg") or steady.get("ffmpeg x%d" % k) else None
+        if steady.get("element x%d" % k) and best_ffmpeg:
+            meta.setdefault("ratios", {})[
+                "element x%d / the best of ffmpeg x1 and x%d (the machine's frames per second; target >= 20)" % (k, k)] = \
+                steady["element x%d" % k] / best_ffmpeg
+        if steady.get("element x%d" % k) and steady.get("no-element x%d" % k):
+            meta.setdefault("ratios", {})["element x%d / no-element x%d (target >= 0.95)" % (k, k)] = \
+                steady["element x%d" % k] / steady["no-element x%d" % k]
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "signalstats_speed.json"), "w") as f:
         json.dump({"meta": meta, "results": results}, f, indent=1)

@@ -32,17 +32,18 @@ set -euo pipefail
 
 # NAME=FLAGS, one per variant; what each changes and why is in
 # kernels/signalstats_tuning.h beside its macro.
-# Each changes ONE thing of the default build (wide loads, overlapped finish,
-# runs of 4: 14.51 us measured as wide_finish_run4) but the last, a combination.
+# The first two rounds' variants and their figures are in
+# kernels/signalstats_tuning.h. timeline (kernels/signalstats_timeline.h) is
+# the default kernel with a mark at each phase of every block's chain: it
+# prints where a launch's time goes (its own __syncthreads make it a little
+# slower than the default). Third round (byte lanes the default): one_lane is
+# the second round's default (a sample at a time), fill spreads the units over
+# every SM (kSignalStatsFillSms).
 VARIANTS=(
-  "run2=-DCUDAHIST_SIGNALSTATS_RUN=2"
-  "table_l1=-DCUDAHIST_SIGNALSTATS_TABLE_IN_L1=1"
-  "copies8=-DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=48"
-  "copies4=-DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=24"
-  "packed=-DCUDAHIST_SIGNALSTATS_PACKED_TABLE=1"
-  "t768=-DCUDAHIST_SIGNALSTATS_THREADS=768"
-  "t512x2=-DCUDAHIST_SIGNALSTATS_THREADS=512 -DCUDAHIST_SIGNALSTATS_MIN_BLOCKS=2 -DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=48"
-  "packed_l1_copies8=-DCUDAHIST_SIGNALSTATS_PACKED_TABLE=1 -DCUDAHIST_SIGNALSTATS_TABLE_IN_L1=1 -DCUDAHIST_SIGNALSTATS_COPIES_BUDGET_KB=48"
+  "timeline=-DCUDAHIST_SIGNALSTATS_TIMELINE=1"
+  "one_lane=-DCUDAHIST_SIGNALSTATS_BYTE_LANES=0"
+  "fill=-DCUDAHIST_SIGNALSTATS_FILL_SMS=1"
+  "fill_timeline=-DCUDAHIST_SIGNALSTATS_FILL_SMS=1 -DCUDAHIST_SIGNALSTATS_TIMELINE=1"
 )
 
 build_variants() {
@@ -119,7 +120,18 @@ profile_default() {
   local metrics=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,l1tex__t_sector_hit_rate.pct,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed.sum,sm__cycles_active.avg,gpc__cycles_elapsed.max
   timeout 90 "$ncu" --clock-control none --set basic --section WarpStateStats --metrics "$metrics" \
     -k regex:SignalStats --launch-skip 1 --launch-count 1 "$bench" --repeats 1 > "$out/ncu-default.log" 2>&1 || rc=$?
-  echo "ncu: exit $rc ($out/ncu-default.log)"
+  # Where the warps wait (each stall reason's share of the cycles between two
+  # issues) and the L2's atomic traffic: what the timeline build's phases
+  # are made of.
+  timeout 90 "$ncu" --clock-control none --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,lts__t_requests_op_red.sum,lts__t_requests_op_atom.sum,lts__t_sectors_srcunit_tex_op_red.sum,smsp__inst_executed_op_shared_atom.sum,smsp__inst_executed_op_global_red.sum" \
+    -k regex:SignalStats --launch-skip 1 --launch-count 1 "$bench" --repeats 1 > "$out/ncu-stalls.log" 2>&1 || rc=$?
+  # The source view: stall samples per SASS instruction (where the host's ncu prints it).
+  timeout 120 "$ncu" --clock-control none --section SourceCounters --section WarpStateStats --import-source no \
+    -k regex:SignalStats --launch-skip 1 --launch-count 1 -o "$out/ncu-source" "$bench" --repeats 1 > /dev/null 2>&1 &&
+    timeout 60 "$ncu" --import "$out/ncu-source.ncu-rep" --page source --csv --print-source sass > "$out/ncu-source-sass.csv" 2>&1
+  rm -f "$out/ncu-source.ncu-rep"
+  echo "ncu: exit $rc ($out/ncu-default.log, ncu-stalls.log)"
+  grep -E "stalled|requests_op|op_shared_atom|op_global_red" "$out/ncu-stalls.log" | sort -k3 -n -r | head -n 30
   grep -E "gpu__time_duration|Duration|dram__bytes|lts__t_sectors|l1tex__t_sector_hit|wavefronts_mem_shared|bank_conflicts|inst_executed.sum|sm__cycles_active|gpc__cycles_elapsed|Stall|Grid Size|Block Size|Registers|Achieved Occupancy|Memory Throughput" \
     "$out/ncu-default.log" | head -n 40
   return "$rc"

@@ -21,6 +21,7 @@
 #include "device_helpers.cuh"
 #include "lane_copies.cuh"
 #include "launch.h"
+#include "signalstats_timeline.h"
 #include "signalstats_walk.h"
 
 namespace cudahist {
@@ -86,24 +87,60 @@ CUDAHIST_UNROLL
   }
 }
 
+__device__ unsigned long long g_timeline[kSignalStatsTimeline ? kTimelineMaxBlocks * kTimelineMarks : 1];
+uint32_t g_timeline_blocks = 0;  // host side: the latest launch's grid
+
+// Thread 0 records `mark` (signalstats_timeline.h); nothing in a normal build.
+// The __syncthreads makes the mark the block's, not thread 0's, and is the
+// diagnostic build's own cost.
+__device__ __forceinline__ void Mark(TimelineMark mark) {
+  if constexpr (kSignalStatsTimeline) {
+    __syncthreads();
+    if (threadIdx.x == 0 && blockIdx.x < kTimelineMaxBlocks) {
+      unsigned long long t;
+      if (mark == kMarkStartGlobal || mark == kMarkEndGlobal) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+      } else {
+        t = clock64();
+      }
+      g_timeline[blockIdx.x * kTimelineMarks + mark] = t;
+    }
+  }
+}
+
 template <uint32_t kLogCopies>
 __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerSm)
     SignalStatsKernel(const SignalStatsParams p, Scratch* scratch, SignalStatsCounts* counts) {
+  Mark(kMarkStartGlobal);
+  Mark(kMarkStart);
+  if (kSignalStatsTimeline && threadIdx.x == 0 && blockIdx.x < kTimelineMaxBlocks) {
+    g_timeline[blockIdx.x * kTimelineMarks + kMarkWritten] = 0;  // set again by the last block only
+  }
   extern __shared__ uint32_t copies[];
   __shared__ unsigned long long block_sums[kSignalStatsSums];
   if (threadIdx.x < kSignalStatsSums) block_sums[threadIdx.x] = 0;
   const uint32_t counters = SignalStatsCounters(p.depth);
   ZeroSharedThenWaitForPriorGrids(copies, counters << kLogCopies);
+  Mark(kMarkZeroed);
 
   using Counter = LaneCopiesCounter<kLogCopies, false>;
   UnitCounter<Counter> c(Counter{uint32_t(__cvta_generic_to_shared(copies)), threadIdx.x & ((1u << kLogCopies) - 1), 0},
                          p.depth);
-  const uint32_t step = gridDim.x * blockDim.x;
-  for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units; unit += kSignalStatsUnitsInFlight * step) {
-    if constexpr (kSignalStatsUnitsInFlight == 2) {
-      CountUnitPair<kSignalStatsWideLoads>(p, unit, step, c);
-    } else {
+  if constexpr (kSignalStatsFillSms && kSignalStatsUnitsInFlight == 1) {
+    const uint32_t begin = blockIdx.x * p.units_per_block;
+    const uint32_t end = begin + min(p.units_per_block, p.units - min(begin, p.units));
+    for (uint32_t unit = begin + threadIdx.x; unit < end; unit += blockDim.x) {
       CountUnit<kSignalStatsWideLoads>(p, unit, c);
+    }
+  } else {
+    const uint32_t step = gridDim.x * blockDim.x;
+    for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units;
+         unit += kSignalStatsUnitsInFlight * step) {
+      if constexpr (kSignalStatsUnitsInFlight == 2) {
+        CountUnitPair<kSignalStatsWideLoads>(p, unit, step, c);
+      } else {
+        CountUnit<kSignalStatsWideLoads>(p, unit, c);
+      }
     }
   }
 CUDAHIST_UNROLL
@@ -112,11 +149,19 @@ CUDAHIST_UNROLL
     if (threadIdx.x % 32 == 0 && warp != 0) atomicAdd(&block_sums[i], warp);
   }
   __syncthreads();
+  Mark(kMarkCounted);
   MergeCopies<kLogCopies, false>(copies, 0, counters, 0, scratch->totals);
   if (threadIdx.x < kSignalStatsSums && block_sums[threadIdx.x] != 0) {
     atomicAdd(&scratch->sums[threadIdx.x], block_sums[threadIdx.x]);
   }
-  if (LastBlockToArrive(&scratch->ticket, gridDim.x)) WriteCounts(p, scratch, counts);
+  Mark(kMarkMerged);
+  const bool last = LastBlockToArrive(&scratch->ticket, gridDim.x);
+  Mark(kMarkArrived);
+  if (last) {
+    WriteCounts(p, scratch, counts);
+    Mark(kMarkWritten);
+  }
+  Mark(kMarkEndGlobal);
 }
 
 template <uint32_t kLogCopies>
@@ -227,16 +272,36 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
   detail::SignalStatsParams params = detail::SignalStatsParamsOf(frame, previous, s.tables[i]);
   if (frame.y.depth == 8) params.packed_table = s.packed_table;
   const uint32_t units_per_block = config.threads * detail::kSignalStatsUnitsPerThread;
-  const uint32_t blocks = std::max<uint32_t>(
+  uint32_t blocks = std::max<uint32_t>(
       1, std::min<uint32_t>(config.resident_blocks, (params.units + units_per_block - 1) / units_per_block));
+  if (detail::kSignalStatsFillSms && params.units >= config.resident_blocks * detail::kSignalStatsFillMinUnits) {
+    blocks = config.resident_blocks;
+  }
+  params.units_per_block = (params.units + blocks - 1) / blocks;
   detail::Scratch* scratch = s.scratch;
   void* args[] = {&params, &scratch, &counts};
+  if constexpr (detail::kSignalStatsTimeline) detail::g_timeline_blocks = blocks;
   const cudaError_t error =
       detail::LaunchPrivatizedKernel(config.kernel, dim3(blocks), config.threads, config.shared_bytes, args, stream);
   if (error == cudaSuccess) return Status::Ok();
   s.scratch_needs_zeroing = true;
   return CudaStatus(error, "signalstats kernel launch");
 }
+
+namespace detail {
+
+Status SignalStatsTimeline(std::vector<unsigned long long>* marks, uint32_t* blocks) {
+  if constexpr (!kSignalStatsTimeline) {
+    return Status::Unsupported("built without CUDAHIST_SIGNALSTATS_TIMELINE");
+  } else {
+    *blocks = std::min(g_timeline_blocks, kTimelineMaxBlocks);
+    marks->assign(size_t(*blocks) * kTimelineMarks, 0);
+    return CudaStatus(cudaMemcpyFromSymbol(marks->data(), g_timeline, marks->size() * sizeof(unsigned long long)),
+                      "cudaMemcpyFromSymbol(timeline)");
+  }
+}
+
+}  // namespace detail
 
 Status PinnedSignalStats::Create(std::unique_ptr<PinnedSignalStats>* out) {
   if (out == nullptr) return Status::InvalidArgument("out: null");

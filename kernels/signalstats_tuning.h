@@ -32,6 +32,12 @@
 #ifndef CUDAHIST_SIGNALSTATS_PACKED_TABLE
 #define CUDAHIST_SIGNALSTATS_PACKED_TABLE 1
 #endif
+#ifndef CUDAHIST_SIGNALSTATS_BYTE_LANES
+#define CUDAHIST_SIGNALSTATS_BYTE_LANES 1
+#endif
+#ifndef CUDAHIST_SIGNALSTATS_FILL_SMS
+#define CUDAHIST_SIGNALSTATS_FILL_SMS 0
+#endif
 #ifndef CUDAHIST_SIGNALSTATS_TABLE_IN_L1
 #define CUDAHIST_SIGNALSTATS_TABLE_IN_L1 0
 #endif
@@ -138,5 +144,23 @@ constexpr bool kSignalStatsTableInL1 = CUDAHIST_SIGNALSTATS_TABLE_IN_L1 != 0;
 // L1 beside the 88 KB of shared copies) and split the entry with a
 // multiply-shift; 9 and 10 bits keep the 32-bit tables. 0: 32-bit everywhere.
 constexpr bool kSignalStatsPackedTable = CUDAHIST_SIGNALSTATS_PACKED_TABLE != 0;
+
+// Byte lanes (signalstats_byte_lanes.h): a wide unit's DIF sums and BRNG
+// tests four samples a word (__vsadu4, __vcmpltu4/__vcmpgtu4, PRMT) instead
+// of one sample at a time. Why: the timeline build (signalstats_timeline.h,
+// H100 2026-11-23 04:40 UTC) put 8.1 of a launch's 12.5 us in the counting
+// of the units (merge 1.2, fence and ticket 1.5, zeroing 0.7), and Nsight
+// Compute counts some 1050 instructions a thread for one unit of 4 chroma
+// and 16 luma samples, issued at 0.39 a cycle per scheduler: the counting is
+// as much instructions as memory latency. 0: every sample on its own.
+constexpr bool kSignalStatsByteLanes = CUDAHIST_SIGNALSTATS_BYTE_LANES != 0;
+
+// Fill every SM: a frame with at least kSignalStatsFillMinUnits units a block
+// gets as many blocks as are resident (132 on an H100), its units spread
+// over all of them, instead of as many blocks as its units fill at one unit
+// a thread (1080p NV12: 127, five SMs idle and every block's threads busy).
+// 0: units / threads blocks.
+constexpr bool kSignalStatsFillSms = CUDAHIST_SIGNALSTATS_FILL_SMS != 0;
+constexpr uint32_t kSignalStatsFillMinUnits = 256;
 
 }  // namespace cudahist::detail

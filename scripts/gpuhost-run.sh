@@ -193,7 +193,8 @@ WRAP
   GST_PLUGIN_FEATURE_RANK=nvh264dec:MAX step ss_gpu_speed_clip python3 "$compare" --monitor "$work/monitor" \
     --ffmpeg "$ffmpeg" --require-gpu --require-decoder nvh264dec "$speed_clip"
   TAIL_LINES=14 step signalstats_speed python3 "$here/scripts/signalstats_speed.py" --clip "$speed_clip" \
-    --frames $frames --ffmpeg "$ffmpeg" --runs 3 --out "$logs/signalstats"
+    --frames $frames --ffmpeg "$ffmpeg" --runs "${SPEED_RUNS:-3}" \
+    --streams "${SPEED_STREAMS:-1}" --out "$logs/signalstats"
   rm -rf "$work"
 }
 
@@ -304,10 +305,19 @@ for s in $steps; do
     bench126)
       # The element on both runtimes in one call: 1.22's plain path and 1.26's
       # (its plain pool and a pool whose frames carry a producer stream).
-      use_gst 122
-      TAIL_LINES=12 step element_bench122 "$bin/element_bench" --json "$logs/element_bench122.json"
-      use_gst 126
-      TAIL_LINES=12 step element_bench126 "$bin/element_bench" --json "$logs/element_bench126.json" ;;
+      # BENCH_ROUNDS=N (default 1) alternates the two N times, BENCH_SECONDS
+      # each configuration (default 6), so that drift over the call hits both
+      # runtimes alike; ordering_rounds.py prints each round's ratios and
+      # their medians.
+      for round in $(seq 1 "${BENCH_ROUNDS:-1}"); do
+        use_gst 122
+        TAIL_LINES=12 step element_bench122_$round "$bin/element_bench" --seconds "${BENCH_SECONDS:-6}" \
+          --json "$logs/element_bench122.$round.json"
+        use_gst 126
+        TAIL_LINES=12 step element_bench126_$round "$bin/element_bench" --seconds "${BENCH_SECONDS:-6}" \
+          --json "$logs/element_bench126.$round.json"
+      done
+      TAIL_LINES=16 step ordering_rounds python3 "$here/scripts/ordering_rounds.py" "$logs" ;;
   esac
 done
 
