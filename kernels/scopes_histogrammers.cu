@@ -79,7 +79,7 @@ Status ColumnHistogrammer::Compute(const ColumnHistogramSpec& spec, const PlaneV
 
 struct JointHistogrammer::Impl {
   detail::KernelConfig config;
-  uint32_t* accumulator = nullptr;  // kMaxJointBins^2 words, zero between launches
+  uint32_t* accumulator = nullptr;  // detail::kJointScratchWords words, zero between launches
   // Set when a launch failed: the accumulator may hold part of a frame.
   bool accumulator_needs_zeroing = false;
 
@@ -89,7 +89,7 @@ struct JointHistogrammer::Impl {
 };
 
 namespace {
-constexpr size_t kJointAccumulatorBytes = size_t(kMaxJointBins) * kMaxJointBins * sizeof(uint32_t);
+constexpr size_t kJointAccumulatorBytes = size_t(detail::kJointScratchWords) * sizeof(uint32_t);
 }
 
 JointHistogrammer::JointHistogrammer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
