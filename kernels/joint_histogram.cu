@@ -183,11 +183,11 @@ __global__ void __launch_bounds__(kJointSliceThreads)
     WaitForPriorGrids();
     uint32_t* totals = accumulator + first;
     CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
-                                     [&](uint32_t row, uint32_t bin_a) { atomicAdd(totals + row * plan.bins_a + bin_a, 1u); });
+                                     [&](uint32_t i, uint32_t n) { atomicAdd(totals + i, n); });
   } else {
     ZeroSharedThenWaitForPriorGrids(counters, length);
     CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
-                                     [&](uint32_t row, uint32_t bin_a) { atomicAdd(counters + row * plan.bins_a + bin_a, 1u); });
+                                     [&](uint32_t i, uint32_t n) { atomicAdd(counters + i, n); });
     __syncthreads();
     // Consecutive lanes, consecutive counters: a warp's reductions share sectors.
     for (uint32_t i = threadIdx.x; i < length; i += blockDim.x) {
@@ -244,6 +244,8 @@ JointPlan BuildJointPlan(const JointHistogramSpec& spec, const PlaneView& a, con
              p.a.pitch == p.b.pitch && p.a.stride == p.b.stride && p.a.stride % 2 == 0 && p.a.pitch % 2 == 0 &&
              reinterpret_cast<uintptr_t>(p.a.first) % 2 == 0;
   p.packed_pairs = p.paired && p.a.stride == 2;
+  p.byte_bins = p.paired && p.a.depth == 8 && p.b.depth == 8 && p.a.shift == 0 && p.b.shift == 0 &&
+                spec.bins_a == 256 && spec.bins_b == 256;
   // 2 x width bytes from any even address touch at most this many chunks.
   p.chunk_span = (2 * p.width + 15) / 16 + 1;
   p.chunk_row_of = FastDivisor::For(p.chunk_span);

@@ -29,21 +29,31 @@ CUDAHIST_HD uint32_t JointBinOf(const SampleGrid& g, uint32_t word, uint32_t bin
   return (((word >> g.shift) & g.mask) * bins) >> g.depth;
 }
 
-// count(row, bin_a) when the pair's b bin is row `row` of part `part`. A b
-// bin of another part wraps to a row >= part_rows (unsigned).
-template <class Count>
-CUDAHIST_HD void CountPairOfPart(const JointPlan& p, uint32_t part, uint32_t word_a, uint32_t word_b,
+// count(i, n): n samples of the pair at counter i of part `part` (counts
+// index - JointPartFirst), when the pair's b bin falls in the part. A b bin
+// of another part wraps to a row >= part_rows (unsigned). kByteBins
+// (plan.byte_bins): the 16-bit pair is its own counts index, so the counter is
+// pair - first, in the part when below its length.
+template <bool kByteBins, class Count>
+CUDAHIST_HD void CountPairOfPart(const JointPlan& p, uint32_t part, uint32_t word_a, uint32_t word_b, uint32_t n,
                                  Count& count) {
-  const uint32_t row = JointBinOf(p.b, word_b, p.bins_b) - part * p.part_rows;
-  if (row < p.part_rows) count(row, JointBinOf(p.a, word_a, p.bins_a));
+  if constexpr (kByteBins) {
+    const uint32_t i = word_a - JointPartFirst(p, part);
+    if (i < JointPartLength(p, part)) count(i, n);
+  } else {
+    const uint32_t row = JointBinOf(p.b, word_b, p.bins_b) - part * p.part_rows;
+    if (row < p.part_rows) count(row * p.bins_a + JointBinOf(p.a, word_a, p.bins_a), n);
+  }
 }
 
 // NV12's U and V (plan.packed_pairs): each row is 2 x width contiguous bytes,
 // read as the aligned 16-byte chunks that hold them (chunk_span units a row,
 // the last one skipped when the row ends before it). Unit u of the slice's
 // rows x chunk_span falls to the thread when u = first + k step; kLoads
-// units are loaded before any is counted.
-template <uint32_t kLoads, class Count>
+// units are loaded before any is counted. A whole chunk of eight equal pairs
+// (flat picture: borders, mattes, captions' backgrounds) is counted with one
+// addition instead of eight on one counter.
+template <uint32_t kLoads, bool kByteBins, class Count>
 CUDAHIST_HD void CountPackedPairs(const JointPlan& p, uint32_t part, uint32_t y0, uint32_t y1, uint32_t first,
                                   uint32_t step, Count& count) {
   const uint32_t units = (y1 - y0) * p.chunk_span;
@@ -58,8 +68,7 @@ CUDAHIST_UNROLL
       if (u >= units) continue;
       const uint32_t r = p.chunk_row_of.Divide(u);
       const uint32_t c = u - r * p.chunk_span;
-      const uint8_t* row = p.a.first + uint64_t(y0 + r) * p.a.pitch;
-      const uintptr_t start = reinterpret_cast<uintptr_t>(row);
+      const uintptr_t start = reinterpret_cast<uintptr_t>(p.a.first + uint64_t(y0 + r) * p.a.pitch);
       const uintptr_t end = start + 2 * uintptr_t(p.width);
       const uintptr_t at = (start & ~uintptr_t(15)) + 16 * uintptr_t(c);
       if (at >= end) continue;  // no byte of the row: not loaded
@@ -69,6 +78,12 @@ CUDAHIST_UNROLL
     }
 CUDAHIST_UNROLL
     for (uint32_t k = 0; k < kLoads; ++k) {
+      const uint32_t w0 = chunk[k].w[0];
+      if (head[k] == 0 && tail[k] == 16 && w0 == chunk[k].w[1] && w0 == chunk[k].w[2] && w0 == chunk[k].w[3] &&
+          (w0 & 0xffffu) == (w0 >> 16)) {
+        CountPairOfPart<kByteBins>(p, part, w0 & 0xffffu, (w0 >> 8) & 0xffu, 8, count);
+        continue;
+      }
 CUDAHIST_UNROLL
       for (uint32_t w = 0; w < 4; ++w) {
 CUDAHIST_UNROLL
@@ -76,7 +91,7 @@ CUDAHIST_UNROLL
           const uint32_t byte = 4 * w + 2 * h;
           if (byte < head[k] || byte >= tail[k]) continue;
           const uint32_t pair = (chunk[k].w[w] >> (16 * h)) & 0xffffu;
-          CountPairOfPart(p, part, pair, pair >> 8, count);
+          CountPairOfPart<kByteBins>(p, part, pair, pair >> 8, 1, count);
         }
       }
     }
@@ -112,18 +127,20 @@ CUDAHIST_UNROLL
     }
 CUDAHIST_UNROLL
     for (uint32_t k = 0; k < kLoads; ++k) {
-      if (valid[k]) CountPairOfPart(p, part, word_a[k], word_b[k], count);
+      if (valid[k]) CountPairOfPart<false>(p, part, word_a[k], word_b[k], 1, count);
     }
   }
 }
 
 // Every sample of rows [y0, y1) that falls to thread `first` of `step`, of
-// part `part`: count(row in the part, bin_a).
+// part `part`: count(counter index in the part, samples).
 template <uint32_t kLoads, class Count>
 CUDAHIST_HD void CountSlicePart(const JointPlan& p, uint32_t part, uint32_t y0, uint32_t y1, uint32_t first,
                                 uint32_t step, Count count) {
-  if (p.packed_pairs) {
-    CountPackedPairs<kLoads>(p, part, y0, y1, first, step, count);
+  if (p.packed_pairs && p.byte_bins) {
+    CountPackedPairs<kLoads, true>(p, part, y0, y1, first, step, count);
+  } else if (p.packed_pairs) {
+    CountPackedPairs<kLoads, false>(p, part, y0, y1, first, step, count);
   } else {
     CountSamplePairs<kLoads>(p, part, y0, y1, first, step, count);
   }

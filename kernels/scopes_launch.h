@@ -81,6 +81,7 @@ struct JointPlan {
   // blocks (JointPlanParts).
   uint32_t parts, part_rows;
   bool packed_pairs;                 // paired at pixel stride 2: rows of contiguous pairs, 16-byte loads
+  bool byte_bins;                    // paired, 8 bits, 256 x 256 bins: the 16-bit pair is its counts index
   uint32_t chunk_span;               // 16-byte chunks a row of pairs touches at most
   FastDivisor chunk_row_of;          // unit -> row (divisor chunk_span)
   FastDivisor width_of;              // unit -> row (divisor width)

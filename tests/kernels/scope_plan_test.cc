@@ -206,9 +206,8 @@ TEST(ScopePlan, JointSlicedWalkEqualsReference) {
             const uint32_t y1 = cudahist::detail::JointSliceRow(plan, slice + 1, slices);
             std::vector<uint32_t> counters(cudahist::detail::JointPartLength(plan, part));
             for (uint32_t t = 0; t < kThreads; ++t) {
-              cudahist::detail::CountSlicePart<3>(plan, part, y0, y1, t, kThreads, [&](uint32_t row, uint32_t bin_a) {
-                counters.at(row * plan.bins_a + bin_a) += 1;
-              });
+              cudahist::detail::CountSlicePart<3>(plan, part, y0, y1, t, kThreads,
+                                                  [&](uint32_t i, uint32_t n) { counters.at(i) += n; });
             }
             const uint32_t first = cudahist::detail::JointPartFirst(plan, part);
             for (size_t i = 0; i < counters.size(); ++i) totals.at(first + i) += counters[i];
