@@ -61,6 +61,10 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 #           the L2 reading: 6-7.5 (6-7.5)
 #   jglob   jsl8 with no shared counters: one L2 reduction per sample (518K):
 #           7-10 (peaked: 9-14, the reductions pile onto the grey bins)
+#   jsl8d   jsl8, counts in device memory added to directly (blocks zero
+#           their share of the counts first; CUDAHIST_JOINT_DIRECT): no fence,
+#           ticket or move at the end: 5-6 (5-6)
+#   jsl16d  jsl16 direct: 5-6.5 (5-6.5)
 #   jsl8seq jsl8 launched without programmatic serialisation (also (b), (c)
 #           as pdl0 would): jsl8 + 1-2
 standard_variants=(
@@ -73,6 +77,8 @@ standard_variants=(
   "jsl4=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_PARTS=4"
   "jsl16=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_PARTS=16 -DCUDAHIST_JOINT_BLOCKS_PER_SM=1"
   "jglob=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_GLOBAL_ATOMICS=1"
+  "jsl8d=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_DIRECT=1"
+  "jsl16d=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_PARTS=16 -DCUDAHIST_JOINT_BLOCKS_PER_SM=1 -DCUDAHIST_JOINT_DIRECT=1"
   "jsl8seq=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH=0"
 )
 

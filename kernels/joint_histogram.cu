@@ -170,14 +170,57 @@ CUDAHIST_UNROLL
   if (threadIdx.x == 0) *ticket = 0;
 }
 
+// Direct launches (kJointDirect): zero slice `slice`'s share of the part's
+// counts, then arrive at the grid's counter (fenced: the zeros land first).
+__device__ __forceinline__ void ZeroShareThenArrive(uint32_t first, uint32_t length, uint32_t slice,
+                                                    uint32_t slices, uint32_t* counts, uint32_t* arrivals) {
+  const uint32_t from = uint32_t(uint64_t(length) * slice / slices);
+  const uint32_t to = uint32_t(uint64_t(length) * (slice + 1) / slices);
+  for (uint32_t i = from + threadIdx.x; i < to; i += blockDim.x) counts[first + i] = 0;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) atomicAdd(arrivals, 1u);
+}
+
+// Until every block of the grid has arrived (the counter reached `target`,
+// unsigned and wrapping): then every block's zeros are in place.
+__device__ __forceinline__ void WaitForArrivals(const uint32_t* arrivals, uint32_t target) {
+  if (threadIdx.x == 0) {
+    for (;;) {
+      uint32_t seen;
+      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(arrivals) : "memory");
+      if (int32_t(seen - target) >= 0) break;
+      __nanosleep(100);
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+
 // Block b: part b % parts of slice b / parts (the parts of one slice run side
 // by side, so its rows come from DRAM once and from L2 for the others).
+// direct: counts in device memory and kJointDirect (arrival_target: what the
+// scratch's arrival counter reaches when every block has arrived).
 __global__ void __launch_bounds__(kJointSliceThreads)
-    JointSlicedKernel(const JointPlan plan, uint32_t slices, uint32_t* accumulator, uint32_t* counts) {
+    JointSlicedKernel(const JointPlan plan, uint32_t slices, uint32_t* accumulator, uint32_t* counts, bool direct,
+                      uint32_t arrival_target) {
   extern __shared__ __align__(16) uint32_t counters[];
   const uint32_t part = blockIdx.x % plan.parts, slice = blockIdx.x / plan.parts;
   const uint32_t first = JointPartFirst(plan, part), length = JointPartLength(plan, part);
   const uint32_t y0 = JointSliceRow(plan, slice, slices), y1 = JointSliceRow(plan, slice + 1, slices);
+  if (kJointDirect && !kJointGlobalAtomics && direct) {
+    uint32_t* arrivals = accumulator + kJointArrivalsAt;
+    ZeroSharedThenWaitForPriorGrids(counters, length);
+    ZeroShareThenArrive(first, length, slice, slices, counts, arrivals);
+    CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
+                                     [&](uint32_t i, uint32_t n) { atomicAdd(counters + i, n); });
+    WaitForArrivals(arrivals, arrival_target);  // its __syncthreads also ends the count
+    for (uint32_t i = threadIdx.x; i < length; i += blockDim.x) {
+      const uint32_t v = counters[i];
+      if (v != 0) atomicAdd(counts + first + i, v);
+    }
+    return;
+  }
   if constexpr (kJointGlobalAtomics) {
     AllowDependentGridsToLaunch();
     WaitForPriorGrids();
@@ -195,7 +238,7 @@ __global__ void __launch_bounds__(kJointSliceThreads)
       if (v != 0) atomicAdd(accumulator + first + i, v);
     }
   }
-  uint32_t* ticket = accumulator + kMaxJointBins * kMaxJointBins + part;
+  uint32_t* ticket = accumulator + kJointTicketsAt + part;
   if (LastBlockToArrive(ticket, slices)) MovePartToCounts(first, length, accumulator, ticket, counts);
 }
 
@@ -264,15 +307,32 @@ uint32_t JointSlices(const KernelConfig& config, const JointPlan& plan) {
   return std::min(slices, std::max<uint32_t>(1, plan.height));
 }
 
-Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* accumulator, uint32_t* counts,
-                   cudaStream_t stream) {
+bool JointCountsDirect(const uint32_t* counts) {
+  if (!kJointSliced || !kJointDirect || kJointGlobalAtomics) return false;
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, counts) != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky: clears what the query set
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeDevice;
+}
+
+Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* scratch, uint32_t* counts,
+                   bool direct, uint32_t* arrivals, cudaStream_t stream) {
+  uint32_t* accumulator = scratch;
   if constexpr (kJointSliced) {
     JointPlan plan_arg = plan;
     uint32_t slices = JointSlices(config, plan);
-    void* args[] = {&plan_arg, &slices, &accumulator, &counts};
-    return CudaStatus(LaunchKernelSerialized(config.kernel, dim3(plan.parts * slices), config.threads,
-                                             config.shared_bytes, args, stream, kScopesProgrammaticLaunch),
-                      "joint histogram kernel launch (sliced)");
+    const uint32_t grid = plan.parts * slices;
+    direct = direct && grid <= config.resident_blocks;  // the wait needs every block resident
+    uint32_t arrival_target = *arrivals + grid;
+    void* args[] = {&plan_arg, &slices, &accumulator, &counts, &direct, &arrival_target};
+    CUDAHIST_RETURN_IF_ERROR(CudaStatus(LaunchKernelSerialized(config.kernel, dim3(grid), config.threads,
+                                                               config.shared_bytes, args, stream,
+                                                               kScopesProgrammaticLaunch),
+                                        "joint histogram kernel launch (sliced)"));
+    if (direct) *arrivals = arrival_target;
+    return Status::Ok();
   }
   const uint32_t grid = std::max<uint32_t>(1, std::min(config.resident_blocks, plan.items * kJointBParts));
   JointPlan plan_arg = plan;

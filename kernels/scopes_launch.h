@@ -94,10 +94,19 @@ JointPlan BuildJointPlan(const JointHistogramSpec& spec, const PlaneView& a, con
 void JointPlanParts(uint32_t parts, JointPlan* plan);
 // The sliced kernel's slices of rows (grid: parts x slices blocks).
 uint32_t JointSlices(const KernelConfig& config, const JointPlan& plan);
-// accumulator: kJointScratchWords words (the 256 x 256 totals, then a ticket
-// per part), zero before the launch and left zero after it.
-constexpr uint32_t kJointScratchWords = kMaxJointBins * kMaxJointBins + kMaxJointBins;
-Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* accumulator, uint32_t* counts,
-                   cudaStream_t stream);
+// The joint scratch: the 256 x 256 totals, a ticket per part, the direct
+// launches' arrival counter. Zero before the first launch (and after a
+// failed one, with the arrival target back to 0); a launch leaves the totals
+// and tickets zero.
+constexpr uint32_t kJointTicketsAt = kMaxJointBins * kMaxJointBins;
+constexpr uint32_t kJointArrivalsAt = kJointTicketsAt + kMaxJointBins;
+constexpr uint32_t kJointScratchWords = kJointArrivalsAt + 1;
+// Whether a launch may add straight to `counts` (CUDAHIST_JOINT_DIRECT and
+// counts in device memory).
+bool JointCountsDirect(const uint32_t* counts);
+// direct: JointCountsDirect(counts); *arrivals: the arrival counter's value
+// before the launch, advanced by the launch's blocks when it is enqueued.
+Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* scratch, uint32_t* counts,
+                   bool direct, uint32_t* arrivals, cudaStream_t stream);
 
 }  // namespace cudahist::detail

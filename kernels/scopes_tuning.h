@@ -68,6 +68,9 @@
 #ifndef CUDAHIST_JOINT_GLOBAL_ATOMICS
 #define CUDAHIST_JOINT_GLOBAL_ATOMICS 0
 #endif
+#ifndef CUDAHIST_JOINT_DIRECT
+#define CUDAHIST_JOINT_DIRECT 0
+#endif
 
 namespace cudahist::detail {
 
@@ -257,6 +260,19 @@ constexpr uint32_t kJointMoveBatch = 8;
 // reductions of a frame onto a few addresses, which serialise in their L2
 // slice: measured for what the uniform case shows of the L2's rate.
 constexpr bool kJointGlobalAtomics = CUDAHIST_JOINT_GLOBAL_ATOMICS != 0;
+// CUDAHIST_JOINT_DIRECT = 1 (sliced kernel, counts in device memory): no
+// accumulator, no tickets, no move. Each block zeroes its share of its part's
+// counts first and arrives at a grid-wide counter; it counts its slice; then
+// waits for every block's arrival (by then long past: the wait costs nothing
+// but the read) and adds its counters straight to the counts. The chain after
+// the count (fence, ticket, the last block's two L2 round trips to move and
+// zero 32 KB) goes; a block's end is its reductions. The wait needs every
+// block resident at once: the grid is at most what the device holds
+// (kJointBlocksPerSm, capped by the occupancy), and PDL's wait for the previous
+// grid comes before it. The counter is never reset: the histogrammer adds the
+// grid to the target it passes each launch (unsigned, wrapping). Pinned or
+// managed counts (cudaPointerGetAttributes per Compute) take the accumulator.
+constexpr bool kJointDirect = CUDAHIST_JOINT_DIRECT != 0;
 static_assert(kJointParts >= 1 && kJointParts <= 256, "joint parts: 1 to 256 (kMaxJointBins)");
 static_assert(kJointBlocksPerSm >= 1, "joint blocks per SM: at least 1");
 static_assert(kJointSamplesPerItem <= 65535, "a 16-bit shared counter must not overflow within an item");
