@@ -156,7 +156,8 @@ constexpr bool kColumnFlushPerColumn = CUDAHIST_COLUMN_FLUSH_PER_COLUMN != 0;
 // Programmatic dependent launch (kernels/tuning.h explains it) for the column
 // launches that need no grid sync (video frames: the plan is direct): the
 // launch gap and the zeroing of the counters overlap the previous kernel's
-// tail. Cooperative launches (partials, the joint kernel) stay plain.
+// tail. Cooperative launches (partials, the joint kernel) stay plain; the
+// sliced joint kernel (CUDAHIST_JOINT_SLICED) is not cooperative and takes it.
 // Default: (b) 10.93 -> 8.75 us, (c) 16.25 -> 14.04 on its own; with 8
 // flush warps 6.91 and 11.89.
 constexpr bool kScopesProgrammaticLaunch = CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH != 0;
