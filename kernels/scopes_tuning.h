@@ -273,6 +273,9 @@ constexpr bool kJointGlobalAtomics = CUDAHIST_JOINT_GLOBAL_ATOMICS != 0;
 // grid comes before it. The counter is never reset: the histogrammer adds the
 // grid to the target it passes each launch (unsigned, wrapping). Pinned or
 // managed counts (cudaPointerGetAttributes per Compute) take the accumulator.
+// Not cooperative: where fewer SMs are lent than the occupancy counts (MPS
+// limits, green contexts) the wait could hang; before it becomes a default,
+// it must launch with cudaLaunchAttributeCooperative beside PDL (untried).
 constexpr bool kJointDirect = CUDAHIST_JOINT_DIRECT != 0;
 static_assert(kJointParts >= 1 && kJointParts <= 256, "joint parts: 1 to 256 (kMaxJointBins)");
 static_assert(kJointBlocksPerSm >= 1, "joint blocks per SM: at least 1");
