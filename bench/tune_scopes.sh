@@ -48,20 +48,38 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 #           as now, half the rows a lane loads and counts: (b) 6.3, (c) 11.0
 #   rl32    bands of 32 columns at V = 1 (60 / 120 blocks: half the zeroing
 #           and flush chains, fewer SMs): (b) 8, (c) 12
-#   jparts2 joint: two parts of the b range, two blocks an SM: (d) 9
-#   jvec    joint: 16-byte counter scan: (d) 14
-#   jwarp   joint: warp aggregation of equal pairs: (d) uniform 15.3,
-#           peaked 13.0 (the count phase is a small part of a block's time)
-#   jcombo  jparts2 + jvec + th1024mb2: (b) 6.3, (c) 11.0, (d) 8.5
+#   joint (d), round 3: the sliced kernel (CUDAHIST_JOINT_SLICED,
+#   scopes_tuning.h): a block per (part of the b range, slice of rows), no
+#   grid sync; round 2's jparts2 / jvec / jwarp / jcombo did not gain
+#   (17.4 / 14.9 / 22.4 / 16.9 us against 15.3). Predictions, uniform (peaked):
+#   jsl8    8 parts x 33 slices (264 blocks of 512, 32 KB counters): 6-7 (6-7)
+#   jsl8b1  8 parts x 17 slices (136 blocks): half the reductions, twice the
+#           rows a block: 6.5-7.5 (6.5-7.5)
+#   jsl4    4 parts x 66 slices (64 KB counters): half the L2 reading, some
+#           1.5x the reductions: 7-8 (6.5-7.5)
+#   jsl16   16 parts x 17 slices (16 KB counters): half the reductions, twice
+#           the L2 reading: 6-7.5 (6-7.5)
+#   jglob   jsl8 with no shared counters: one L2 reduction per sample (518K):
+#           7-10 (peaked: 9-14, the reductions pile onto the grey bins)
+#   jsl8d   jsl8, counts in device memory added to directly (blocks zero
+#           their share of the counts first; CUDAHIST_JOINT_DIRECT): no fence,
+#           ticket or move at the end: 5-6 (5-6)
+#   jsl16d  jsl16 direct: 5-6.5 (5-6.5)
+#   jsl8seq jsl8 launched without programmatic serialisation (also (b), (c)
+#           as pdl0 would): jsl8 + 1-2
 standard_variants=(
   "base="
   "th1024=-DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=1"
   "th1024mb2=-DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=2 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=16"
   "rl32=-DCUDAHIST_COLUMN_MIN_ROW_LANES=32"
-  "jparts2=-DCUDAHIST_JOINT_B_PARTS=2"
-  "jvec=-DCUDAHIST_JOINT_FLUSH_VECTOR=1"
-  "jwarp=-DCUDAHIST_JOINT_WARP_AGGREGATE=1"
-  "jcombo=-DCUDAHIST_JOINT_B_PARTS=2 -DCUDAHIST_JOINT_FLUSH_VECTOR=1 -DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=2 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=16"
+  "jsl8=-DCUDAHIST_JOINT_SLICED=1"
+  "jsl8b1=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_BLOCKS_PER_SM=1"
+  "jsl4=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_PARTS=4"
+  "jsl16=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_PARTS=16 -DCUDAHIST_JOINT_BLOCKS_PER_SM=1"
+  "jglob=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_GLOBAL_ATOMICS=1"
+  "jsl8d=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_DIRECT=1"
+  "jsl16d=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_PARTS=16 -DCUDAHIST_JOINT_BLOCKS_PER_SM=1 -DCUDAHIST_JOINT_DIRECT=1"
+  "jsl8seq=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH=0"
 )
 
 build() {

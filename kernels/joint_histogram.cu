@@ -13,11 +13,17 @@
 // kJointBParts > 1 a block counts one part of the b range of an item (the
 // item read once per part, from L2 after the first): smaller counters, two
 // blocks an SM.
+//
+// With CUDAHIST_JOINT_SLICED, JointSlicedKernel instead (scopes_tuning.h says
+// why): a block per (part of the b range, slice of rows), shared counters of
+// its part, no grid sync; the last block of a part to arrive moves that part
+// of the accumulator to the counts (joint_slices.h: the walk).
 #include <cooperative_groups.h>
 
 #include <algorithm>
 
 #include "device_helpers.cuh"
+#include "joint_slices.h"
 #include "scopes_launch.h"
 #include "scopes_tuning.h"
 
@@ -30,10 +36,6 @@ constexpr uint32_t kJointCounterWords = kMaxJointBins * kMaxJointBins / 2 / kJoi
 // The b bins of a part (rows of the joint histogram a block counts).
 __device__ __forceinline__ uint32_t PartRows(const JointPlan& p) {
   return (p.bins_b + kJointBParts - 1) / kJointBParts;
-}
-
-__device__ __forceinline__ uint32_t JointBin(const SampleGrid& g, uint32_t word, uint32_t bins) {
-  return (((word >> g.shift) & g.mask) * bins) >> g.depth;
 }
 
 template <bool kPaired>
@@ -65,9 +67,9 @@ CUDAHIST_UNROLL
     if (!valid[s]) continue;
     const uint32_t wb = kPaired ? word_a[s] >> 8 : word_b[s];
     // A sample of another part's b rows wraps to a row >= PartRows (unsigned).
-    const uint32_t row = JointBin(p.b, wb, p.bins_b) - part * PartRows(p);
+    const uint32_t row = JointBinOf(p.b, wb, p.bins_b) - part * PartRows(p);
     if (kJointBParts > 1 && row >= PartRows(p)) continue;
-    const uint32_t c = row * p.bins_a + JointBin(p.a, word_a[s], p.bins_a);
+    const uint32_t c = row * p.bins_a + JointBinOf(p.a, word_a[s], p.bins_a);
     uint32_t add = 1;
     if constexpr (kJointWarpAggregate) {  // one increment per distinct counter of the warp
       const uint32_t peers = __match_any_sync(__activemask(), c);
@@ -142,10 +144,120 @@ __global__ void __launch_bounds__(kJointThreads, kJointMinBlocksPerSm)
   }
 }
 
+// In the last block of part `part` to arrive: moves the part's totals to the
+// counts and leaves them and the part's ticket zero for the next launch.
+// kJointMoveBatch loads a thread in flight before its stores. The totals are
+// read from L2 (__ldcg), where the other blocks' reductions landed before
+// their tickets (LastBlockToArrive's fences).
+__device__ __forceinline__ void MovePartToCounts(uint32_t first, uint32_t length, uint32_t* accumulator,
+                                                 uint32_t* ticket, uint32_t* counts) {
+  constexpr uint32_t kBatch = kJointMoveBatch;
+  for (uint32_t i = threadIdx.x; i < length; i += kBatch * blockDim.x) {
+    uint32_t v[kBatch];
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kBatch; ++k) {
+      const uint32_t at = i + k * blockDim.x;
+      v[k] = at < length ? __ldcg(accumulator + first + at) : 0;
+    }
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kBatch; ++k) {
+      const uint32_t at = i + k * blockDim.x;
+      if (at >= length) continue;
+      counts[first + at] = v[k];
+      accumulator[first + at] = 0;
+    }
+  }
+  if (threadIdx.x == 0) *ticket = 0;
+}
+
+// Direct launches (kJointDirect): zero slice `slice`'s share of the part's
+// counts, then arrive at the grid's counter (fenced: the zeros land first).
+__device__ __forceinline__ void ZeroShareThenArrive(uint32_t first, uint32_t length, uint32_t slice,
+                                                    uint32_t slices, uint32_t* counts, uint32_t* arrivals) {
+  const uint32_t from = uint32_t(uint64_t(length) * slice / slices);
+  const uint32_t to = uint32_t(uint64_t(length) * (slice + 1) / slices);
+  for (uint32_t i = from + threadIdx.x; i < to; i += blockDim.x) counts[first + i] = 0;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) atomicAdd(arrivals, 1u);
+}
+
+// Until every block of the grid has arrived (the counter reached `target`,
+// unsigned and wrapping): then every block's zeros are in place.
+__device__ __forceinline__ void WaitForArrivals(const uint32_t* arrivals, uint32_t target) {
+  if (threadIdx.x == 0) {
+    for (;;) {
+      uint32_t seen;
+      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(arrivals) : "memory");
+      if (int32_t(seen - target) >= 0) break;
+      __nanosleep(100);
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+
+// Block b: part b % parts of slice b / parts (the parts of one slice run side
+// by side, so its rows come from DRAM once and from L2 for the others).
+// direct: counts in device memory and kJointDirect (arrival_target: what the
+// scratch's arrival counter reaches when every block has arrived).
+__global__ void __launch_bounds__(kJointSliceThreads)
+    JointSlicedKernel(const JointPlan plan, uint32_t slices, uint32_t* accumulator, uint32_t* counts, bool direct,
+                      uint32_t arrival_target) {
+  extern __shared__ __align__(16) uint32_t counters[];
+  const uint32_t part = blockIdx.x % plan.parts, slice = blockIdx.x / plan.parts;
+  const uint32_t first = JointPartFirst(plan, part), length = JointPartLength(plan, part);
+  const uint32_t y0 = JointSliceRow(plan, slice, slices), y1 = JointSliceRow(plan, slice + 1, slices);
+  if (kJointDirect && !kJointGlobalAtomics && direct) {
+    uint32_t* arrivals = accumulator + kJointArrivalsAt;
+    ZeroSharedThenWaitForPriorGrids(counters, length);
+    ZeroShareThenArrive(first, length, slice, slices, counts, arrivals);
+    CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
+                                     [&](uint32_t i, uint32_t n) { atomicAdd(counters + i, n); });
+    WaitForArrivals(arrivals, arrival_target);  // its __syncthreads also ends the count
+    for (uint32_t i = threadIdx.x; i < length; i += blockDim.x) {
+      const uint32_t v = counters[i];
+      if (v != 0) atomicAdd(counts + first + i, v);
+    }
+    return;
+  }
+  if constexpr (kJointGlobalAtomics) {
+    AllowDependentGridsToLaunch();
+    WaitForPriorGrids();
+    uint32_t* totals = accumulator + first;
+    CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
+                                     [&](uint32_t i, uint32_t n) { atomicAdd(totals + i, n); });
+  } else {
+    ZeroSharedThenWaitForPriorGrids(counters, length);
+    CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
+                                     [&](uint32_t i, uint32_t n) { atomicAdd(counters + i, n); });
+    __syncthreads();
+    // Consecutive lanes, consecutive counters: a warp's reductions share sectors.
+    for (uint32_t i = threadIdx.x; i < length; i += blockDim.x) {
+      const uint32_t v = counters[i];
+      if (v != 0) atomicAdd(accumulator + first + i, v);
+    }
+  }
+  uint32_t* ticket = accumulator + kJointTicketsAt + part;
+  if (LastBlockToArrive(ticket, slices)) MovePartToCounts(first, length, accumulator, ticket, counts);
+}
+
+// Shared memory of a sliced block: the counters of the largest part.
+constexpr uint32_t kJointSlicedSharedBytes =
+    kJointGlobalAtomics ? 0 : (kMaxJointBins + kJointParts - 1) / kJointParts * kMaxJointBins * sizeof(uint32_t);
+
 }  // namespace
 
 Status ConfigureJointKernel(const DeviceLimits& limits, KernelConfig* config) {
   *config = KernelConfig();
+  if constexpr (kJointSliced) {
+    CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, reinterpret_cast<const void*>(&JointSlicedKernel),
+                                             kJointSliceThreads, kJointSliceLoads, kJointSlicedSharedBytes,
+                                             "joint histogram (sliced)", config));
+    // The grid's size (JointSlices), not all the device could hold.
+    config->resident_blocks = std::min(config->resident_blocks, uint32_t(limits.sm_count) * kJointBlocksPerSm);
+    return Status::Ok();
+  }
   if (!limits.cooperative_launch) {
     config->why = "joint histogram: the device does not support cooperative launches";
     return Status::Ok();
@@ -174,11 +286,54 @@ JointPlan BuildJointPlan(const JointHistogramSpec& spec, const PlaneView& a, con
   p.paired = p.a.sample_size == 1 && p.b.sample_size == 1 && p.b.first == p.a.first + 1 &&
              p.a.pitch == p.b.pitch && p.a.stride == p.b.stride && p.a.stride % 2 == 0 && p.a.pitch % 2 == 0 &&
              reinterpret_cast<uintptr_t>(p.a.first) % 2 == 0;
+  p.packed_pairs = p.paired && p.a.stride == 2;
+  p.byte_bins = p.paired && p.a.depth == 8 && p.b.depth == 8 && p.a.shift == 0 && p.b.shift == 0 &&
+                spec.bins_a == 256 && spec.bins_b == 256;
+  // 2 x width bytes from any even address touch at most this many chunks.
+  p.chunk_span = (2 * p.width + 15) / 16 + 1;
+  p.chunk_row_of = FastDivisor::For(p.chunk_span);
+  p.width_of = FastDivisor::For(std::max<uint32_t>(1, p.width));
+  JointPlanParts(kJointParts, &p);
   return p;
 }
 
-Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* accumulator, uint32_t* counts,
-                   cudaStream_t stream) {
+void JointPlanParts(uint32_t parts, JointPlan* plan) {
+  plan->part_rows = (plan->bins_b + parts - 1) / parts;
+  plan->parts = (plan->bins_b + plan->part_rows - 1) / plan->part_rows;
+}
+
+uint32_t JointSlices(const KernelConfig& config, const JointPlan& plan) {
+  const uint32_t slices = std::max<uint32_t>(1, config.resident_blocks / plan.parts);
+  return std::min(slices, std::max<uint32_t>(1, plan.height));
+}
+
+bool JointCountsDirect(const uint32_t* counts) {
+  if (!kJointSliced || !kJointDirect || kJointGlobalAtomics) return false;
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, counts) != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky: clears what the query set
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeDevice;
+}
+
+Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* scratch, uint32_t* counts,
+                   bool direct, uint32_t* arrivals, cudaStream_t stream) {
+  uint32_t* accumulator = scratch;
+  if constexpr (kJointSliced) {
+    JointPlan plan_arg = plan;
+    uint32_t slices = JointSlices(config, plan);
+    const uint32_t grid = plan.parts * slices;
+    direct = direct && grid <= config.resident_blocks;  // the wait needs every block resident
+    uint32_t arrival_target = *arrivals + grid;
+    void* args[] = {&plan_arg, &slices, &accumulator, &counts, &direct, &arrival_target};
+    CUDAHIST_RETURN_IF_ERROR(CudaStatus(LaunchKernelSerialized(config.kernel, dim3(grid), config.threads,
+                                                               config.shared_bytes, args, stream,
+                                                               kScopesProgrammaticLaunch),
+                                        "joint histogram kernel launch (sliced)"));
+    if (direct) *arrivals = arrival_target;
+    return Status::Ok();
+  }
   const uint32_t grid = std::max<uint32_t>(1, std::min(config.resident_blocks, plan.items * kJointBParts));
   JointPlan plan_arg = plan;
   void* args[] = {&plan_arg, &accumulator, &counts};

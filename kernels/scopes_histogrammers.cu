@@ -79,9 +79,10 @@ Status ColumnHistogrammer::Compute(const ColumnHistogramSpec& spec, const PlaneV
 
 struct JointHistogrammer::Impl {
   detail::KernelConfig config;
-  uint32_t* accumulator = nullptr;  // kMaxJointBins^2 words, zero between launches
+  uint32_t* accumulator = nullptr;  // detail::kJointScratchWords words, zero between launches
   // Set when a launch failed: the accumulator may hold part of a frame.
   bool accumulator_needs_zeroing = false;
+  uint32_t arrivals = 0;  // the scratch's arrival counter (direct launches), as enqueued
 
   ~Impl() {
     if (accumulator != nullptr) cudaFree(accumulator);
@@ -89,7 +90,7 @@ struct JointHistogrammer::Impl {
 };
 
 namespace {
-constexpr size_t kJointAccumulatorBytes = size_t(kMaxJointBins) * kMaxJointBins * sizeof(uint32_t);
+constexpr size_t kJointAccumulatorBytes = size_t(detail::kJointScratchWords) * sizeof(uint32_t);
 }
 
 JointHistogrammer::JointHistogrammer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -121,9 +122,10 @@ Status JointHistogrammer::Compute(const JointHistogramSpec& spec, const PlaneVie
     CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemsetAsync(s.accumulator, 0, kJointAccumulatorBytes, stream),
                                         "cudaMemsetAsync(joint accumulator)"));
     s.accumulator_needs_zeroing = false;
+    s.arrivals = 0;
   }
-  const Status launched =
-      detail::LaunchJoint(s.config, detail::BuildJointPlan(spec, a, b), s.accumulator, counts, stream);
+  const Status launched = detail::LaunchJoint(s.config, detail::BuildJointPlan(spec, a, b), s.accumulator, counts,
+                                              detail::JointCountsDirect(counts), &s.arrivals, stream);
   if (!launched.ok()) s.accumulator_needs_zeroing = true;
   return launched;
 }

@@ -76,12 +76,37 @@ struct JointPlan {
   uint32_t column_segments;          // items per row band
   uint32_t items;
   bool paired;                       // a and b are the two bytes of one 16-bit word (NV12's UV)
+  // The sliced kernel (CUDAHIST_JOINT_SLICED): the b range cut into `parts`
+  // of part_rows bins (the last may have fewer), each counted by its own
+  // blocks (JointPlanParts).
+  uint32_t parts, part_rows;
+  bool packed_pairs;                 // paired at pixel stride 2: rows of contiguous pairs, 16-byte loads
+  bool byte_bins;                    // paired, 8 bits, 256 x 256 bins: the 16-bit pair is its counts index
+  uint32_t chunk_span;               // 16-byte chunks a row of pairs touches at most
+  FastDivisor chunk_row_of;          // unit -> row (divisor chunk_span)
+  FastDivisor width_of;              // unit -> row (divisor width)
 };
 
 Status ConfigureJointKernel(const DeviceLimits& limits, KernelConfig* config);
 JointPlan BuildJointPlan(const JointHistogramSpec& spec, const PlaneView& a, const PlaneView& b);
-// accumulator: kMaxJointBins^2 words, zero before the launch and left zero after it.
-Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* accumulator, uint32_t* counts,
-                   cudaStream_t stream);
+// Sets plan->parts and part_rows: at most `parts` parts of the b range
+// (BuildJointPlan: kJointParts).
+void JointPlanParts(uint32_t parts, JointPlan* plan);
+// The sliced kernel's slices of rows (grid: parts x slices blocks).
+uint32_t JointSlices(const KernelConfig& config, const JointPlan& plan);
+// The joint scratch: the 256 x 256 totals, a ticket per part, the direct
+// launches' arrival counter. Zero before the first launch (and after a
+// failed one, with the arrival target back to 0); a launch leaves the totals
+// and tickets zero.
+constexpr uint32_t kJointTicketsAt = kMaxJointBins * kMaxJointBins;
+constexpr uint32_t kJointArrivalsAt = kJointTicketsAt + kMaxJointBins;
+constexpr uint32_t kJointScratchWords = kJointArrivalsAt + 1;
+// Whether a launch may add straight to `counts` (CUDAHIST_JOINT_DIRECT and
+// counts in device memory).
+bool JointCountsDirect(const uint32_t* counts);
+// direct: JointCountsDirect(counts); *arrivals: the arrival counter's value
+// before the launch, advanced by the launch's blocks when it is enqueued.
+Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* scratch, uint32_t* counts,
+                   bool direct, uint32_t* arrivals, cudaStream_t stream);
 
 }  // namespace cudahist::detail

@@ -53,6 +53,24 @@
 #ifndef CUDAHIST_JOINT_FLUSH_VECTOR
 #define CUDAHIST_JOINT_FLUSH_VECTOR 0
 #endif
+#ifndef CUDAHIST_JOINT_SLICED
+#define CUDAHIST_JOINT_SLICED 0
+#endif
+#ifndef CUDAHIST_JOINT_PARTS
+#define CUDAHIST_JOINT_PARTS 8
+#endif
+#ifndef CUDAHIST_JOINT_BLOCKS_PER_SM
+#define CUDAHIST_JOINT_BLOCKS_PER_SM 2
+#endif
+#ifndef CUDAHIST_JOINT_SLICE_THREADS
+#define CUDAHIST_JOINT_SLICE_THREADS 512
+#endif
+#ifndef CUDAHIST_JOINT_GLOBAL_ATOMICS
+#define CUDAHIST_JOINT_GLOBAL_ATOMICS 0
+#endif
+#ifndef CUDAHIST_JOINT_DIRECT
+#define CUDAHIST_JOINT_DIRECT 0
+#endif
 
 namespace cudahist::detail {
 
@@ -138,7 +156,8 @@ constexpr bool kColumnFlushPerColumn = CUDAHIST_COLUMN_FLUSH_PER_COLUMN != 0;
 // Programmatic dependent launch (kernels/tuning.h explains it) for the column
 // launches that need no grid sync (video frames: the plan is direct): the
 // launch gap and the zeroing of the counters overlap the previous kernel's
-// tail. Cooperative launches (partials, the joint kernel) stay plain.
+// tail. Cooperative launches (partials, the joint kernel) stay plain; the
+// sliced joint kernel (CUDAHIST_JOINT_SLICED) is not cooperative and takes it.
 // Default: (b) 10.93 -> 8.75 us, (c) 16.25 -> 14.04 on its own; with 8
 // flush warps 6.91 and 11.89.
 constexpr bool kScopesProgrammaticLaunch = CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH != 0;
@@ -196,6 +215,70 @@ constexpr bool kJointWarpAggregate = CUDAHIST_JOINT_WARP_AGGREGATE != 0;
 // as first measured with no minimum; a minimum of 1 gives it 40.
 constexpr uint32_t kJointMinBlocksPerSm = 2048 / kJointThreads;
 static_assert(kJointBParts == 1 || kJointBParts == 2 || kJointBParts == 4, "b parts: 1, 2 or 4");
+// The sliced kernel (CUDAHIST_JOINT_SLICED = 1; 0 keeps the kernel above).
+// Round 2 showed the kernel above bound by a chain of fixed costs per block
+// (zero 128 KB, count 8192 samples, scan 128 KB, some 7.7K L2 reductions on
+// uniform samples: ncu 621K red sectors a frame, the L2 at 32% of its
+// throughput, then grid.sync and a copy of 256 KB by the whole grid), on 68
+// of 132 SMs. The sliced kernel cuts the work both ways instead: the b range
+// into kJointParts parts (32-bit shared counters of 256 / parts rows: 32 KB
+// at 8 parts, nothing to pack or to bound) and the rows into slices, one
+// block per (part, slice), about kJointBlocksPerSm blocks an SM. A block reads
+// its slice (16-byte loads for NV12's UV), counts the samples of its part,
+// adds its non-zero counters to the accumulator (L2 reductions, coalesced:
+// consecutive counters from consecutive lanes), and the last block of a part
+// to arrive (a ticket per part, no grid sync, no cooperative launch) moves
+// that part of the accumulator to the counts and zeroes it. So a frame is read
+// `parts` times (once from DRAM, then from L2: 1 MB for 1080p NV12), and
+// each block's chain is short: 32 KB to zero and scan, a slice of 16 rows,
+// 8192 counters of which about 3.4K non-zero at 8 parts x 33 slices on
+// uniform samples (some 230K red sectors a frame instead of 621K: a block's
+// counters see 2K samples of its part where the kernel above saw 8192 over
+// 64K counters). The launch is programmatic (kScopesProgrammaticLaunch): the
+// zeroing of the shared counters overlaps the previous kernel.
+// More parts: fewer, denser reductions, more reading from L2 (parts x the
+// frame) and more samples skipped per block; fewer: the reverse.
+constexpr bool kJointSliced = CUDAHIST_JOINT_SLICED != 0;
+constexpr uint32_t kJointParts = CUDAHIST_JOINT_PARTS;
+// Grid: parts x slices, slices = SMs x kJointBlocksPerSm / parts (at most the
+// resident blocks, at least one row a slice). 2: 264 blocks of 512 threads
+// on an H100 (two an SM: one counts while the other waits on its loads or
+// reductions); 1: 136, half the reductions, twice the rows a block.
+constexpr uint32_t kJointBlocksPerSm = CUDAHIST_JOINT_BLOCKS_PER_SM;
+constexpr uint32_t kJointSliceThreads = CUDAHIST_JOINT_SLICE_THREADS;
+// Loads a thread issues before counting (16-byte chunks for NV12: a 1080p
+// slice of 16 rows x 121 chunks is about 4 a thread at 512 threads, one
+// round of DRAM latency).
+constexpr uint32_t kJointSliceLoads = 4;
+// The last block of a part moves it (8192 words at 8 parts) with this many
+// loads a thread in flight before its stores: two L2 round trips, not 16.
+constexpr uint32_t kJointMoveBatch = 8;
+// CUDAHIST_JOINT_GLOBAL_ATOMICS = 1: the sliced kernel without shared
+// counters, one L2 reduction per sample of the block's part straight into
+// the accumulator (518K for 1080p NV12, spread over the L2 slices by the 64K
+// addresses; the parts still split the final move between blocks). No
+// zeroing, no scan; but peaked chroma (real video near grey) piles the
+// reductions of a frame onto a few addresses, which serialise in their L2
+// slice: measured for what the uniform case shows of the L2's rate.
+constexpr bool kJointGlobalAtomics = CUDAHIST_JOINT_GLOBAL_ATOMICS != 0;
+// CUDAHIST_JOINT_DIRECT = 1 (sliced kernel, counts in device memory): no
+// accumulator, no tickets, no move. Each block zeroes its share of its part's
+// counts first and arrives at a grid-wide counter; it counts its slice; then
+// waits for every block's arrival (by then long past: the wait costs nothing
+// but the read) and adds its counters straight to the counts. The chain after
+// the count (fence, ticket, the last block's two L2 round trips to move and
+// zero 32 KB) goes; a block's end is its reductions. The wait needs every
+// block resident at once: the grid is at most what the device holds
+// (kJointBlocksPerSm, capped by the occupancy), and PDL's wait for the previous
+// grid comes before it. The counter is never reset: the histogrammer adds the
+// grid to the target it passes each launch (unsigned, wrapping). Pinned or
+// managed counts (cudaPointerGetAttributes per Compute) take the accumulator.
+// Not cooperative: where fewer SMs are lent than the occupancy counts (MPS
+// limits, green contexts) the wait could hang; before it becomes a default,
+// it must launch with cudaLaunchAttributeCooperative beside PDL (untried).
+constexpr bool kJointDirect = CUDAHIST_JOINT_DIRECT != 0;
+static_assert(kJointParts >= 1 && kJointParts <= 256, "joint parts: 1 to 256 (kMaxJointBins)");
+static_assert(kJointBlocksPerSm >= 1, "joint blocks per SM: at least 1");
 static_assert(kJointSamplesPerItem <= 65535, "a 16-bit shared counter must not overflow within an item");
 
 }  // namespace cudahist::detail

@@ -9,7 +9,13 @@
 #include <cudahist/scopes.h>
 
 #include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
 
+#include "frames.h"
+#include "joint_slices.h"
+#include "scope_cases.h"
 #include "scopes_launch.h"
 #include "scopes_tuning.h"
 
@@ -134,6 +140,83 @@ TEST(ScopePlan, JointItemsAndThePairedLoad) {
   const cudahist::detail::JointPlan w = cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), wide, wide);
   EXPECT_EQ(w.column_segments, 3u);
   EXPECT_EQ(w.items, 9u);
+}
+
+TEST(ScopePlan, JointSlicesOfAnH100) {
+  PlaneView u = Plane(960, 540, 1920);
+  u.pixel_stride = 2;
+  PlaneView v = u;
+  v.offset = 1;
+  cudahist::detail::JointPlan nv12 = cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), u, v);
+  EXPECT_TRUE(nv12.packed_pairs);
+  EXPECT_EQ(nv12.chunk_span, 121u);  // 1920 bytes: 120 chunks, 121 from an unaligned start
+  cudahist::detail::KernelConfig config;
+  config.resident_blocks = 2 * kSms;
+  cudahist::detail::JointPlanParts(8, &nv12);
+  EXPECT_EQ(nv12.parts, 8u);
+  EXPECT_EQ(nv12.part_rows, 32u);
+  EXPECT_EQ(cudahist::detail::JointSlices(config, nv12), 33u);
+  // Fewer b bins than parts: one row a part; bins that parts do not divide:
+  // a shorter last part.
+  cudahist::JointHistogramSpec spec;
+  spec.bins_b = 5;
+  cudahist::detail::JointPlan few = cudahist::detail::BuildJointPlan(spec, u, v);
+  cudahist::detail::JointPlanParts(8, &few);
+  EXPECT_EQ(few.parts, 5u);
+  EXPECT_EQ(few.part_rows, 1u);
+  spec.bins_b = 100;
+  cudahist::detail::JointPlan odd = cudahist::detail::BuildJointPlan(spec, u, v);
+  cudahist::detail::JointPlanParts(8, &odd);
+  EXPECT_EQ(odd.part_rows, 13u);
+  EXPECT_EQ(odd.parts, 8u);
+  EXPECT_EQ(cudahist::detail::JointPartLength(odd, 7), 9u * 256);
+  // A slice is at least one row.
+  const PlaneView short_plane = Plane(100, 3, 100);
+  EXPECT_EQ(cudahist::detail::JointSlices(
+                config, cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), short_plane, short_plane)),
+            3u);
+}
+
+// The sliced joint kernel's walk (joint_slices.h), run on the host: every
+// (part, slice) block, each of its threads visiting the units the kernel
+// gives it, adds up to the CPU reference on every joint case (NV12's 16-byte
+// chunks with unaligned starts and ROI, two planes, P010, RGBA) and for part
+// counts that divide the b bins, do not, or exceed them.
+TEST(ScopePlan, JointSlicedWalkEqualsReference) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
+  std::mt19937_64 rng(seed);
+  for (const JointCase& c : JointCases()) {
+    SCOPED_TRACE(Describe(c));
+    const Frame frame = MakeJointFrame(c, rng);
+    const PaddedCopy copy = CopyWithSlack(frame);  // whole 16-byte chunks stay inside it
+    const cudahist::JointHistogramSpec spec = JointSpecOf(c);
+    std::vector<uint32_t> expected(cudahist::JointCountsLength(spec));
+    ASSERT_TRUE(cudahist::ReferenceJointHistogram(spec, frame.views[0], frame.views[1], expected.data()).ok());
+    for (uint32_t parts : {1u, 3u, 8u, 300u}) {
+      for (uint32_t slices : {1u, 7u}) {
+        SCOPED_TRACE(std::to_string(parts) + " parts, " + std::to_string(slices) + " slices");
+        cudahist::detail::JointPlan plan = cudahist::detail::BuildJointPlan(spec, copy.views[0], copy.views[1]);
+        cudahist::detail::JointPlanParts(parts, &plan);
+        std::vector<uint32_t> totals(expected.size());
+        constexpr uint32_t kThreads = 5;
+        for (uint32_t part = 0; part < plan.parts; ++part) {
+          for (uint32_t slice = 0; slice < slices; ++slice) {
+            const uint32_t y0 = cudahist::detail::JointSliceRow(plan, slice, slices);
+            const uint32_t y1 = cudahist::detail::JointSliceRow(plan, slice + 1, slices);
+            std::vector<uint32_t> counters(cudahist::detail::JointPartLength(plan, part));
+            for (uint32_t t = 0; t < kThreads; ++t) {
+              cudahist::detail::CountSlicePart<3>(plan, part, y0, y1, t, kThreads,
+                                                  [&](uint32_t i, uint32_t n) { counters.at(i) += n; });
+            }
+            const uint32_t first = cudahist::detail::JointPartFirst(plan, part);
+            for (size_t i = 0; i < counters.size(); ++i) totals.at(first + i) += counters[i];
+          }
+        }
+        ASSERT_EQ(totals, expected);
+      }
+    }
+  }
 }
 
 }  // namespace

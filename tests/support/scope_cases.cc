@@ -115,6 +115,12 @@ std::vector<JointCase> JointCases() {
   j.push_back(Joint("nv12 u/v", Layout(167, 39, 2, 1, 0, 8, 5, 2), 2, 0, 1, 256, 256));
   j.push_back(Joint("nv12 u/v", Layout(167, 39, 2, 1, 0, 8, 5, 1), 2, 0, 1, 256, 256, D::kPeaked));
   j.push_back(Joint("nv12 u/v", Layout(960, 270, 2, 1, 0, 8, 0, 0), 2, 0, 1, 64, 100));
+  // Even pitch (the paired load; 16-byte chunks of rows that start and end
+  // anywhere in a chunk), bins that do not divide into parts, a flat one
+  // (chunks of equal pairs), and its ROI.
+  j.push_back(Joint("nv12 u/v", Layout(173, 41, 2, 1, 0, 8, 6, 2), 2, 0, 1, 256, 256));
+  j.push_back(Joint("nv12 u/v", Layout(173, 41, 2, 1, 0, 8, 6, 2), 2, 0, 1, 77, 100, D::kPeaked));
+  j.push_back(Joint("nv12 u/v", Layout(173, 41, 2, 1, 0, 8, 6, 2), 2, 0, 1, 256, 256, D::kOneValue));
   j.push_back(Joint("nv21 v/u", Layout(61, 17, 2, 1, 0, 8, 3, 0), 2, 1, 0, 256, 256));
   // I420 U/V and Y444 U/V: planes of their own, different paddings.
   j.push_back(TwoPlanes("i420 u/v", Layout(167, 39, 1, 1, 0, 8, 3, 1), 9, 6, 256, 256));
@@ -133,6 +139,10 @@ std::vector<JointCase> JointCases() {
   j.push_back(roi);
   roi.roi = cudahist::Roi{3, 4, 0, 30};
   j.push_back(roi);
+  JointCase even_roi = Joint("nv12 u/v", Layout(173, 41, 2, 1, 0, 8, 6, 2), 2, 0, 1, 256, 256);
+  even_roi.has_roi = true;
+  even_roi.roi = cudahist::Roi{5, 3, 101, 33};
+  j.push_back(even_roi);
   return j;
 }
 
