@@ -486,13 +486,19 @@ __device__ __forceinline__ void ZeroSharedThenWaitForPriorGrids(uint32_t* words,
 
 // Call after the block has added its counts to the global accumulator: true
 // (block-uniform) in the last of the `blocks` blocks to arrive at `ticket`.
-// The fence before the ticket orders each thread's atomics before its
-// block's ticket (as in the CUDA samples' threadFenceReduction).
+// The barrier orders every thread's atomics before thread 0's fence, which
+// is cumulative, so one fence orders them all before the block's ticket (as
+// cooperative groups' grid sync does). A fence in every thread, as the CUDA
+// samples' threadFenceReduction has it, was the signalstats kernel's largest
+// single stall (Nsight Compute's source view, H100 2026-11-23: 8% of the
+// samples on its ERRBAR).
 __device__ __forceinline__ bool LastBlockToArrive(uint32_t* ticket, uint32_t blocks) {
   __shared__ bool is_last_block;
-  __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0) is_last_block = atomicAdd(ticket, 1u) == blocks - 1;
+  if (threadIdx.x == 0) {
+    __threadfence();
+    is_last_block = atomicAdd(ticket, 1u) == blocks - 1;
+  }
   __syncthreads();
   if (is_last_block) __threadfence();
   return is_last_block;

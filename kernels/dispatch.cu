@@ -148,19 +148,22 @@ uint32_t FrameGrid(const KernelConfig& config, const Plan& plan, uint32_t chunks
 }
 
 cudaError_t LaunchKernelSerialized(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
-                                   void** args, cudaStream_t stream, bool programmatic) {
+                                   void** args, cudaStream_t stream, bool programmatic, bool cooperative) {
   cudaLaunchConfig_t launch = {};
   launch.gridDim = grid;
   launch.blockDim = dim3(threads);
   launch.dynamicSmemBytes = shared_bytes;
   launch.stream = stream;
-  cudaLaunchAttribute attribute = {};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attributes[2] = {};
   if (programmatic) {
-    launch.attrs = &attribute;
-    launch.numAttrs = 1;
+    attributes[launch.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[launch.numAttrs++].val.programmaticStreamSerializationAllowed = 1;
   }
+  if (cooperative) {
+    attributes[launch.numAttrs].id = cudaLaunchAttributeCooperative;
+    attributes[launch.numAttrs++].val.cooperative = 1;
+  }
+  launch.attrs = attributes;
   return cudaLaunchKernelExC(&launch, kernel, args);
 }
 

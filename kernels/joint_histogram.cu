@@ -327,10 +327,18 @@ Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* 
     direct = direct && grid <= config.resident_blocks;  // the wait needs every block resident
     uint32_t arrival_target = *arrivals + grid;
     void* args[] = {&plan_arg, &slices, &accumulator, &counts, &direct, &arrival_target};
-    CUDAHIST_RETURN_IF_ERROR(CudaStatus(LaunchKernelSerialized(config.kernel, dim3(grid), config.threads,
-                                                               config.shared_bytes, args, stream,
-                                                               kScopesProgrammaticLaunch),
-                                        "joint histogram kernel launch (sliced)"));
+    // A direct launch's blocks wait for one another: cooperative, so that a
+    // device with fewer SMs free than the plan assumed (MPS, green contexts)
+    // refuses the launch instead of hanging; then the accumulator's path.
+    cudaError_t error = LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes, args,
+                                               stream, kScopesProgrammaticLaunch, direct);
+    if (error != cudaSuccess && direct) {
+      (void)cudaGetLastError();  // a refused launch leaves no sticky error
+      direct = false;
+      error = LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes, args, stream,
+                                     kScopesProgrammaticLaunch);
+    }
+    CUDAHIST_RETURN_IF_ERROR(CudaStatus(error, "joint histogram kernel launch (sliced)"));
     if (direct) *arrivals = arrival_target;
     return Status::Ok();
   }

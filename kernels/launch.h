@@ -85,9 +85,11 @@ Status ConfigureKernel(const DeviceLimits& limits, const void* kernel, uint32_t 
 // Launches `kernel`, with the programmatic-serialisation attribute when
 // `programmatic` (Hopper: it may start while the previous kernel on the
 // stream finishes, so it must call WaitForPriorGrids, device_helpers.cuh,
-// before touching global memory).
+// before touching global memory). `cooperative`: the launch fails, rather
+// than starting, unless every block can be resident at once (for a kernel
+// whose blocks wait for one another).
 cudaError_t LaunchKernelSerialized(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
-                                   void** args, cudaStream_t stream, bool programmatic);
+                                   void** args, cudaStream_t stream, bool programmatic, bool cooperative = false);
 
 // Launches a kernel that starts with ZeroSharedThenWaitForPriorGrids
 // (device_helpers.cuh) with the programmatic-serialisation attribute where
