@@ -38,12 +38,15 @@ set -euo pipefail
 # prints where a launch's time goes (its own __syncthreads make it a little
 # slower than the default). Third round (byte lanes the default): one_lane is
 # the second round's default (a sample at a time), fill spreads the units over
-# every SM (kSignalStatsFillSms).
+# every SM (kSignalStatsFillSms), lookups_late looks sat/hue up between the
+# increments (kSignalStatsLookupsFirst = 0), one_lane_late is both as the
+# second round had them.
 VARIANTS=(
   "timeline=-DCUDAHIST_SIGNALSTATS_TIMELINE=1"
   "one_lane=-DCUDAHIST_SIGNALSTATS_BYTE_LANES=0"
+  "lookups_late=-DCUDAHIST_SIGNALSTATS_LOOKUPS_FIRST=0"
+  "one_lane_late=-DCUDAHIST_SIGNALSTATS_BYTE_LANES=0 -DCUDAHIST_SIGNALSTATS_LOOKUPS_FIRST=0"
   "fill=-DCUDAHIST_SIGNALSTATS_FILL_SMS=1"
-  "fill_timeline=-DCUDAHIST_SIGNALSTATS_FILL_SMS=1 -DCUDAHIST_SIGNALSTATS_TIMELINE=1"
 )
 
 build_variants() {

@@ -35,6 +35,9 @@
 #ifndef CUDAHIST_SIGNALSTATS_BYTE_LANES
 #define CUDAHIST_SIGNALSTATS_BYTE_LANES 1
 #endif
+#ifndef CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST
+#define CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST 1
+#endif
 #ifndef CUDAHIST_SIGNALSTATS_FILL_SMS
 #define CUDAHIST_SIGNALSTATS_FILL_SMS 0
 #endif
@@ -154,6 +157,15 @@ constexpr bool kSignalStatsPackedTable = CUDAHIST_SIGNALSTATS_PACKED_TABLE != 0;
 // and 16 luma samples, issued at 0.39 a cycle per scheduler: the counting is
 // as much instructions as memory latency. 0: every sample on its own.
 constexpr bool kSignalStatsByteLanes = CUDAHIST_SIGNALSTATS_BYTE_LANES != 0;
+
+// Lookups first: a thread issues the sat/hue table lookups of all its
+// unit's chroma samples before its first histogram increment. An increment
+// is an asm with a memory clobber, which the compiler may not move a load
+// across, so looked up one sample at a time between increments, each lookup
+// (dependent on its chroma load, served by L2 for half of them: Nsight
+// Compute's L1 hit rate 34-46%) was a round trip of its own, four in a row.
+// 0: one sample's lookup, then its increments.
+constexpr bool kSignalStatsLookupsFirst = CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST != 0;
 
 // Fill every SM: a frame with at least kSignalStatsFillMinUnits units a block
 // gets as many blocks as are resident (132 on an H100), its units spread

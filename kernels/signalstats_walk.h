@@ -426,13 +426,18 @@ struct UnitCounter {
 
   template <class Samples>
   CUDAHIST_HD void CountEachSample(const SignalStatsParams& p, const Samples& s) {
+    uint32_t sat_hue[Samples::kSamples];  // all lookups in flight at once (CountByteLanes says why)
+    if constexpr (kSignalStatsLookupsFirst) {
+      CUDAHIST_UNROLL
+      for (uint32_t k = 0; k < Samples::kSamples; ++k) sat_hue[k] = s.Chroma(k) ? SatHueOf(p, s.U(k), s.V(k)) : 0;
+    }
     CUDAHIST_UNROLL
     for (uint32_t k = 0; k < Samples::kSamples; ++k) {
       if (!s.Chroma(k)) continue;
       const uint32_t u = s.U(k), v = s.V(k);
       counter.Add(slot_u, u);
       counter.Add(slot_v, v);
-      const uint32_t entry = SatHueOf(p, u, v);
+      const uint32_t entry = kSignalStatsLookupsFirst ? sat_hue[k] : SatHueOf(p, u, v);
       counter.Add(slot_sat, entry & kSatHueSatMask);
       counter.Add(slot_hue, entry >> kSatHueHueShift);
       sums[kDifU] += AbsoluteDifference(u, s.PU(k));
@@ -460,6 +465,14 @@ struct UnitCounter {
     constexpr uint32_t kLumaWords = kWideLumaBytes / 4;  // a luma row's: samples 2j and 2j + 1 in word j
     constexpr uint32_t kChromaWords = (ChromaRun<kInterleaved>::kBytes + 3) / 4;
     static_assert(kWideLumaBytes % 4 == 0, "whole luma words");
+    // The sat/hue lookups first, all of them: each depends on its chroma load
+    // and waits for L2, and a lookup issued after a histogram increment
+    // (an asm with a memory clobber) could not be moved ahead of it.
+    uint32_t sat_hue[kSignalStatsRun];
+    if constexpr (kSignalStatsLookupsFirst) {
+      CUDAHIST_UNROLL
+      for (uint32_t k = 0; k < kSignalStatsRun; ++k) sat_hue[k] = SatHueOf(p, s.U(k), s.V(k));
+    }
     const uint32_t chroma_low = EveryByte(p.low), chroma_high = EveryByte(p.chroma_high);
     // chroma_out[j]: 0xff in the luma bytes of word j whose chroma sample is out of range.
     uint32_t chroma_out[kLumaWords];
@@ -485,15 +498,6 @@ struct UnitCounter {
       CUDAHIST_UNROLL
       for (uint32_t j = 0; j < kLumaWords; ++j) chroma_out[j] = BytePerm(out[j / 2], 0, j % 2 == 0 ? 0x1100 : 0x3322);
     }
-    CUDAHIST_UNROLL
-    for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
-      const uint32_t u = s.U(k), v = s.V(k);
-      counter.Add(slot_u, u);
-      counter.Add(slot_v, v);
-      const uint32_t entry = SatHueOf(p, u, v);
-      counter.Add(slot_sat, entry & kSatHueSatMask);
-      counter.Add(slot_hue, entry >> kSatHueHueShift);
-    }
     const uint32_t luma_low = EveryByte(p.low), luma_high = EveryByte(p.luma_high);
     uint32_t dif_y = 0, brng = 0;
     CUDAHIST_UNROLL
@@ -507,6 +511,14 @@ struct UnitCounter {
         CUDAHIST_UNROLL
         for (uint32_t b = 0; b < 4; ++b) counter.Add(slot_y, ByteOf(w, b));
       }
+    }
+    CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
+      if constexpr (!kSignalStatsLookupsFirst) sat_hue[k] = SatHueOf(p, s.U(k), s.V(k));
+      counter.Add(slot_u, s.U(k));
+      counter.Add(slot_v, s.V(k));
+      counter.Add(slot_sat, sat_hue[k] & kSatHueSatMask);
+      counter.Add(slot_hue, sat_hue[k] >> kSatHueHueShift);
     }
     sums[kDifY] += dif_y;
     sums[kDifU] += dif_u;
