@@ -36,7 +36,7 @@
 #define CUDAHIST_SIGNALSTATS_BYTE_LANES 1
 #endif
 #ifndef CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST
-#define CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST 1
+#define CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST 0
 #endif
 #ifndef CUDAHIST_SIGNALSTATS_FILL_SMS
 #define CUDAHIST_SIGNALSTATS_FILL_SMS 0
@@ -155,7 +155,10 @@ constexpr bool kSignalStatsPackedTable = CUDAHIST_SIGNALSTATS_PACKED_TABLE != 0;
 // of the units (merge 1.2, fence and ticket 1.5, zeroing 0.7), and Nsight
 // Compute counts some 1050 instructions a thread for one unit of 4 chroma
 // and 16 luma samples, issued at 0.39 a cycle per scheduler: the counting is
-// as much instructions as memory latency. 0: every sample on its own.
+// as much instructions as memory latency. Measured (H100, 05:05 UTC): 12.60
+// us a 1080p frame against 13.04 a sample at a time (lookups late in both;
+// 13.10 and 13.31 with the lookups first): the default.
+// 0: every sample on its own.
 constexpr bool kSignalStatsByteLanes = CUDAHIST_SIGNALSTATS_BYTE_LANES != 0;
 
 // Lookups first: a thread issues the sat/hue table lookups of all its
@@ -164,14 +167,19 @@ constexpr bool kSignalStatsByteLanes = CUDAHIST_SIGNALSTATS_BYTE_LANES != 0;
 // across, so looked up one sample at a time between increments, each lookup
 // (dependent on its chroma load, served by L2 for half of them: Nsight
 // Compute's L1 hit rate 34-46%) was a round trip of its own, four in a row.
-// 0: one sample's lookup, then its increments.
+// 0: one sample's lookup, then its increments: the default, since measured
+// (H100, 2026-11-23 05:05 UTC, signalstats_variants, 2 rounds) 12.60 us a
+// 1080p frame with the lookups late against 13.10 with them first: ptxas
+// schedules the lookups ahead of the increments itself where it can, and
+// holding four entries costs registers under the 64-register cap.
 constexpr bool kSignalStatsLookupsFirst = CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST != 0;
 
 // Fill every SM: a frame with at least kSignalStatsFillMinUnits units a block
 // gets as many blocks as are resident (132 on an H100), its units spread
 // over all of them, instead of as many blocks as its units fill at one unit
 // a thread (1080p NV12: 127, five SMs idle and every block's threads busy).
-// 0: units / threads blocks.
+// Measured no gain (13.29 us against 13.26 at 04:47, 13.42 against 13.10 at
+// 05:05 UTC, H100): not taken. 0: units / threads blocks.
 constexpr bool kSignalStatsFillSms = CUDAHIST_SIGNALSTATS_FILL_SMS != 0;
 constexpr uint32_t kSignalStatsFillMinUnits = 256;
 
