@@ -41,7 +41,7 @@ struct ColumnShape {
   static constexpr uint32_t kBandColumns = 32 * kV;  // at most (fewer when lanes share a row at V = 1)
   static constexpr uint32_t kRowsInFlight = kV == 1 ? kColumnRowsInFlightNarrow : kColumnRowsInFlightWide;
   static constexpr uint32_t kMinBlocksPerSm = kV == 1 ? kColumnMinBlocksNarrow : 1;
-  static constexpr bool kPrefetch = kV == 4 && kColumnPrefetchWide;
+  static constexpr bool kPrefetch = kV == 4 ? kColumnPrefetchWide : kColumnPrefetchNarrow;
   static constexpr uint32_t kFlushWarps = kV == 1 ? kColumnFlushWarpsNarrow : kColumnFlushWarpsWide;
   static constexpr uint32_t kCounterWords = kV * 32 * kColumnTileBins;
   static constexpr uint32_t kStageWords = kBandColumns * kStagePitch;
@@ -77,6 +77,18 @@ struct ColumnItem {
 
 __device__ __forceinline__ ColumnItem ItemOf(const ColumnPlan& p, uint32_t item) {
   ColumnItem it;
+  if (kColumnLeanItem && p.simple_items) {  // item = band; band_columns groups of one column each
+    it.band = item;
+    it.slice = 0;
+    it.x0 = item * p.band_columns;
+    it.columns = min(p.band_columns, p.width - it.x0);
+    it.tile_begin = 0;
+    it.tile_len = p.bins;
+    it.y0 = 0;
+    it.y1 = p.height;
+    it.first_group = it.x0;
+    return it;
+  }
   it.band = item % p.bands;  // neighbouring blocks: neighbouring bands of the same rows
   const uint32_t rest = item / p.bands;
   const uint32_t tile = rest % p.tiles;
@@ -105,6 +117,140 @@ __device__ __forceinline__ void SharedIncrement(uint32_t address) {
   asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(address) : "memory");
 }
 
+// Counters zeroed 16 bytes a store (count: a multiple of 4 words; the
+// dynamic shared window is 16-byte aligned).
+__device__ __forceinline__ void ZeroSharedVector(uint32_t* words, uint32_t count) {
+  uint4* vectors = reinterpret_cast<uint4*>(words);
+  for (uint32_t i = threadIdx.x; i < count / 4; i += blockDim.x) vectors[i] = make_uint4(0, 0, 0, 0);
+}
+
+// --- the byte walk of CUDAHIST_COLUMN_LEAN_COUNT (scopes_tuning.h) ------------
+// A lane's word of one row: one sample (V = 1) or four columns (V = 4).
+template <uint32_t kV>
+__device__ __forceinline__ uint32_t LoadRowWord(const uint8_t* at) {
+  if constexpr (kV == 4) {
+    return __ldg(reinterpret_cast<const unsigned int*>(at));
+  } else {
+    return __ldg(at);
+  }
+}
+
+// Counts the first `valid` columns of a word (all kV when kWhole). kPacked:
+// 16-bit counters, bin b in half b % 2 of word (b / 2) * 32 + lane (V = 1).
+template <uint32_t kV, bool kWhole, bool kPacked>
+__device__ __forceinline__ void CountWord(uint32_t word, uint32_t valid, uint32_t lane_counters) {
+  static_assert(!kPacked || kV == 1, "16-bit counters at V = 1 only");
+  constexpr uint32_t kColumnBytes = kColumnTileBins * 32 * uint32_t(sizeof(uint32_t));
+CUDAHIST_UNROLL
+  for (uint32_t k = 0; k < kV; ++k) {
+    if (!kWhole && k >= valid) return;
+    const uint32_t bin = kV == 4 ? ByteOf(word, k) : word;
+    if constexpr (kPacked) {
+      const uint32_t address = lane_counters + ((bin >> 1) << 7), one = 1u << ((bin & 1) << 4);
+      asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(address), "r"(one) : "memory");
+    } else {
+      SharedIncrement(lane_counters + k * kColumnBytes + (bin << 7));  // word (k * 256 + bin) * 32 + lane
+    }
+  }
+}
+
+// One batch of rows `step` bytes apart: all kRows of them (kFull), or the first n.
+template <uint32_t kV, uint32_t kRows, bool kFull>
+__device__ __forceinline__ void LoadRows(const uint8_t* at, uint64_t step, uint32_t n, uint32_t (&word)[kRows]) {
+CUDAHIST_UNROLL
+  for (uint32_t r = 0; r < kRows; ++r) {
+    if (kFull || r < n) word[r] = LoadRowWord<kV>(at);
+    at += step;
+  }
+}
+
+template <uint32_t kV, uint32_t kRows, bool kFull, bool kWhole, bool kPacked>
+__device__ __forceinline__ void CountRows(uint32_t n, const uint32_t (&word)[kRows], uint32_t valid,
+                                          uint32_t lane_counters) {
+CUDAHIST_UNROLL
+  for (uint32_t r = 0; r < kRows; ++r) {
+    if (kFull || r < n) CountWord<kV, kWhole, kPacked>(word[r], valid, lane_counters);
+  }
+}
+
+// A lane's `rows` rows from `at`, `step` bytes apart: whole batches without a
+// test per row, then the rest; with the next batch's loads in flight while
+// one is counted where the shape prefetches (V = 4).
+template <uint32_t kV, bool kWhole, bool kPacked>
+__device__ __forceinline__ void WalkBytes(const uint8_t* at, uint64_t step, uint32_t rows, uint32_t valid,
+                                          uint32_t lane_counters) {
+  constexpr uint32_t kRows = ColumnShape<kV>::kRowsInFlight;
+  const uint64_t batch_step = step * kRows;
+  const uint32_t full = rows / kRows, rest = rows % kRows;
+  uint32_t word[kRows];
+  if constexpr (ColumnShape<kV>::kPrefetch) {
+    if (full == 0) {
+      LoadRows<kV, kRows, false>(at, step, rest, word);
+      CountRows<kV, kRows, false, kWhole, kPacked>(rest, word, valid, lane_counters);
+      return;
+    }
+    LoadRows<kV, kRows, true>(at, step, kRows, word);
+    at += batch_step;
+    for (uint32_t b = 1; b < full; ++b) {
+      uint32_t next[kRows];
+      LoadRows<kV, kRows, true>(at, step, kRows, next);
+      at += batch_step;
+      CountRows<kV, kRows, true, kWhole, kPacked>(kRows, word, valid, lane_counters);
+CUDAHIST_UNROLL
+      for (uint32_t r = 0; r < kRows; ++r) word[r] = next[r];
+    }
+    if (rest != 0) {
+      uint32_t next[kRows];
+      LoadRows<kV, kRows, false>(at, step, rest, next);
+      CountRows<kV, kRows, true, kWhole, kPacked>(kRows, word, valid, lane_counters);
+      CountRows<kV, kRows, false, kWhole, kPacked>(rest, next, valid, lane_counters);
+    } else {
+      CountRows<kV, kRows, true, kWhole, kPacked>(kRows, word, valid, lane_counters);
+    }
+  } else {
+    for (uint32_t b = 0; b < full; ++b) {
+      LoadRows<kV, kRows, true>(at, step, kRows, word);
+      at += batch_step;
+      CountRows<kV, kRows, true, kWhole, kPacked>(kRows, word, valid, lane_counters);
+    }
+    if (rest != 0) {
+      LoadRows<kV, kRows, false>(at, step, rest, word);
+      CountRows<kV, kRows, false, kWhole, kPacked>(rest, word, valid, lane_counters);
+    }
+  }
+}
+
+// CountBand's byte walk (ColumnPlan::bytes) under CUDAHIST_COLUMN_LEAN_COUNT:
+// the same rows, lanes and counters, one division for the lane's row count.
+template <uint32_t kV>
+__device__ __forceinline__ void CountBandBytes(const ColumnPlan& p, const ColumnItem& it, uint32_t counters) {
+  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const uint32_t rows_per_warp = 32 / p.row_lanes;
+  const uint32_t lx = (lane % p.row_lanes) * kV;
+  const uint32_t first = it.y0 + warp * rows_per_warp + lane / p.row_lanes;
+  if (lx >= it.columns || first >= it.y1) return;
+  const uint32_t round = warps * rows_per_warp;  // rows one load of every warp covers
+  const uint32_t rows = (it.y1 - first + round - 1) / round;
+  const SampleGrid& g = p.grid;
+  const uint8_t* at = g.first + uint64_t(it.x0 + lx) * g.stride + uint64_t(first) * g.pitch;
+  const uint64_t step = uint64_t(round) * g.pitch;
+  const uint32_t lane_counters = counters + lane * uint32_t(sizeof(uint32_t));
+  if constexpr (kV == 1) {
+    if (kColumnCounters16 && p.counters16) {
+      WalkBytes<1, true, true>(at, step, rows, 1, lane_counters);
+    } else {
+      WalkBytes<1, true, false>(at, step, rows, 1, lane_counters);
+    }
+  } else {
+    const uint32_t valid = min(kV, it.columns - lx);  // below kV only in the last lane of a band
+    if (valid == kV) {
+      WalkBytes<kV, true, false>(at, step, rows, kV, lane_counters);
+    } else {
+      WalkBytes<kV, false, false>(at, step, rows, valid, lane_counters);
+    }
+  }
+}
+
 // Counts this lane's columns of the item's rows into the block's counters
 // (shared-window address `counters`). kBytes: 8-bit samples that are their own
 // bin (depth 8, no shift, 256 bins: luma, seed 004's channels), loaded as one
@@ -113,6 +259,10 @@ __device__ __forceinline__ void SharedIncrement(uint32_t address) {
 // sample by sample, through the bin arithmetic and the tile test.
 template <uint32_t kV, bool kBytes>
 __device__ __forceinline__ void CountBand(const ColumnPlan& p, const ColumnItem& it, uint32_t counters) {
+  if constexpr (kBytes && kColumnLeanCount) {
+    CountBandBytes<kV>(p, it, counters);
+    return;
+  }
   // Per-sample loads of four columns hold four words per row: half the rows
   // keep them in registers (1024 threads leave 64 registers a thread).
   constexpr uint32_t kRows = kV == 1 || kBytes ? ColumnShape<kV>::kRowsInFlight : ColumnShape<kV>::kRowsInFlight / 2;
@@ -183,15 +333,108 @@ CUDAHIST_UNROLL
   }
 }
 
+// --- the flush of CUDAHIST_COLUMN_SHUFFLE_FLUSH (scopes_tuning.h) -------------
+// One butterfly step of a reduce-scatter over the lanes `offset` apart: of its
+// first kN words a lane keeps the half its lane bit selects (upper half when
+// set), plus its partner's copy of that half; the kept half moves to the front.
+template <uint32_t kN, uint32_t kSize>
+__device__ __forceinline__ void ReduceScatterStep(uint32_t (&v)[kSize], uint32_t offset, uint32_t lane) {
+  constexpr uint32_t kHalf = kN / 2;
+  const bool upper = (lane & offset) != 0;
+CUDAHIST_UNROLL
+  for (uint32_t i = 0; i < kHalf; ++i) {
+    const uint32_t send = upper ? v[i] : v[i + kHalf];
+    const uint32_t keep = upper ? v[i + kHalf] : v[i];
+    v[i] = keep + __shfl_xor_sync(0xffffffffu, send, offset);
+  }
+}
+
+// Over the row bits of the lane (the highest, lane bit 4, first): afterwards
+// the lane of row r holds words [r kN / kQ, (r + 1) kN / kQ) summed over the
+// kQ lanes of its column.
+template <uint32_t kQ, uint32_t kN, uint32_t kSize>
+__device__ __forceinline__ void ReduceScatterRows(uint32_t (&v)[kSize], uint32_t offset, uint32_t lane) {
+  if constexpr (kQ > 1) {
+    ReduceScatterStep<kN>(v, offset, lane);
+    ReduceScatterRows<kQ / 2, kN / 2>(v, offset / 2, lane);
+  }
+}
+
+// Direct counts of a V = 1 band whose every column is its own group; kQ =
+// 32 / row_lanes lanes counted each column (lane = row * row_lanes + column).
+// Every warp takes groups of kGroupBins bins: one conflict-free row of the
+// counters per bin (per two bins when kPacked), the reduce-scatter over the
+// rows, then each lane stores kGroupBins / kQ consecutive counts of its column.
+template <uint32_t kQ, bool kPacked>
+__device__ __forceinline__ void FlushByShuffle(const ColumnPlan& p, const ColumnItem& it, const uint32_t* counters,
+                                               uint32_t* counts) {
+  constexpr uint32_t kGroupBins = kQ == 4 ? 16 : 8;  // 4 or 8 bins a lane: fewer registers than 16
+  constexpr uint32_t kWords = kPacked ? kGroupBins / 2 : kGroupBins;
+  constexpr uint32_t kLaneBins = kGroupBins / kQ;  // a multiple of 4
+  constexpr uint32_t kRowLanes = 32 / kQ;
+  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const uint32_t column = lane % kRowLanes, row = lane / kRowLanes;
+  const uint32_t groups = (it.tile_len + kGroupBins - 1) / kGroupBins;
+  // 16-byte stores where the counts allow them (cudaMalloc'd counts do;
+  // a caller's pointer may be 4-byte aligned only).
+  const bool vector = reinterpret_cast<uintptr_t>(counts) % 16 == 0 && p.bins % 4 == 0;
+  uint32_t* column_counts = counts + uint64_t(it.first_group + column) * p.bins + it.tile_begin;
+  for (uint32_t grp = warp; grp < groups; grp += warps) {
+    const uint32_t b0 = grp * kGroupBins;
+    // Bins past tile_len read counters that were not zeroed; their sums are
+    // never stored.
+    uint32_t v[kWords];
+CUDAHIST_UNROLL
+    for (uint32_t i = 0; i < kWords; ++i) v[i] = counters[((kPacked ? b0 / 2 : b0) + i) * 32 + lane];
+    ReduceScatterRows<kQ, kWords>(v, 16, lane);
+    uint32_t sum[kLaneBins];
+CUDAHIST_UNROLL
+    for (uint32_t j = 0; j < kLaneBins; ++j) sum[j] = kPacked ? (v[j / 2] >> (16 * (j % 2))) & 0xffffu : v[j];
+    if (column >= it.columns) continue;
+    const uint32_t bin0 = b0 + row * kLaneBins;
+CUDAHIST_UNROLL
+    for (uint32_t q = 0; q < kLaneBins; q += 4) {
+      if (vector && bin0 + q + 4 <= it.tile_len) {
+        *reinterpret_cast<uint4*>(column_counts + bin0 + q) = make_uint4(sum[q], sum[q + 1], sum[q + 2], sum[q + 3]);
+      } else {
+CUDAHIST_UNROLL
+        for (uint32_t j = 0; j < 4; ++j) {
+          if (bin0 + q + j < it.tile_len) column_counts[bin0 + q + j] = sum[q + j];
+        }
+      }
+    }
+  }
+}
+
+template <bool kPacked>
+__device__ __forceinline__ void FlushByShuffle(const ColumnPlan& p, const ColumnItem& it, const uint32_t* counters,
+                                               uint32_t* counts) {
+  switch (p.row_lanes) {
+    case 32: return FlushByShuffle<1, kPacked>(p, it, counters, counts);
+    case 16: return FlushByShuffle<2, kPacked>(p, it, counters, counts);
+    default: return FlushByShuffle<4, kPacked>(p, it, counters, counts);  // 8 (BuildColumnPlan)
+  }
+}
+
 // Writes the block's counters group-major: 32 bins at a time per flushing
 // warp, transposed through the warp's stage (lane = column on the way in,
 // lane = bin on the way out; the 33-word pitch keeps both conflict-free), the
 // lanes that counted one column (one per row a warp load covers) and the
 // columns of one group summed in band order.
-template <uint32_t kV>
+template <uint32_t kV, bool kBytes>
 __device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem& it, const uint32_t* counters,
                                           uint32_t* stages, const uint32_t* column_slot, uint32_t* partials,
                                           uint32_t* counts) {
+  if constexpr (kV == 1 && kColumnShuffleFlush) {
+    if (p.shuffle_flush) {
+      if (kBytes && kColumnCounters16 && p.counters16) {
+        FlushByShuffle<true>(p, it, counters, counts);
+      } else {
+        FlushByShuffle<false>(p, it, counters, counts);
+      }
+      return;
+    }
+  }
   const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   constexpr uint32_t kFlushWarps = ColumnShape<kV>::kFlushWarps;
   if (warp >= kFlushWarps) return;
@@ -309,13 +552,22 @@ __global__ void __launch_bounds__(ColumnShape<kV>::kThreads, ColumnShape<kV>::kM
   AllowDependentGridsToLaunch();  // both no-ops unless launched programmatically (LaunchColumn)
   for (uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
     const ColumnItem it = ItemOf(plan, item);
-    ZeroShared(counters, kV * 32 * it.tile_len);
-    if (threadIdx.x < it.columns) column_slot[threadIdx.x] = GroupOfColumn(plan, it.x0 + threadIdx.x) - it.first_group;
+    const uint32_t counter_words = (kV * 32 * it.tile_len) >> (kColumnCounters16 && plan.counters16 ? 1 : 0);
+    if (kColumnLeanItem) {
+      ZeroSharedVector(counters, counter_words);
+    } else {
+      ZeroShared(counters, counter_words);
+    }
+    // The table of groups: only the flush of groups wider than a column reads it.
+    const bool column_groups = plan.groups == plan.width && kColumnFlushPerColumn;
+    if (!(kColumnLeanItem && column_groups) && threadIdx.x < it.columns) {
+      column_slot[threadIdx.x] = GroupOfColumn(plan, it.x0 + threadIdx.x) - it.first_group;
+    }
     __syncthreads();
     WaitForPriorGrids();  // before the first read of the frame and write of the counts
     CountBand<kV, kBytes>(plan, it, counters_address);
     __syncthreads();
-    FlushBand<kV>(plan, it, counters, stages, column_slot, partials, counts);
+    FlushBand<kV, kBytes>(plan, it, counters, stages, column_slot, partials, counts);
     __syncthreads();  // the next item zeroes the counters again
   }
   if (plan.direct) return;  // uniform over the grid: every block skips the sync
@@ -456,6 +708,11 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
     const uint64_t slice_rows = (uint64_t(p.height) + p.slices - 1) / p.slices;
     p.partials16 = kColumnPartials16 && slice_rows * std::min(widest_group, p.band_columns) <= UINT16_MAX;
   }
+  const bool column_groups = p.direct && p.groups == p.width && p.groups_per_band != 0;
+  p.simple_items = kColumnLeanItem && column_groups && p.slices == 1 && p.tiles == 1;
+  p.shuffle_flush = kColumnShuffleFlush && column_groups && p.lane_columns == 1 && p.row_lanes >= 8;
+  // A column's count of one bin is at most the height: 16 bits hold it.
+  p.counters16 = kColumnCounters16 && kColumnLeanCount && p.shuffle_flush && p.bytes && p.height <= UINT16_MAX;
   *plan = p;
   return Status::Ok();
 }

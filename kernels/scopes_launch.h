@@ -48,6 +48,10 @@ struct ColumnPlan {
   // 8-bit samples that are their own bin (depth 8, no shift, 256 bins); at
   // V = 4 also stride 1 and 4-byte aligned rows (one 32-bit load per lane).
   bool bytes;
+  // Round-three variants (scopes_tuning.h), each set only where its flag is on:
+  bool simple_items;   // direct, one slice, one tile, one group per column: items placed without divisions
+  bool shuffle_flush;  // V = 1, direct, one group per column: flushed by shuffles, no stage
+  bool counters16;     // with shuffle_flush and bytes: 16-bit shared counters, two bins a word
 };
 
 struct ColumnKernels {

@@ -38,6 +38,21 @@
 #ifndef CUDAHIST_COLUMN_PARTIALS16
 #define CUDAHIST_COLUMN_PARTIALS16 1
 #endif
+#ifndef CUDAHIST_COLUMN_PREFETCH_NARROW
+#define CUDAHIST_COLUMN_PREFETCH_NARROW 0
+#endif
+#ifndef CUDAHIST_COLUMN_LEAN_COUNT
+#define CUDAHIST_COLUMN_LEAN_COUNT 0
+#endif
+#ifndef CUDAHIST_COLUMN_SHUFFLE_FLUSH
+#define CUDAHIST_COLUMN_SHUFFLE_FLUSH 0
+#endif
+#ifndef CUDAHIST_COLUMN_COUNTERS16
+#define CUDAHIST_COLUMN_COUNTERS16 0
+#endif
+#ifndef CUDAHIST_COLUMN_LEAN_ITEM
+#define CUDAHIST_COLUMN_LEAN_ITEM 0
+#endif
 #ifndef CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH
 #define CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH 1
 #endif
@@ -114,6 +129,14 @@ constexpr uint32_t kColumnMinRowsPerSlice = 2048;
 constexpr uint32_t kColumnRowsInFlightNarrow = CUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW;
 constexpr uint32_t kColumnRowsInFlightWide = CUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE;
 constexpr bool kColumnPrefetchWide = CUDAHIST_COLUMN_PREFETCH != 0;
+// CUDAHIST_COLUMN_PREFETCH_NARROW = 1 (round three): the same at V = 1 for
+// byte samples, with CUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW = 16 so that both
+// batches take the 32 registers one batch of 32 takes now. A 4K band's lane
+// walks 68 rows: three batches of 32, each waiting for DRAM with no load in
+// flight while it is counted; with the prefetch, one wait and then the
+// counting of each batch over the next one's loads. 1080p (17 rows a lane):
+// the 17th row's load is issued before the first 16 are counted.
+constexpr bool kColumnPrefetchNarrow = CUDAHIST_COLUMN_PREFETCH_NARROW != 0;
 // Warps that write the counters out, each through a transposition stage of
 // band columns x 33 words (the counters are bin-major per lane; the counts are
 // group-major: without the stage, a warp reading 32 bins of one column would
@@ -153,6 +176,48 @@ constexpr uint64_t kColumnPartialBudgetBytes = 32ull << 20;
 // 65536 they fit 16 bits: CUDAHIST_COLUMN_PARTIALS16 (default) halves that
 // traffic: (a) 150.7 -> 145.0 us on its own.
 constexpr bool kColumnPartials16 = CUDAHIST_COLUMN_PARTIALS16 != 0;
+// Round three (issue 11 item 2, written before it ran; predictions in
+// bench/tune_scopes.sh). ncu of the defaults (H100, 03:28 UTC): (a) issues
+// 2.8 instructions a clock per SM (of 4) at 62% of DRAM: 88.9M warp
+// instructions for 67M 4-byte words, some 42 a word, where a word's count is
+// four byte extracts, address sums and shared reductions (12 to 16). The
+// rest is per-row and per-column bounds tests and a 64-bit multiply per row
+// address. (b) and (c) run 924 and 1700 instructions a warp, at 44% occupancy,
+// 6.7% and 17% of DRAM: chains of prologue, zeroing, loads, counts and a
+// flush by half the warps through a stage.
+// CUDAHIST_COLUMN_LEAN_COUNT = 1: the byte walk (ColumnPlan::bytes, V = 1
+// and 4) counts whole batches of rows without a test per row or per column
+// (only the last lane of a band whose width is not a multiple of 4, and the
+// last batch, take the tested walk), with row addresses by 64-bit increments
+// instead of a multiply each: (a) should leave the issue limit for DRAM's.
+constexpr bool kColumnLeanCount = CUDAHIST_COLUMN_LEAN_COUNT != 0;
+// CUDAHIST_COLUMN_SHUFFLE_FLUSH = 1: at V = 1, when the plan is direct and
+// every column is its own group (full-width waveforms, video luma), every
+// warp of the block flushes (not 8 of 16), without the stage: a warp reads
+// 16 bins of all 32 lanes' counters (conflict-free rows), sums the lanes that
+// counted one column (1 or 2 butterfly steps of shuffles, a reduce-scatter:
+// each lane ends with 16 / (rows a warp load covers) consecutive bins of its
+// column) and stores them as 16-byte words where the counts are 16-byte
+// aligned. (b): 16 warps x 16 bins instead of 8 warps x (32 loads, 32 stage
+// stores, 8 x 4 stage loads, 8 scalar stores).
+constexpr bool kColumnShuffleFlush = CUDAHIST_COLUMN_SHUFFLE_FLUSH != 0;
+// CUDAHIST_COLUMN_COUNTERS16 = 1 (with the lean count and the shuffle flush; V = 1 bytes,
+// direct, one group per column): counters of 16 bits, two bins to a word
+// (word (bin / 2) * 32 + lane, still one bank per lane). At V = 1 a plane has
+// fewer than kColumnWideMinRows rows, so no counter, and no sum of one
+// column's lanes, can pass 65535: the shuffle sums add the packed words
+// without a carry between halves. Half the zeroing (16 KB a block instead of
+// 32) and half the flush's shared loads.
+constexpr bool kColumnCounters16 = CUDAHIST_COLUMN_COUNTERS16 != 0;
+// CUDAHIST_COLUMN_LEAN_ITEM = 1: a direct plan of one slice, one bin tile and
+// one group per column needs no division to place its item (band b is
+// columns [b n, b n + n), rows [0, height)) and no column-to-group table; the
+// counters are zeroed 16 bytes a store. The prologue (some 8 divisions of
+// 20-40 instructions each) runs before the wait only on blocks already
+// resident when the previous kernel ends; the others pay it after.
+constexpr bool kColumnLeanItem = CUDAHIST_COLUMN_LEAN_ITEM != 0;
+static_assert(!kColumnCounters16 || (kColumnShuffleFlush && kColumnLeanCount),
+              "16-bit column counters are counted by the lean byte walk and flushed by the shuffle flush");
 
 // --- joint histograms (joint_histogram.cu) --------------------------------------
 // 256 x 256 32-bit counters (256 KB) do not fit shared memory; 16-bit counters
