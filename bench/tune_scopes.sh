@@ -34,20 +34,30 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# The standard set, second round (the first round's set, its figures and
-# the defaults it chose: kernels/scopes_tuning.h; NOTES.md of
-# bench/results/2026-11-23-scope-variants). base: the defaults. Predictions
-# (H100, uniform samples; base measured as "combo" less js4: (a) 133, (b) 6.9,
-# (c) 11.9, (d) 15.1 us):
-#   th1024  1024 threads at V = 1 with 8 flush warps, on the new default:
-#           64 registers, one block an SM, bands of 16 / 32 columns (120
-#           blocks); first round: no gain over fw8 on (b), +0.7 us on (c):
-#           (b) 7.0, (c) 12.5
-#   th1024mb2  1024 threads, two blocks an SM (32 registers: ptxas spills
-#           60 to 90 bytes), 16 rows in flight: 240 bands of 8 / 16 columns
-#           as now, half the rows a lane loads and counts: (b) 6.3, (c) 11.0
-#   rl32    bands of 32 columns at V = 1 (60 / 120 blocks: half the zeroing
-#           and flush chains, fewer SMs): (b) 8, (c) 12
+# The standard set, third round for the column kernel (the earlier rounds'
+# sets, figures and the defaults they chose: kernels/scopes_tuning.h; NOTES.md
+# of bench/results/2026-11-23-scope-variants; round two's column variants
+# th1024 (b) 6.74 (c) 12.63, th1024mb2 10.84 / 20.20, rl32 11.63 / 17.65 us,
+# none taken). base: the defaults. Predictions (H100, uniform samples; base
+# at 03:25 UTC: (a) 131.3, (b) 6.9, (c) 11.95, (d) 15.3 us; targets 0.8 of
+# the roofline: (a) <= 114, (b) <= 4.6, (c) <= 7.75):
+#   lean    the byte walk without per-row and per-column tests, row addresses
+#           by increments (CUDAHIST_COLUMN_LEAN_COUNT): some 16 instructions a
+#           4-byte word instead of 42 where (a) issues 2.8 a clock an SM:
+#           (a) 110-120, (b) 6.6-6.9, (c) 11.2-11.9
+#   words   lean + a 32-bit word of four columns a lane at V = 1
+#           (CUDAHIST_COLUMN_WORD_LOADS): 4K in one batch of loads instead of
+#           three: (a) as lean, (b) 6.0-6.6, (c) 8.5-10
+#   shfl    the flush by every warp through shuffles, 16-byte count stores
+#           (CUDAHIST_COLUMN_SHUFFLE_FLUSH; ptxas spills 8 bytes here):
+#           (b) 6.0-6.5, (c) 11.0-11.6
+#   vlean   lean + shfl + 16-bit counters + items without divisions, counters
+#           zeroed 16 bytes a store (CUDAHIST_COLUMN_COUNTERS16, _LEAN_ITEM):
+#           (a) 110-120, (b) 5.5-6.2, (c) 10.3-11.2
+#   vwords  vlean + words: (a) 110-120, (b) 5.0-5.8, (c) 7.8-9.5
+#   vleanpf vlean + the next batch's loads in flight at V = 1, batches of 12
+#           (CUDAHIST_COLUMN_PREFETCH_NARROW): (b) 5.5-6.2, (c) 10-12 (fewer
+#           bytes in flight than vlean's 32-row batches: may lose)
 #   jparts2 joint: two parts of the b range, two blocks an SM: (d) 9
 #   jvec    joint: 16-byte counter scan: (d) 14
 #   jwarp   joint: warp aggregation of equal pairs: (d) uniform 15.3,
@@ -55,9 +65,12 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 #   jcombo  jparts2 + jvec + th1024mb2: (b) 6.3, (c) 11.0, (d) 8.5
 standard_variants=(
   "base="
-  "th1024=-DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=1"
-  "th1024mb2=-DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=2 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=16"
-  "rl32=-DCUDAHIST_COLUMN_MIN_ROW_LANES=32"
+  "lean=-DCUDAHIST_COLUMN_LEAN_COUNT=1"
+  "words=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_WORD_LOADS=1"
+  "shfl=-DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1"
+  "vlean=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1"
+  "vwords=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1"
+  "vleanpf=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_PREFETCH_NARROW=1 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=12"
   "jparts2=-DCUDAHIST_JOINT_B_PARTS=2"
   "jvec=-DCUDAHIST_JOINT_FLUSH_VECTOR=1"
   "jwarp=-DCUDAHIST_JOINT_WARP_AGGREGATE=1"

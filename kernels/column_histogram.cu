@@ -125,98 +125,134 @@ __device__ __forceinline__ void ZeroSharedVector(uint32_t* words, uint32_t count
 }
 
 // --- the byte walk of CUDAHIST_COLUMN_LEAN_COUNT (scopes_tuning.h) ------------
-// A lane's word of one row: one sample (V = 1) or four columns (V = 4).
-template <uint32_t kV>
+// A lane's word of one row: one sample or four consecutive columns.
+template <uint32_t kWordBytes>
 __device__ __forceinline__ uint32_t LoadRowWord(const uint8_t* at) {
-  if constexpr (kV == 4) {
+  if constexpr (kWordBytes == 4) {
     return __ldg(reinterpret_cast<const unsigned int*>(at));
   } else {
     return __ldg(at);
   }
 }
 
-// Counts the first `valid` columns of a word (all kV when kWhole). kPacked:
-// 16-bit counters, bin b in half b % 2 of word (b / 2) * 32 + lane (V = 1).
-template <uint32_t kV, bool kWhole, bool kPacked>
-__device__ __forceinline__ void CountWord(uint32_t word, uint32_t valid, uint32_t lane_counters) {
-  static_assert(!kPacked || kV == 1, "16-bit counters at V = 1 only");
-  constexpr uint32_t kColumnBytes = kColumnTileBins * 32 * uint32_t(sizeof(uint32_t));
-CUDAHIST_UNROLL
-  for (uint32_t k = 0; k < kV; ++k) {
-    if (!kWhole && k >= valid) return;
-    const uint32_t bin = kV == 4 ? ByteOf(word, k) : word;
-    if constexpr (kPacked) {
-      const uint32_t address = lane_counters + ((bin >> 1) << 7), one = 1u << ((bin & 1) << 4);
-      asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(address), "r"(one) : "memory");
-    } else {
-      SharedIncrement(lane_counters + k * kColumnBytes + (bin << 7));  // word (k * 256 + bin) * 32 + lane
-    }
-  }
-}
-
 // One batch of rows `step` bytes apart: all kRows of them (kFull), or the first n.
-template <uint32_t kV, uint32_t kRows, bool kFull>
+template <uint32_t kWordBytes, uint32_t kRows, bool kFull>
 __device__ __forceinline__ void LoadRows(const uint8_t* at, uint64_t step, uint32_t n, uint32_t (&word)[kRows]) {
 CUDAHIST_UNROLL
   for (uint32_t r = 0; r < kRows; ++r) {
-    if (kFull || r < n) word[r] = LoadRowWord<kV>(at);
+    if (kFull || r < n) word[r] = LoadRowWord<kWordBytes>(at);
     at += step;
   }
 }
 
-template <uint32_t kV, uint32_t kRows, bool kFull, bool kWhole, bool kPacked>
-__device__ __forceinline__ void CountRows(uint32_t n, const uint32_t (&word)[kRows], uint32_t valid,
-                                          uint32_t lane_counters) {
+template <uint32_t kRows, bool kFull, class Count>
+__device__ __forceinline__ void CountRows(uint32_t n, const uint32_t (&word)[kRows], const Count& count) {
 CUDAHIST_UNROLL
   for (uint32_t r = 0; r < kRows; ++r) {
-    if (kFull || r < n) CountWord<kV, kWhole, kPacked>(word[r], valid, lane_counters);
+    if (kFull || r < n) count(word[r]);
   }
 }
 
-// A lane's `rows` rows from `at`, `step` bytes apart: whole batches without a
-// test per row, then the rest; with the next batch's loads in flight while
-// one is counted where the shape prefetches (V = 4).
-template <uint32_t kV, bool kWhole, bool kPacked>
-__device__ __forceinline__ void WalkBytes(const uint8_t* at, uint64_t step, uint32_t rows, uint32_t valid,
-                                          uint32_t lane_counters) {
-  constexpr uint32_t kRows = ColumnShape<kV>::kRowsInFlight;
+// A lane's `rows` rows from `at`, `step` bytes apart, each word counted by
+// `count`: whole batches of kRows without a test per row, then the rest;
+// with the next batch's loads in flight while one is counted (kPrefetch).
+template <uint32_t kWordBytes, uint32_t kRows, bool kPrefetch, class Count>
+__device__ __forceinline__ void WalkRows(const uint8_t* at, uint64_t step, uint32_t rows, const Count& count) {
   const uint64_t batch_step = step * kRows;
   const uint32_t full = rows / kRows, rest = rows % kRows;
   uint32_t word[kRows];
-  if constexpr (ColumnShape<kV>::kPrefetch) {
+  if constexpr (kPrefetch) {
     if (full == 0) {
-      LoadRows<kV, kRows, false>(at, step, rest, word);
-      CountRows<kV, kRows, false, kWhole, kPacked>(rest, word, valid, lane_counters);
+      LoadRows<kWordBytes, kRows, false>(at, step, rest, word);
+      CountRows<kRows, false>(rest, word, count);
       return;
     }
-    LoadRows<kV, kRows, true>(at, step, kRows, word);
+    LoadRows<kWordBytes, kRows, true>(at, step, kRows, word);
     at += batch_step;
     for (uint32_t b = 1; b < full; ++b) {
       uint32_t next[kRows];
-      LoadRows<kV, kRows, true>(at, step, kRows, next);
+      LoadRows<kWordBytes, kRows, true>(at, step, kRows, next);
       at += batch_step;
-      CountRows<kV, kRows, true, kWhole, kPacked>(kRows, word, valid, lane_counters);
+      CountRows<kRows, true>(kRows, word, count);
 CUDAHIST_UNROLL
       for (uint32_t r = 0; r < kRows; ++r) word[r] = next[r];
     }
     if (rest != 0) {
       uint32_t next[kRows];
-      LoadRows<kV, kRows, false>(at, step, rest, next);
-      CountRows<kV, kRows, true, kWhole, kPacked>(kRows, word, valid, lane_counters);
-      CountRows<kV, kRows, false, kWhole, kPacked>(rest, next, valid, lane_counters);
+      LoadRows<kWordBytes, kRows, false>(at, step, rest, next);
+      CountRows<kRows, true>(kRows, word, count);
+      CountRows<kRows, false>(rest, next, count);
     } else {
-      CountRows<kV, kRows, true, kWhole, kPacked>(kRows, word, valid, lane_counters);
+      CountRows<kRows, true>(kRows, word, count);
     }
   } else {
     for (uint32_t b = 0; b < full; ++b) {
-      LoadRows<kV, kRows, true>(at, step, kRows, word);
+      LoadRows<kWordBytes, kRows, true>(at, step, kRows, word);
       at += batch_step;
-      CountRows<kV, kRows, true, kWhole, kPacked>(kRows, word, valid, lane_counters);
+      CountRows<kRows, true>(kRows, word, count);
     }
     if (rest != 0) {
-      LoadRows<kV, kRows, false>(at, step, rest, word);
-      CountRows<kV, kRows, false, kWhole, kPacked>(rest, word, valid, lane_counters);
+      LoadRows<kWordBytes, kRows, false>(at, step, rest, word);
+      CountRows<kRows, false>(rest, word, count);
     }
+  }
+}
+
+// Adds one to the counter of `bin` in the lane slot at `slot` (the shared
+// address of word `lane` of bin 0): 32-bit counters at word bin * 32 + lane,
+// or (kPacked) 16-bit ones, bin b in half b % 2 of word (b / 2) * 32 + lane.
+template <bool kPacked>
+__device__ __forceinline__ void CountBin(uint32_t slot, uint32_t bin) {
+  if constexpr (kPacked) {
+    const uint32_t address = slot + ((bin >> 1) << 7), one = 1u << ((bin & 1) << 4);
+    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(address), "r"(one) : "memory");
+  } else {
+    SharedIncrement(slot + (bin << 7));
+  }
+}
+
+// CUDAHIST_COLUMN_WORD_LOADS at V = 1: a lane loads four columns of a row
+// (one 32-bit word) instead of one sample. Within a group of 4 lanes (lane =
+// s row_lanes + 4 q + j), lane j loads row 4 s + j of the warp's 128 /
+// row_lanes rows, columns 4 q .. 4 q + 3, and counts column 4 q + m in the
+// counters of the group's lane m: the counters stay those of the byte walk
+// (the slot of lane l counts column l % row_lanes), so the flush is
+// unchanged. In the k-th count of a word the four lanes of a group add to the
+// four slots (j + k) % 4: 32 different banks a count, whatever the data.
+// The rows of a lane come 4 x 128 / row_lanes apart: a 4K band of 16 columns
+// is 17 words a lane, one batch (three of 32 bytes with a sample a load).
+template <bool kPacked>
+__device__ __forceinline__ void CountBandWords(const ColumnPlan& p, const ColumnItem& it, uint32_t counters) {
+  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const uint32_t rows_per_warp = 128 / p.row_lanes;
+  const uint32_t x = 4 * ((lane % p.row_lanes) / 4);  // the word's first column in the band
+  const uint32_t first = it.y0 + warp * rows_per_warp + 4 * (lane / p.row_lanes) + lane % 4;
+  if (x >= it.columns || first >= it.y1) return;
+  const uint32_t round = warps * rows_per_warp;
+  const uint32_t rows = (it.y1 - first + round - 1) / round;
+  const SampleGrid& g = p.grid;
+  const uint8_t* at = g.first + (it.x0 + x) + uint64_t(first) * g.pitch;
+  const uint64_t step = uint64_t(round) * g.pitch;
+  const uint32_t j = lane % 4;
+  const uint32_t group_slots = counters + (lane - j) * uint32_t(sizeof(uint32_t));
+  // Rotated right by 8 j bits, the word's byte k is column x + (j + k) % 4.
+  const uint32_t valid = min(4u, it.columns - x);
+  constexpr uint32_t kRows = CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT;
+  constexpr bool kPrefetch = ColumnShape<1>::kPrefetch;
+  if (valid == 4) {
+    WalkRows<4, kRows, kPrefetch>(at, step, rows, [&](uint32_t word) {
+      const uint32_t rotated = __funnelshift_r(word, word, 8 * j);
+CUDAHIST_UNROLL
+      for (uint32_t k = 0; k < 4; ++k) {
+        CountBin<kPacked>(group_slots + ((j + k) % 4) * uint32_t(sizeof(uint32_t)), ByteOf(rotated, k));
+      }
+    });
+  } else {  // the last word of a band whose width is not a multiple of 4
+    WalkRows<4, kRows, false>(at, step, rows, [&](uint32_t word) {
+      for (uint32_t m = 0; m < valid; ++m) {
+        CountBin<kPacked>(group_slots + m * uint32_t(sizeof(uint32_t)), ByteOf(word, m));
+      }
+    });
   }
 }
 
@@ -224,6 +260,9 @@ CUDAHIST_UNROLL
 // the same rows, lanes and counters, one division for the lane's row count.
 template <uint32_t kV>
 __device__ __forceinline__ void CountBandBytes(const ColumnPlan& p, const ColumnItem& it, uint32_t counters) {
+  constexpr uint32_t kRows = ColumnShape<kV>::kRowsInFlight;
+  constexpr bool kPrefetch = ColumnShape<kV>::kPrefetch;
+  constexpr uint32_t kColumnBytes = kColumnTileBins * 32 * uint32_t(sizeof(uint32_t));
   const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
   const uint32_t rows_per_warp = 32 / p.row_lanes;
   const uint32_t lx = (lane % p.row_lanes) * kV;
@@ -237,16 +276,21 @@ __device__ __forceinline__ void CountBandBytes(const ColumnPlan& p, const Column
   const uint32_t lane_counters = counters + lane * uint32_t(sizeof(uint32_t));
   if constexpr (kV == 1) {
     if (kColumnCounters16 && p.counters16) {
-      WalkBytes<1, true, true>(at, step, rows, 1, lane_counters);
+      WalkRows<1, kRows, kPrefetch>(at, step, rows, [&](uint32_t bin) { CountBin<true>(lane_counters, bin); });
     } else {
-      WalkBytes<1, true, false>(at, step, rows, 1, lane_counters);
+      WalkRows<1, kRows, kPrefetch>(at, step, rows, [&](uint32_t bin) { CountBin<false>(lane_counters, bin); });
     }
   } else {
     const uint32_t valid = min(kV, it.columns - lx);  // below kV only in the last lane of a band
     if (valid == kV) {
-      WalkBytes<kV, true, false>(at, step, rows, kV, lane_counters);
+      WalkRows<4, kRows, kPrefetch>(at, step, rows, [&](uint32_t word) {
+CUDAHIST_UNROLL
+        for (uint32_t k = 0; k < kV; ++k) SharedIncrement(lane_counters + k * kColumnBytes + (ByteOf(word, k) << 7));
+      });
     } else {
-      WalkBytes<kV, false, false>(at, step, rows, valid, lane_counters);
+      WalkRows<4, kRows, kPrefetch>(at, step, rows, [&](uint32_t word) {
+        for (uint32_t k = 0; k < valid; ++k) SharedIncrement(lane_counters + k * kColumnBytes + (ByteOf(word, k) << 7));
+      });
     }
   }
 }
@@ -257,8 +301,19 @@ __device__ __forceinline__ void CountBandBytes(const ColumnPlan& p, const Column
 // byte (V = 1) or one aligned 32-bit word of four columns (V = 4), each count
 // a byte extract, a shift-add and a shared reduction; otherwise any layout,
 // sample by sample, through the bin arithmetic and the tile test.
-template <uint32_t kV, bool kBytes>
+// kWordWalk: the word walk (ColumnPlan::word_loads), a kernel of its own (with
+// the byte walk beside it in one kernel, ptxas spilled 160 to 280 bytes).
+template <uint32_t kV, bool kBytes, bool kWordWalk>
 __device__ __forceinline__ void CountBand(const ColumnPlan& p, const ColumnItem& it, uint32_t counters) {
+  if constexpr (kWordWalk) {
+    static_assert(kV == 1 && kBytes && kColumnWordLoads, "word loads: V = 1 bytes");
+    if (kColumnCounters16 && p.counters16) {
+      CountBandWords<true>(p, it, counters);
+    } else {
+      CountBandWords<false>(p, it, counters);
+    }
+    return;
+  }
   if constexpr (kBytes && kColumnLeanCount) {
     CountBandBytes<kV>(p, it, counters);
     return;
@@ -539,7 +594,7 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
 
 // One kernel per walk (both walks of V = 4 in one kernel spilled registers:
 // ptxas, 1024 threads, 64 registers each).
-template <uint32_t kV, bool kBytes>
+template <uint32_t kV, bool kBytes, bool kWordWalk = false>
 __global__ void __launch_bounds__(ColumnShape<kV>::kThreads, ColumnShape<kV>::kMinBlocksPerSm)
     ColumnHistogramKernel(const ColumnPlan plan, uint32_t* partials, uint32_t* counts) {
   using Shape = ColumnShape<kV>;
@@ -565,7 +620,7 @@ __global__ void __launch_bounds__(ColumnShape<kV>::kThreads, ColumnShape<kV>::kM
     }
     __syncthreads();
     WaitForPriorGrids();  // before the first read of the frame and write of the counts
-    CountBand<kV, kBytes>(plan, it, counters_address);
+    CountBand<kV, kBytes, kWordWalk>(plan, it, counters_address);
     __syncthreads();
     FlushBand<kV, kBytes>(plan, it, counters, stages, column_slot, partials, counts);
     __syncthreads();  // the next item zeroes the counters again
@@ -606,6 +661,7 @@ uint32_t RowLanes(const ColumnPlan& p, const KernelConfig& kernel) {
 }
 
 const KernelConfig& KernelOf(const ColumnKernels& kernels, const ColumnPlan& plan) {
+  if (plan.word_loads) return kernels.narrow_words;
   if (plan.lane_columns == 1) return plan.bytes ? kernels.narrow_bytes : kernels.narrow;
   return plan.bytes ? kernels.wide_bytes : kernels.wide;
 }
@@ -637,6 +693,11 @@ Status ConfigureColumnKernels(const DeviceLimits& limits, ColumnKernels* kernels
   for (const Entry& e : entries) {
     CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits, e.kernel, e.threads, e.shared_bytes, e.name, e.config));
   }
+#if CUDAHIST_COLUMN_WORD_LOADS  // the kernel exists only then
+  CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(
+      limits, reinterpret_cast<const void*>(&ColumnHistogramKernel<1, true, true>), ColumnShape<1>::kThreads,
+      ColumnShape<1>::kSharedBytes, "column (32-column bands, 32-bit loads of bytes)", &kernels->narrow_words));
+#endif
   return Status::Ok();
 }
 
@@ -713,6 +774,10 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
   p.shuffle_flush = kColumnShuffleFlush && column_groups && p.lane_columns == 1 && p.row_lanes >= 8;
   // A column's count of one bin is at most the height: 16 bits hold it.
   p.counters16 = kColumnCounters16 && kColumnLeanCount && p.shuffle_flush && p.bytes && p.height <= UINT16_MAX;
+  // Every band must start on a multiple of 4 columns: bands of whole
+  // one-column groups (multiples of row_lanes) or of 32 columns from column 0.
+  p.word_loads = kColumnWordLoads && kColumnLeanCount && p.lane_columns == 1 && p.bytes && word_aligned &&
+                 (p.groups_per_band == 0 || p.groups == p.width) && kernels.narrow_words.supported;
   *plan = p;
   return Status::Ok();
 }

@@ -50,6 +50,12 @@
 #ifndef CUDAHIST_COLUMN_COUNTERS16
 #define CUDAHIST_COLUMN_COUNTERS16 0
 #endif
+#ifndef CUDAHIST_COLUMN_WORD_LOADS
+#define CUDAHIST_COLUMN_WORD_LOADS 0
+#endif
+#ifndef CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT
+#define CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT 20
+#endif
 #ifndef CUDAHIST_COLUMN_LEAN_ITEM
 #define CUDAHIST_COLUMN_LEAN_ITEM 0
 #endif
@@ -209,6 +215,18 @@ constexpr bool kColumnShuffleFlush = CUDAHIST_COLUMN_SHUFFLE_FLUSH != 0;
 // without a carry between halves. Half the zeroing (16 KB a block instead of
 // 32) and half the flush's shared loads.
 constexpr bool kColumnCounters16 = CUDAHIST_COLUMN_COUNTERS16 != 0;
+// CUDAHIST_COLUMN_WORD_LOADS = 1 (with the lean count): at V = 1, byte
+// samples at stride 1 in 4-byte aligned rows are loaded a 32-bit word (four
+// columns) a lane instead of a byte, each of the four counted in the counters
+// of the lane that the byte walk gives that column (CountBandWords), so the
+// counters and the flush stay as they are. A quarter of the load
+// instructions and address sums, four samples a register: 4K's bands of 16
+// columns take one batch of 17 words a lane instead of three of 32 bytes (each
+// a wait for DRAM while nothing else is loaded), and an SM has its whole
+// share of the frame in flight at once. CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT
+// (20): words a lane loads before counting the first, 4K's 17 in one batch
+// (32, as the byte walk has, made ptxas spill 120 to 180 bytes).
+constexpr bool kColumnWordLoads = CUDAHIST_COLUMN_WORD_LOADS != 0;
 // CUDAHIST_COLUMN_LEAN_ITEM = 1: a direct plan of one slice, one bin tile and
 // one group per column needs no division to place its item (band b is
 // columns [b n, b n + n), rows [0, height)) and no column-to-group table; the
@@ -216,6 +234,7 @@ constexpr bool kColumnCounters16 = CUDAHIST_COLUMN_COUNTERS16 != 0;
 // 20-40 instructions each) runs before the wait only on blocks already
 // resident when the previous kernel ends; the others pay it after.
 constexpr bool kColumnLeanItem = CUDAHIST_COLUMN_LEAN_ITEM != 0;
+static_assert(!kColumnWordLoads || kColumnLeanCount, "word loads are a walk of the lean count");
 static_assert(!kColumnCounters16 || (kColumnShuffleFlush && kColumnLeanCount),
               "16-bit column counters are counted by the lean byte walk and flushed by the shuffle flush");
 
