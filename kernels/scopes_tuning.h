@@ -200,12 +200,13 @@ constexpr bool kColumnLeanCount = CUDAHIST_COLUMN_LEAN_COUNT != 0;
 // CUDAHIST_COLUMN_SHUFFLE_FLUSH = 1: at V = 1, when the plan is direct and
 // every column is its own group (full-width waveforms, video luma), every
 // warp of the block flushes (not 8 of 16), without the stage: a warp reads
-// 16 bins of all 32 lanes' counters (conflict-free rows), sums the lanes that
-// counted one column (1 or 2 butterfly steps of shuffles, a reduce-scatter:
-// each lane ends with 16 / (rows a warp load covers) consecutive bins of its
-// column) and stores them as 16-byte words where the counts are 16-byte
-// aligned. (b): 16 warps x 16 bins instead of 8 warps x (32 loads, 32 stage
-// stores, 8 x 4 stage loads, 8 scalar stores).
+// a group of 16 bins (8 where a column has 1 or 2 lanes) of all 32 lanes'
+// counters (conflict-free rows), sums the lanes that counted one column (0 to
+// 2 butterfly steps of shuffles, a reduce-scatter: each lane ends with 4 or 8
+// consecutive bins of its column) and stores them as 16-byte words where the
+// counts are 16-byte aligned. Bands of 8 or more columns (row_lanes >= 8).
+// (b): 16 warps x 16 bins instead of 8 warps x (32 loads, 32 stage stores,
+// 8 x 4 stage loads, 8 scalar stores).
 constexpr bool kColumnShuffleFlush = CUDAHIST_COLUMN_SHUFFLE_FLUSH != 0;
 // CUDAHIST_COLUMN_COUNTERS16 = 1 (with the lean count and the shuffle flush; V = 1 bytes,
 // direct, one group per column): counters of 16 bits, two bins to a word
@@ -219,18 +220,19 @@ constexpr bool kColumnCounters16 = CUDAHIST_COLUMN_COUNTERS16 != 0;
 // samples at stride 1 in 4-byte aligned rows are loaded a 32-bit word (four
 // columns) a lane instead of a byte, each of the four counted in the counters
 // of the lane that the byte walk gives that column (CountBandWords), so the
-// counters and the flush stay as they are. A quarter of the load
+// counters and the flush stay as they are (a kernel of its own: beside the
+// byte walk in one kernel, ptxas spilled 160 to 280 bytes). A quarter of the load
 // instructions and address sums, four samples a register: 4K's bands of 16
 // columns take one batch of 17 words a lane instead of three of 32 bytes (each
 // a wait for DRAM while nothing else is loaded), and an SM has its whole
 // share of the frame in flight at once. CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT
 // (20): words a lane loads before counting the first, 4K's 17 in one batch
-// (32, as the byte walk has, made ptxas spill 120 to 180 bytes).
+// (32, as the byte walk has, made ptxas spill with the other round-three flags).
 constexpr bool kColumnWordLoads = CUDAHIST_COLUMN_WORD_LOADS != 0;
 // CUDAHIST_COLUMN_LEAN_ITEM = 1: a direct plan of one slice, one bin tile and
 // one group per column needs no division to place its item (band b is
-// columns [b n, b n + n), rows [0, height)) and no column-to-group table; the
-// counters are zeroed 16 bytes a store. The prologue (some 8 divisions of
+// columns [b n, b n + n), rows [0, height)) and no column-to-group table; and
+// (every plan) the counters are zeroed 16 bytes a store. The prologue (some 8 divisions of
 // 20-40 instructions each) runs before the wait only on blocks already
 // resident when the previous kernel ends; the others pay it after.
 constexpr bool kColumnLeanItem = CUDAHIST_COLUMN_LEAN_ITEM != 0;
