@@ -55,6 +55,12 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 #           zeroed 16 bytes a store (CUDAHIST_COLUMN_COUNTERS16, _LEAN_ITEM):
 #           (a) 110-120, (b) 5.5-6.2, (c) 10.3-11.2
 #   vwords  vlean + words: (a) 110-120, (b) 5.0-5.8, (c) 7.8-9.5
+#   native  seed 004's partials stored as the counters lie, by every warp
+#           (CUDAHIST_COLUMN_NATIVE_PARTIALS): no 4-warp flush through the
+#           stages at the end of (a)'s one-wave grid: (a) 125-129
+#   vall    vwords + native (the lean count with native partials alone spills
+#           8 bytes; with every flag, none): (a) 104-116, (b) 5.0-5.8,
+#           (c) 7.8-9.5
 #   vw256   vwords in blocks of 256 threads, 4 an SM by registers (3 by
 #           shared memory): a 1080p frame's 240 blocks leave an SM room for a
 #           block of the next launch, whose prologue and zeroing then run
@@ -75,6 +81,8 @@ standard_variants=(
   "shfl=-DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1"
   "vlean=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1"
   "vwords=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1"
+  "native=-DCUDAHIST_COLUMN_NATIVE_PARTIALS=1"
+  "vall=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1 -DCUDAHIST_COLUMN_NATIVE_PARTIALS=1"
   "vw256=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1 -DCUDAHIST_COLUMN_THREADS_NARROW=256 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=4"
   "vleanpf=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_PREFETCH_NARROW=1 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=12"
   "jparts2=-DCUDAHIST_JOINT_B_PARTS=2"

@@ -471,6 +471,31 @@ __device__ __forceinline__ void FlushByShuffle(const ColumnPlan& p, const Column
   }
 }
 
+// CUDAHIST_COLUMN_NATIVE_PARTIALS (V = 4): the counters of each k (tile_len
+// x 32 words, contiguous) to their place in the slice's partials, every thread
+// 16 bytes a store (eight 16-bit partials when p.partials16).
+__device__ __forceinline__ void FlushNative(const ColumnPlan& p, const ColumnItem& it, const uint32_t* counters,
+                                            uint32_t* partials) {
+  constexpr uint32_t kV = 4;
+  const uint32_t words = it.tile_len * 32;  // a multiple of 32
+CUDAHIST_UNROLL
+  for (uint32_t k = 0; k < kV; ++k) {
+    const uint4* from = reinterpret_cast<const uint4*>(counters + k * words);
+    const uint64_t first = ((uint64_t(it.slice) * p.bands + it.band) * kV * p.bins + uint64_t(k) * p.bins +
+                            it.tile_begin) * 32;
+    if (p.partials16) {
+      uint4* to = reinterpret_cast<uint4*>(reinterpret_cast<uint16_t*>(partials) + first);
+      for (uint32_t i = threadIdx.x; i < words / 8; i += blockDim.x) {
+        const uint4 a = from[2 * i], b = from[2 * i + 1];
+        to[i] = make_uint4(a.x | (a.y << 16), a.z | (a.w << 16), b.x | (b.y << 16), b.z | (b.w << 16));
+      }
+    } else {
+      uint4* to = reinterpret_cast<uint4*>(partials + first);
+      for (uint32_t i = threadIdx.x; i < words / 4; i += blockDim.x) to[i] = from[i];
+    }
+  }
+}
+
 // Writes the block's counters group-major: 32 bins at a time per flushing
 // warp, transposed through the warp's stage (lane = column on the way in,
 // lane = bin on the way out; the 33-word pitch keeps both conflict-free), the
@@ -489,6 +514,9 @@ __device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem&
       }
       return;
     }
+  }
+  if constexpr (kV == 4 && kColumnNativePartials) {
+    if (p.native_partials) return FlushNative(p, it, counters, partials);
   }
   const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   constexpr uint32_t kFlushWarps = ColumnShape<kV>::kFlushWarps;
@@ -565,7 +593,29 @@ CUDAHIST_UNROLL
   return sum;
 }
 
+// The second phase over native partials (FlushNative): partial i of a slice
+// is lane i % 32's counter of bin (i / 32) % bins of its column k of the band.
+__device__ __forceinline__ void ReduceNativePartials(const ColumnPlan& p, const uint32_t* partials, uint32_t* counts) {
+  constexpr uint32_t kV = 4;
+  const uint64_t slice_words = uint64_t(p.bands) * kV * p.bins * 32;
+  const uint64_t threads = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < slice_words; i += threads) {
+    const uint32_t lane = uint32_t(i % 32);
+    const uint32_t band_k = DivideWide(i / 32, p.bins);
+    const uint32_t bin = uint32_t(i / 32 - uint64_t(band_k) * p.bins);
+    const uint32_t column = (band_k / kV) * 32 * kV + lane * kV + band_k % kV;
+    if (column >= p.width) continue;
+    counts[uint64_t(column) * p.bins + bin] =
+        p.partials16 ? SumOverSlices(reinterpret_cast<const uint16_t*>(partials) + i, slice_words, p.slices)
+                     : SumOverSlices(partials + i, slice_words, p.slices);
+  }
+}
+
+template <uint32_t kV>
 __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32_t* partials, uint32_t* counts) {
+  if constexpr (kV == 4 && kColumnNativePartials) {
+    if (p.native_partials) return ReduceNativePartials(p, partials, counts);
+  }
   const uint64_t total = uint64_t(p.groups) * p.bins;
   const uint64_t threads = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += threads) {
@@ -628,7 +678,7 @@ __global__ void __launch_bounds__(ColumnShape<kV>::kThreads, ColumnShape<kV>::kM
   if (plan.direct) return;  // uniform over the grid: every block skips the sync
   WaitForPriorGrids();        // a block with no item has not waited yet
   cooperative_groups::this_grid().sync();  // includes the fence that publishes the partials
-  ReducePartials(plan, partials, counts);
+  ReducePartials<kV>(plan, partials, counts);
 }
 
 Status ConfigureColumnKernel(const DeviceLimits& limits, const void* kernel, uint32_t threads, uint32_t shared_bytes,
@@ -748,6 +798,9 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
     p.band_columns = p.row_lanes * p.lane_columns;
     p.bands = (p.width + p.band_columns - 1) / p.band_columns;
     BandGroups(p.width, p.groups, p.band_columns, &p.slots, &spans);
+    // Native partials hold a band's every lane position (band_columns), its
+    // last band's too.
+    if (kColumnNativePartials && p.lane_columns == 4 && p.groups == p.width) p.slots = p.band_columns;
   }
   const uint32_t per_slice = p.bands * p.tiles;
   const uint32_t by_residency = (kernel.resident_blocks + per_slice - 1) / per_slice;
@@ -778,6 +831,7 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
   // one-column groups (multiples of row_lanes) or of 32 columns from column 0.
   p.word_loads = kColumnWordLoads && kColumnLeanCount && p.lane_columns == 1 && p.bytes && word_aligned &&
                  (p.groups_per_band == 0 || p.groups == p.width) && kernels.narrow_words.supported;
+  p.native_partials = kColumnNativePartials && p.lane_columns == 4 && p.groups == p.width && !p.direct;
   *plan = p;
   return Status::Ok();
 }

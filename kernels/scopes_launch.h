@@ -53,6 +53,7 @@ struct ColumnPlan {
   bool shuffle_flush;  // V = 1, direct, one group per column: flushed by shuffles, no stage
   bool counters16;     // with shuffle_flush and bytes: 16-bit shared counters, two bins a word
   bool word_loads;     // V = 1 bytes, stride 1, 4-byte aligned rows: a 32-bit word of four columns a lane
+  bool native_partials;  // V = 4, one group per column, partials: counters stored as they lie in shared memory
 };
 
 struct ColumnKernels {

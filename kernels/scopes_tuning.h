@@ -56,6 +56,9 @@
 #ifndef CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT
 #define CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT 20
 #endif
+#ifndef CUDAHIST_COLUMN_NATIVE_PARTIALS
+#define CUDAHIST_COLUMN_NATIVE_PARTIALS 0
+#endif
 #ifndef CUDAHIST_COLUMN_LEAN_ITEM
 #define CUDAHIST_COLUMN_LEAN_ITEM 0
 #endif
@@ -236,6 +239,17 @@ constexpr bool kColumnWordLoads = CUDAHIST_COLUMN_WORD_LOADS != 0;
 // 20-40 instructions each) runs before the wait only on blocks already
 // resident when the previous kernel ends; the others pay it after.
 constexpr bool kColumnLeanItem = CUDAHIST_COLUMN_LEAN_ITEM != 0;
+// CUDAHIST_COLUMN_NATIVE_PARTIALS = 1: at V = 4 with one group per column
+// and partials (seed 004's [length, 512]), the block's counters go to the
+// partials as they lie in shared memory (word ((band 4 + k) bins + bin) 32 +
+// lane of a slice: lane l's k-th column is band column 4 l + k), 16 bytes a
+// thread a store by every warp, instead of the flush by 4 warps through the
+// stages (2 chunks each of 4 x 32 stage loads and stores and 128 column sums:
+// several microseconds of a one-wave grid in which DRAM idles). The second
+// phase then reads a partial's slices coalesced (32 lanes' counters of one
+// bin) and writes its count at (4 l + k) bins + bin: the same partial bytes
+// read, the 0.5 MB of counts written as scattered words into L2.
+constexpr bool kColumnNativePartials = CUDAHIST_COLUMN_NATIVE_PARTIALS != 0;
 static_assert(!kColumnWordLoads || kColumnLeanCount, "word loads are a walk of the lean count");
 static_assert(!kColumnCounters16 || (kColumnShuffleFlush && kColumnLeanCount),
               "16-bit column counters are counted by the lean byte walk and flushed by the shuffle flush");
