@@ -34,52 +34,63 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# The standard set, second round (the first round's set, its figures and
-# the defaults it chose: kernels/scopes_tuning.h; NOTES.md of
-# bench/results/2026-11-23-scope-variants). base: the defaults. Predictions
-# (H100, uniform samples; base measured as "combo" less js4: (a) 133, (b) 6.9,
-# (c) 11.9, (d) 15.1 us):
-#   th1024  1024 threads at V = 1 with 8 flush warps, on the new default:
-#           64 registers, one block an SM, bands of 16 / 32 columns (120
-#           blocks); first round: no gain over fw8 on (b), +0.7 us on (c):
-#           (b) 7.0, (c) 12.5
-#   th1024mb2  1024 threads, two blocks an SM (32 registers: ptxas spills
-#           60 to 90 bytes), 16 rows in flight: 240 bands of 8 / 16 columns
-#           as now, half the rows a lane loads and counts: (b) 6.3, (c) 11.0
-#   rl32    bands of 32 columns at V = 1 (60 / 120 blocks: half the zeroing
-#           and flush chains, fewer SMs): (b) 8, (c) 12
+# The standard set, third round for the column kernel (the earlier rounds'
+# sets, figures and the defaults they chose: kernels/scopes_tuning.h; NOTES.md
+# of bench/results/2026-11-23-scope-variants; round two's column variants
+# th1024 (b) 6.74 (c) 12.63, th1024mb2 10.84 / 20.20, rl32 11.63 / 17.65 us,
+# none taken). base: the defaults. Predictions (H100, uniform samples; base
+# at 03:25 UTC: (a) 131.3, (b) 6.9, (c) 11.95, (d) 15.3 us; targets 0.8 of
+# the roofline: (a) <= 114, (b) <= 4.6, (c) <= 7.75):
+#   lean    the byte walk without per-row and per-column tests, row addresses
+#           by increments (CUDAHIST_COLUMN_LEAN_COUNT): some 16 instructions a
+#           4-byte word instead of 42 where (a) issues 2.8 a clock an SM:
+#           (a) 110-120, (b) 6.6-6.9, (c) 11.2-11.9
+#   words   lean + a 32-bit word of four columns a lane at V = 1
+#           (CUDAHIST_COLUMN_WORD_LOADS): 4K in one batch of loads instead of
+#           three: (a) as lean, (b) 6.0-6.6, (c) 8.5-10
+#   shfl    the flush by every warp through shuffles, 16-byte count stores
+#           (CUDAHIST_COLUMN_SHUFFLE_FLUSH; ptxas spills 8 bytes here):
+#           (b) 6.0-6.5, (c) 11.0-11.6
+#   vlean   lean + shfl + 16-bit counters + items without divisions, counters
+#           zeroed 16 bytes a store (CUDAHIST_COLUMN_COUNTERS16, _LEAN_ITEM):
+#           (a) 110-120, (b) 5.5-6.2, (c) 10.3-11.2
+#   vwords  vlean + words: (a) 110-120, (b) 5.0-5.8, (c) 7.8-9.5
+#   native  seed 004's partials stored as the counters lie, by every warp
+#           (CUDAHIST_COLUMN_NATIVE_PARTIALS): no 4-warp flush through the
+#           stages at the end of (a)'s one-wave grid: (a) 125-129
+#   vall    vwords + native (the lean count with native partials alone spills
+#           8 bytes; with every flag, none): (a) 104-116, (b) 5.0-5.8,
+#           (c) 7.8-9.5
+#   vw256   vwords in blocks of 256 threads, 4 an SM by registers (3 by
+#           shared memory): a 1080p frame's 240 blocks leave an SM room for a
+#           block of the next launch, whose prologue and zeroing then run
+#           before the wait (PDL); 8 words a lane at 1080p, but 34 at 4K (two
+#           batches): (b) 4.8-5.6, (c) 9-11
+#   vleanpf vlean + the next batch's loads in flight at V = 1, batches of 12
+#           (CUDAHIST_COLUMN_PREFETCH_NARROW): (b) 5.5-6.2, (c) 10-12 (fewer
+#           bytes in flight than vlean's 32-row batches: may lose)
 #   joint (d), round 3: the sliced kernel (CUDAHIST_JOINT_SLICED,
-#   scopes_tuning.h): a block per (part of the b range, slice of rows), no
-#   grid sync; round 2's jparts2 / jvec / jwarp / jcombo did not gain
-#   (17.4 / 14.9 / 22.4 / 16.9 us against 15.3). Predictions, uniform (peaked):
-#   jsl8    8 parts x 33 slices (264 blocks of 512, 32 KB counters): 6-7 (6-7)
-#   jsl8b1  8 parts x 17 slices (136 blocks): half the reductions, twice the
-#           rows a block: 6.5-7.5 (6.5-7.5)
-#   jsl4    4 parts x 66 slices (64 KB counters): half the L2 reading, some
-#           1.5x the reductions: 7-8 (6.5-7.5)
-#   jsl16   16 parts x 17 slices (16 KB counters): half the reductions, twice
-#           the L2 reading: 6-7.5 (6-7.5)
-#   jglob   jsl8 with no shared counters: one L2 reduction per sample (518K):
-#           7-10 (peaked: 9-14, the reductions pile onto the grey bins)
-#   jsl8d   jsl8, counts in device memory added to directly (blocks zero
-#           their share of the counts first; CUDAHIST_JOINT_DIRECT): no fence,
-#           ticket or move at the end: 5-6 (5-6)
-#   jsl16d  jsl16 direct: 5-6.5 (5-6.5)
-#   jsl8seq jsl8 launched without programmatic serialisation (also (b), (c)
-#           as pdl0 would): jsl8 + 1-2
+#   scopes_tuning.h), a block per (part of the b range, slice of rows).
+#   Measured (H100, 2026-11-23 04:51 UTC, 2 rounds, uniform / peaked us;
+#   base 16.7 / 14.0): jsl8 16.6 / 14.6, jsl8b1 18.8 / 18.4, jsl4 20.4 / 17.1,
+#   jsl16 27.6 / 26.7, jglob 17.4 / 20.0, jsl16d 25.8 / 24.4, jsl8d 12.9 /
+#   11.8 (its blocks then waited for one another with no launch guarantee;
+#   cooperative since, 05:05 UTC: 13.7 / 11.9, the default now).
+#   jsl8    the sliced kernel through the accumulator (no direct adds)
+#   jbase   the round-two kernel (cooperative, grid sync), the default before
 standard_variants=(
   "base="
-  "th1024=-DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=1"
-  "th1024mb2=-DCUDAHIST_COLUMN_THREADS_NARROW=1024 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=2 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=16"
-  "rl32=-DCUDAHIST_COLUMN_MIN_ROW_LANES=32"
-  "jsl8=-DCUDAHIST_JOINT_SLICED=1"
-  "jsl8b1=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_BLOCKS_PER_SM=1"
-  "jsl4=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_PARTS=4"
-  "jsl16=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_PARTS=16 -DCUDAHIST_JOINT_BLOCKS_PER_SM=1"
-  "jglob=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_GLOBAL_ATOMICS=1"
-  "jsl8d=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_DIRECT=1"
-  "jsl16d=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_JOINT_PARTS=16 -DCUDAHIST_JOINT_BLOCKS_PER_SM=1 -DCUDAHIST_JOINT_DIRECT=1"
-  "jsl8seq=-DCUDAHIST_JOINT_SLICED=1 -DCUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH=0"
+  "lean=-DCUDAHIST_COLUMN_LEAN_COUNT=1"
+  "words=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_WORD_LOADS=1"
+  "shfl=-DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1"
+  "vlean=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1"
+  "vwords=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1"
+  "native=-DCUDAHIST_COLUMN_NATIVE_PARTIALS=1"
+  "vall=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1 -DCUDAHIST_COLUMN_NATIVE_PARTIALS=1"
+  "vw256=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1 -DCUDAHIST_COLUMN_THREADS_NARROW=256 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=4"
+  "vleanpf=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_PREFETCH_NARROW=1 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=12"
+  "jsl8=-DCUDAHIST_JOINT_DIRECT=0"
+  "jbase=-DCUDAHIST_JOINT_SLICED=0 -DCUDAHIST_JOINT_DIRECT=0"
 )
 
 build() {

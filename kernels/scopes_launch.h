@@ -48,11 +48,18 @@ struct ColumnPlan {
   // 8-bit samples that are their own bin (depth 8, no shift, 256 bins); at
   // V = 4 also stride 1 and 4-byte aligned rows (one 32-bit load per lane).
   bool bytes;
+  // Round-three variants (scopes_tuning.h), each set only where its flag is on:
+  bool simple_items;   // direct, one slice, one tile, one group per column: items placed without divisions
+  bool shuffle_flush;  // V = 1, direct, one group per column: flushed by shuffles, no stage
+  bool counters16;     // with shuffle_flush and bytes: 16-bit shared counters, two bins a word
+  bool word_loads;     // V = 1 bytes, stride 1, 4-byte aligned rows: a 32-bit word of four columns a lane
+  bool native_partials;  // V = 4, one group per column, partials: counters stored as they lie in shared memory
 };
 
 struct ColumnKernels {
   KernelConfig narrow;        // V = 1, any layout
   KernelConfig narrow_bytes;  // V = 1, ColumnPlan::bytes
+  KernelConfig narrow_words;  // V = 1, ColumnPlan::word_loads (configured only under CUDAHIST_COLUMN_WORD_LOADS)
   KernelConfig wide;          // V = 4, any layout
   KernelConfig wide_bytes;    // V = 4, ColumnPlan::bytes
 };

@@ -38,6 +38,30 @@
 #ifndef CUDAHIST_COLUMN_PARTIALS16
 #define CUDAHIST_COLUMN_PARTIALS16 1
 #endif
+#ifndef CUDAHIST_COLUMN_PREFETCH_NARROW
+#define CUDAHIST_COLUMN_PREFETCH_NARROW 0
+#endif
+#ifndef CUDAHIST_COLUMN_LEAN_COUNT
+#define CUDAHIST_COLUMN_LEAN_COUNT 0
+#endif
+#ifndef CUDAHIST_COLUMN_SHUFFLE_FLUSH
+#define CUDAHIST_COLUMN_SHUFFLE_FLUSH 0
+#endif
+#ifndef CUDAHIST_COLUMN_COUNTERS16
+#define CUDAHIST_COLUMN_COUNTERS16 0
+#endif
+#ifndef CUDAHIST_COLUMN_WORD_LOADS
+#define CUDAHIST_COLUMN_WORD_LOADS 0
+#endif
+#ifndef CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT
+#define CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT 20
+#endif
+#ifndef CUDAHIST_COLUMN_NATIVE_PARTIALS
+#define CUDAHIST_COLUMN_NATIVE_PARTIALS 0
+#endif
+#ifndef CUDAHIST_COLUMN_LEAN_ITEM
+#define CUDAHIST_COLUMN_LEAN_ITEM 0
+#endif
 #ifndef CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH
 #define CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH 1
 #endif
@@ -54,7 +78,7 @@
 #define CUDAHIST_JOINT_FLUSH_VECTOR 0
 #endif
 #ifndef CUDAHIST_JOINT_SLICED
-#define CUDAHIST_JOINT_SLICED 0
+#define CUDAHIST_JOINT_SLICED 1
 #endif
 #ifndef CUDAHIST_JOINT_PARTS
 #define CUDAHIST_JOINT_PARTS 8
@@ -69,7 +93,7 @@
 #define CUDAHIST_JOINT_GLOBAL_ATOMICS 0
 #endif
 #ifndef CUDAHIST_JOINT_DIRECT
-#define CUDAHIST_JOINT_DIRECT 0
+#define CUDAHIST_JOINT_DIRECT 1
 #endif
 
 namespace cudahist::detail {
@@ -132,6 +156,14 @@ constexpr uint32_t kColumnMinRowsPerSlice = 2048;
 constexpr uint32_t kColumnRowsInFlightNarrow = CUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW;
 constexpr uint32_t kColumnRowsInFlightWide = CUDAHIST_COLUMN_ROWS_IN_FLIGHT_WIDE;
 constexpr bool kColumnPrefetchWide = CUDAHIST_COLUMN_PREFETCH != 0;
+// CUDAHIST_COLUMN_PREFETCH_NARROW = 1 (round three): the same at V = 1 for
+// byte samples, with CUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW = 16 so that both
+// batches take the 32 registers one batch of 32 takes now. A 4K band's lane
+// walks 68 rows: three batches of 32, each waiting for DRAM with no load in
+// flight while it is counted; with the prefetch, one wait and then the
+// counting of each batch over the next one's loads. 1080p (17 rows a lane):
+// the 17th row's load is issued before the first 16 are counted.
+constexpr bool kColumnPrefetchNarrow = CUDAHIST_COLUMN_PREFETCH_NARROW != 0;
 // Warps that write the counters out, each through a transposition stage of
 // band columns x 33 words (the counters are bin-major per lane; the counts are
 // group-major: without the stage, a warp reading 32 bins of one column would
@@ -172,6 +204,74 @@ constexpr uint64_t kColumnPartialBudgetBytes = 32ull << 20;
 // 65536 they fit 16 bits: CUDAHIST_COLUMN_PARTIALS16 (default) halves that
 // traffic: (a) 150.7 -> 145.0 us on its own.
 constexpr bool kColumnPartials16 = CUDAHIST_COLUMN_PARTIALS16 != 0;
+// Round three (issue 11 item 2, written before it ran; predictions in
+// bench/tune_scopes.sh). ncu of the defaults (H100, 03:28 UTC): (a) issues
+// 2.8 instructions a clock per SM (of 4) at 62% of DRAM: 88.9M warp
+// instructions for 67M 4-byte words, some 42 a word, where a word's count is
+// four byte extracts, address sums and shared reductions (12 to 16). The
+// rest is per-row and per-column bounds tests and a 64-bit multiply per row
+// address. (b) and (c) run 924 and 1700 instructions a warp, at 44% occupancy,
+// 6.7% and 17% of DRAM: chains of prologue, zeroing, loads, counts and a
+// flush by half the warps through a stage.
+// CUDAHIST_COLUMN_LEAN_COUNT = 1: the byte walk (ColumnPlan::bytes, V = 1
+// and 4) counts whole batches of rows without a test per row or per column
+// (only the last lane of a band whose width is not a multiple of 4, and the
+// last batch, take the tested walk), with row addresses by 64-bit increments
+// instead of a multiply each: (a) should leave the issue limit for DRAM's.
+constexpr bool kColumnLeanCount = CUDAHIST_COLUMN_LEAN_COUNT != 0;
+// CUDAHIST_COLUMN_SHUFFLE_FLUSH = 1: at V = 1, when the plan is direct and
+// every column is its own group (full-width waveforms, video luma), every
+// warp of the block flushes (not 8 of 16), without the stage: a warp reads
+// a group of 16 bins (8 where a column has 1 or 2 lanes) of all 32 lanes'
+// counters (conflict-free rows), sums the lanes that counted one column (0 to
+// 2 butterfly steps of shuffles, a reduce-scatter: each lane ends with 4 or 8
+// consecutive bins of its column) and stores them as 16-byte words where the
+// counts are 16-byte aligned. Bands of 8 or more columns (row_lanes >= 8).
+// (b): 16 warps x 16 bins instead of 8 warps x (32 loads, 32 stage stores,
+// 8 x 4 stage loads, 8 scalar stores).
+constexpr bool kColumnShuffleFlush = CUDAHIST_COLUMN_SHUFFLE_FLUSH != 0;
+// CUDAHIST_COLUMN_COUNTERS16 = 1 (with the lean count and the shuffle flush; V = 1 bytes,
+// direct, one group per column): counters of 16 bits, two bins to a word
+// (word (bin / 2) * 32 + lane, still one bank per lane). At V = 1 a plane has
+// fewer than kColumnWideMinRows rows, so no counter, and no sum of one
+// column's lanes, can pass 65535: the shuffle sums add the packed words
+// without a carry between halves. Half the zeroing (16 KB a block instead of
+// 32) and half the flush's shared loads.
+constexpr bool kColumnCounters16 = CUDAHIST_COLUMN_COUNTERS16 != 0;
+// CUDAHIST_COLUMN_WORD_LOADS = 1 (with the lean count): at V = 1, byte
+// samples at stride 1 in 4-byte aligned rows are loaded a 32-bit word (four
+// columns) a lane instead of a byte, each of the four counted in the counters
+// of the lane that the byte walk gives that column (CountBandWords), so the
+// counters and the flush stay as they are (a kernel of its own: beside the
+// byte walk in one kernel, ptxas spilled 160 to 280 bytes). A quarter of the load
+// instructions and address sums, four samples a register: 4K's bands of 16
+// columns take one batch of 17 words a lane instead of three of 32 bytes (each
+// a wait for DRAM while nothing else is loaded), and an SM has its whole
+// share of the frame in flight at once. CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT
+// (20): words a lane loads before counting the first, 4K's 17 in one batch
+// (32, as the byte walk has, made ptxas spill with the other round-three flags).
+constexpr bool kColumnWordLoads = CUDAHIST_COLUMN_WORD_LOADS != 0;
+// CUDAHIST_COLUMN_LEAN_ITEM = 1: a direct plan of one slice, one bin tile and
+// one group per column needs no division to place its item (band b is
+// columns [b n, b n + n), rows [0, height)) and no column-to-group table; and
+// (every plan) the counters are zeroed 16 bytes a store. The prologue (some 8 divisions of
+// 20-40 instructions each) runs before the wait only on blocks already
+// resident when the previous kernel ends; the others pay it after.
+constexpr bool kColumnLeanItem = CUDAHIST_COLUMN_LEAN_ITEM != 0;
+// CUDAHIST_COLUMN_NATIVE_PARTIALS = 1: at V = 4 with one group per column
+// and partials (seed 004's [length, 512]), the block's counters go to the
+// partials as they lie in shared memory (word ((band 4 + k) bins + bin) 32 +
+// lane of a slice: lane l's k-th column is band column 4 l + k), 16 bytes a
+// thread a store by every warp, instead of the flush by 4 warps through the
+// stages (2 chunks each of 4 x 32 stage loads and stores and 128 column sums:
+// several microseconds of a one-wave grid in which DRAM idles). The second
+// phase then reads a partial's slices coalesced (32 lanes' counters of one
+// bin) and writes its count at (4 l + k) bins + bin: the same partial bytes
+// read, the 0.5 MB of counts written as scattered words into L2.
+constexpr bool kColumnNativePartials = CUDAHIST_COLUMN_NATIVE_PARTIALS != 0;
+static_assert(!kColumnWordLoads || kColumnLeanCount, "word loads are a walk of the lean count");
+static_assert(!kColumnCounters16 || (kColumnShuffleFlush && kColumnLeanCount),
+              "16-bit column counters are counted by the lean byte walk and flushed by the shuffle flush");
 
 // --- joint histograms (joint_histogram.cu) --------------------------------------
 // 256 x 256 32-bit counters (256 KB) do not fit shared memory; 16-bit counters
@@ -273,9 +373,13 @@ constexpr bool kJointGlobalAtomics = CUDAHIST_JOINT_GLOBAL_ATOMICS != 0;
 // grid comes before it. The counter is never reset: the histogrammer adds the
 // grid to the target it passes each launch (unsigned, wrapping). Pinned or
 // managed counts (cudaPointerGetAttributes per Compute) take the accumulator.
-// Not cooperative: where fewer SMs are lent than the occupancy counts (MPS
-// limits, green contexts) the wait could hang; before it becomes a default,
-// it must launch with cudaLaunchAttributeCooperative beside PDL (untried).
+// The launch is cooperative beside PDL (LaunchJoint): where fewer SMs are
+// lent than the occupancy counts (MPS limits, green contexts) the driver
+// refuses it rather than let the wait hang, and the accumulator's launch
+// follows. Measured (H100, 2026-11-23, bench/tune_scopes.sh, uniform /
+// peaked us a 1080p NV12 U-V frame): the round-two kernel 16.6 / 14.0, the
+// sliced kernel through the accumulator 16.6 / 14.6, direct 13.7 / 11.9
+// (12.9 / 11.8 before it was cooperative): the default, sliced and direct.
 constexpr bool kJointDirect = CUDAHIST_JOINT_DIRECT != 0;
 static_assert(kJointParts >= 1 && kJointParts <= 256, "joint parts: 1 to 256 (kMaxJointBins)");
 static_assert(kJointBlocksPerSm >= 1, "joint blocks per SM: at least 1");

@@ -13,6 +13,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frames.h"
@@ -188,6 +189,39 @@ TEST(GpuColumnLarge, VideoFramesEqualReference) {
     c.distribution = Distribution::kPeaked;
     c.groups = groups;
     ExpectColumnMatches(ColumnSpecOf(c), MakeColumnFrame(c, rng));
+  }
+}
+
+// Counts 4 bytes past a 16-byte boundary (a caller's buffer may start
+// there): the column kernel's 16-byte count stores (the shuffle flush,
+// scopes_tuning.h) must fall back to 4-byte ones, and nothing before the
+// counts is written. Video frames (bands of 8 and 16 columns) and a narrow one.
+TEST(GpuColumnCountsOffset, FourByteAlignedCountsEqualReference) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& [width, height] : std::vector<std::pair<uint32_t, uint32_t>>{{1920, 1080}, {3840, 2160}, {333, 77}}) {
+    SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height));
+    ColumnCase c;
+    c.layout.width = width;
+    c.layout.height = height;
+    c.groups = width;
+    const Frame frame = MakeColumnFrame(c, rng);
+    const ColumnHistogramSpec spec = ColumnSpecOf(c);
+    const std::vector<uint32_t> expected = ColumnReference(spec, frame.views[0]);
+    DeviceFrame device;
+    ASSERT_EQ(device.Upload(frame), cudaSuccess);
+    std::unique_ptr<ColumnHistogrammer> h;
+    const Status created = ColumnHistogrammer::Create(&h);
+    ASSERT_TRUE(created.ok()) << created.message();
+    ScopeOutputs out(expected.size() + 1);
+    ASSERT_TRUE(out.ok());
+    const Status s = h->Compute(spec, device.views()[0], out.stream(), out.Poisoned(false) + 1);
+    ASSERT_TRUE(s.ok()) << s.message();
+    const std::vector<uint32_t> got = out.Read(false);
+    EXPECT_EQ(got[0], kPoison);
+    EXPECT_EQ(std::vector<uint32_t>(got.begin() + 1, got.end()), expected);
   }
 }
 

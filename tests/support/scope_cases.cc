@@ -104,6 +104,8 @@ std::vector<ColumnCase> ColumnCases() {
   c.push_back(Column("tall gray8", Layout(200, 4100, 1, 1, 0, 8, 0, 0), 1, 0, 200, 256));
   c.push_back(Column("tall gray8", Layout(200, 4100, 1, 1, 0, 8, 3, 1), 1, 0, 64, 256, D::kPeaked));
   c.push_back(Column("tall gray8", Layout(131, 4100, 1, 1, 0, 8, 1, 0), 1, 0, 1, 100));
+  // 32-bit loads (pitch 204) over 203 columns: the band's last lane holds 3.
+  c.push_back(Column("tall gray8", Layout(203, 4100, 1, 1, 0, 8, 1, 0), 1, 0, 203, 256, D::kPeaked));
   c.push_back(Column("tall p010", Layout(130, 4200, 2, 2, 6, 10, 0, 0), 1, 0, 130, 1024));
   return c;
 }
