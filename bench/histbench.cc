@@ -692,6 +692,7 @@ int Main(int argc, char** argv) {
     cudaMemcpy(photo_pixels[i], p.pixels.data(), p.pixels.size(), cudaMemcpyHostToDevice);
     device_photos[i] = DevicePhoto{photo_pixels[i], p.width, p.height, p.channels};
   }
+  cudaDeviceSynchronize();  // the pageable copies' DMA landed before the first (non-blocking) count
 
   cudaStream_t stream;
   cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);

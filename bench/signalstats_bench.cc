@@ -91,6 +91,9 @@ class DeviceFrames {
       }
       views_.push_back(v);
     }
+    // Landed before the first count: a pageable cudaMemcpy may return with
+    // its DMA on the way, and the counts run on a non-blocking stream.
+    if (error_.empty()) error_ = ErrorText(cudaDeviceSynchronize());
   }
   ~DeviceFrames() {
     for (void* p : allocations_) cudaFree(p);

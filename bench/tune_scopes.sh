@@ -76,6 +76,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 #   jsl16 27.6 / 26.7, jglob 17.4 / 20.0, jsl16d 25.8 / 24.4, jsl8d 12.9 /
 #   11.8 (its blocks then waited for one another with no launch guarantee;
 #   cooperative since, 05:05 UTC: 13.7 / 11.9, the default now).
+#   r2cols  the column kernel as round two left it (round three's defaults off)
 #   jsl8    the sliced kernel through the accumulator (no direct adds)
 #   jbase   the round-two kernel (cooperative, grid sync), the default before
 standard_variants=(
@@ -89,6 +90,7 @@ standard_variants=(
   "vall=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1 -DCUDAHIST_COLUMN_NATIVE_PARTIALS=1"
   "vw256=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1 -DCUDAHIST_COLUMN_THREADS_NARROW=256 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=4"
   "vleanpf=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_PREFETCH_NARROW=1 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=12"
+  "r2cols=-DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=32 -DCUDAHIST_COLUMN_PREFETCH_NARROW=0 -DCUDAHIST_COLUMN_LEAN_COUNT=0 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=0 -DCUDAHIST_COLUMN_COUNTERS16=0 -DCUDAHIST_COLUMN_NATIVE_PARTIALS=0 -DCUDAHIST_COLUMN_LEAN_ITEM=0"
   "jsl8=-DCUDAHIST_JOINT_DIRECT=0"
   "jbase=-DCUDAHIST_JOINT_SLICED=0 -DCUDAHIST_JOINT_DIRECT=0"
 )
@@ -98,7 +100,7 @@ build() {
   [ $# -gt 0 ] || set -- "${standard_variants[@]}"
   export PATH="/usr/local/cuda/bin:$PATH" CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$root")}
   mkdir -p "$out"
-  rm -f "$out"/scopebench-*
+  rm -f "$out"/scopebench-* "$out/variants.txt.new"  # a build that failed part-way left its list
   for variant in "$@"; do
     local name=${variant%%=*} flags=${variant#*=}
     [[ $name =~ ^[A-Za-z0-9_]+$ ]] || { echo "tune_scopes: variant name '$name': letters, digits and _ only" >&2; exit 2; }

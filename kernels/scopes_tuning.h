@@ -8,14 +8,22 @@
 
 // Build-time overrides (CUDAHIST_* below), so that bench/tune_scopes.sh can
 // build scopebench variants and time them side by side in one run on the GPU
-// host (meson option scope-tuning: they reach only the scope kernels). The
-// defaults are the code as first measured (H100, 2026-11-23 02:31 UTC) but for
-// CUDAHIST_COLUMN_FLUSH_PER_COLUMN.
+// host (meson option scope-tuning: they reach only the scope kernels).
+// Round three (H100, 2026-11-23 05:07 UTC, 2 rounds, uniform samples, us:
+// (a) seed 004's [524288, 512], (b) 1080p and (c) 4K luma per column; the
+// round-two defaults 130.9 / 6.89 / 11.89) made these the defaults: the lean
+// byte walk, the shuffle flush, 16-bit counters at V = 1, items without
+// divisions, the next rows prefetched at V = 1 in batches of 12 (together
+// "vleanpf": 127.0 / 5.22 / 9.65) and native partials at V = 4 (alone
+// 107.9 on (a); with lean, shuffle, 16-bit counters and word loads, "vall":
+// 105.1 / 5.62 / 10.47). Word loads (words 127.9 / 7.67 / 11.59, vwords
+// 127.6 / 5.60 / 10.48) and 256-thread blocks (vw256 127.1 / 8.67 / 17.43)
+// were not taken.
 #ifndef CUDAHIST_COLUMN_THREADS_NARROW
 #define CUDAHIST_COLUMN_THREADS_NARROW 512
 #endif
 #ifndef CUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW
-#define CUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW 32
+#define CUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW 12
 #endif
 #ifndef CUDAHIST_COLUMN_MIN_BLOCKS_NARROW
 #define CUDAHIST_COLUMN_MIN_BLOCKS_NARROW 2
@@ -39,16 +47,16 @@
 #define CUDAHIST_COLUMN_PARTIALS16 1
 #endif
 #ifndef CUDAHIST_COLUMN_PREFETCH_NARROW
-#define CUDAHIST_COLUMN_PREFETCH_NARROW 0
+#define CUDAHIST_COLUMN_PREFETCH_NARROW 1
 #endif
 #ifndef CUDAHIST_COLUMN_LEAN_COUNT
-#define CUDAHIST_COLUMN_LEAN_COUNT 0
+#define CUDAHIST_COLUMN_LEAN_COUNT 1
 #endif
 #ifndef CUDAHIST_COLUMN_SHUFFLE_FLUSH
-#define CUDAHIST_COLUMN_SHUFFLE_FLUSH 0
+#define CUDAHIST_COLUMN_SHUFFLE_FLUSH 1
 #endif
 #ifndef CUDAHIST_COLUMN_COUNTERS16
-#define CUDAHIST_COLUMN_COUNTERS16 0
+#define CUDAHIST_COLUMN_COUNTERS16 1
 #endif
 #ifndef CUDAHIST_COLUMN_WORD_LOADS
 #define CUDAHIST_COLUMN_WORD_LOADS 0
@@ -57,10 +65,10 @@
 #define CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT 20
 #endif
 #ifndef CUDAHIST_COLUMN_NATIVE_PARTIALS
-#define CUDAHIST_COLUMN_NATIVE_PARTIALS 0
+#define CUDAHIST_COLUMN_NATIVE_PARTIALS 1
 #endif
 #ifndef CUDAHIST_COLUMN_LEAN_ITEM
-#define CUDAHIST_COLUMN_LEAN_ITEM 0
+#define CUDAHIST_COLUMN_LEAN_ITEM 1
 #endif
 #ifndef CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH
 #define CUDAHIST_SCOPES_PROGRAMMATIC_LAUNCH 1

@@ -112,11 +112,13 @@ int CountOnGpu(const Frame& frame, cudahist::Histogrammer* histogrammer) {
   if (e == cudaSuccess) e = cudaMalloc(&chroma, frame.chroma.size());
   if (e == cudaSuccess) e = cudaMalloc(reinterpret_cast<void**>(&counts), 3 * kBins * sizeof(uint32_t));
   if (e != cudaSuccess) return Fail("cudaMalloc", e);
-  cudaMemcpy(luma, frame.luma.data(), frame.luma.size(), cudaMemcpyHostToDevice);
-  cudaMemcpy(chroma, frame.chroma.data(), frame.chroma.size(), cudaMemcpyHostToDevice);
   cudaStream_t stream = nullptr;
   if ((e = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) != cudaSuccess)
     return Fail("cudaStreamCreate", e);
+  // On the counting stream, so that the count comes after the copies (a
+  // plain cudaMemcpy is not ordered with a non-blocking stream).
+  cudaMemcpyAsync(luma, frame.luma.data(), frame.luma.size(), cudaMemcpyHostToDevice, stream);
+  cudaMemcpyAsync(chroma, frame.chroma.data(), frame.chroma.size(), cudaMemcpyHostToDevice, stream);
 
   cudahist::PlaneView views[3];
   DescribeNv12(luma, chroma, views);

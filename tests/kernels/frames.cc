@@ -94,6 +94,11 @@ Frame MakeFrame(const FrameSpec& spec, std::mt19937_64& rng) {
   return frame;
 }
 
+cudaError_t CopyToDevice(void* device, const void* host, size_t bytes) {
+  const cudaError_t e = cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice);
+  return e != cudaSuccess ? e : cudaDeviceSynchronize();
+}
+
 DeviceFrame::~DeviceFrame() {
   for (void* p : buffers_) cudaFree(p);
 }
@@ -104,7 +109,7 @@ cudaError_t DeviceFrame::Upload(const Frame& frame) {
     cudaError_t e = cudaMalloc(&d, p.storage.size() + 16);
     if (e != cudaSuccess) return e;
     buffers_.push_back(d);
-    e = cudaMemcpy(d, p.storage.data(), p.storage.size(), cudaMemcpyHostToDevice);
+    e = CopyToDevice(d, p.storage.data(), p.storage.size());
     if (e != cudaSuccess) return e;
   }
   for (const cudahist::PlaneView& v : frame.views) {

@@ -39,6 +39,14 @@ struct PaddedCopy {
 };
 PaddedCopy CopyWithSlack(const Frame& frame);
 
+// cudaMemcpy of `bytes` from host to device that returns once they have
+// landed. From pageable memory cudaMemcpy may return while its DMA is still
+// on the way, and the libraries' kernels run on non-blocking streams, which
+// are not ordered after it: a count could read the frame, or a poison could
+// land on the counts, too late (GpuColumnMatrix's 4096-bin case failed on
+// about one run in four on the H100, 2026-11-23).
+cudaError_t CopyToDevice(void* device, const void* host, size_t bytes);
+
 // Device copies of a frame's allocations (256-byte aligned, as cudaMalloc
 // gives them, plus 16 bytes of slack), with the views rebased onto them so
 // that every base offset keeps its alignment.

@@ -100,7 +100,7 @@ class GpuRun {
     const size_t n = pinned_->size();
     std::fill(pinned_->data(), pinned_->data() + n, kPoison);
     std::vector<uint32_t> poison(n, kPoison);
-    if (cudaMemcpy(device_counts_, poison.data(), n * 4, cudaMemcpyHostToDevice) != cudaSuccess) {
+    if (CopyToDevice(device_counts_, poison.data(), n * 4) != cudaSuccess) {
       return Status(StatusCode::kCudaError, "poisoning counts");
     }
     uint32_t* target = output == Output::kPinned ? pinned_->data() : device_counts_;
@@ -320,7 +320,7 @@ Status RunBatch(Histogrammer& h, const std::vector<PlaneView>& views, int frames
     return Status(StatusCode::kCudaError, "cudaMalloc(counts)");
   }
   std::vector<uint32_t> all(words, kPoison);
-  Status s = cudaMemcpy(device_counts, all.data(), words * 4, cudaMemcpyHostToDevice) == cudaSuccess
+  Status s = CopyToDevice(device_counts, all.data(), words * 4) == cudaSuccess
                  ? h.ComputeBatch(views.data(), frames, nullptr, device_counts)
                  : Status(StatusCode::kCudaError, "poisoning counts");
   if (cudaDeviceSynchronize() != cudaSuccess ||

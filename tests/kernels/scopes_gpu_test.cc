@@ -58,7 +58,7 @@ class ScopeOutputs {
       std::copy(poison.begin(), poison.end(), pinned_->data());
       return pinned_->data();
     }
-    cudaMemcpy(device_, poison.data(), n_ * sizeof(uint32_t), cudaMemcpyHostToDevice);
+    EXPECT_EQ(CopyToDevice(device_, poison.data(), n_ * sizeof(uint32_t)), cudaSuccess);
     return device_;
   }
   // After the stream's work: the counts as the kernel left them.

@@ -16,6 +16,7 @@
 #include "cudahist/cpu.h"
 #include "cudahist/histogrammer.h"
 #include "cudahist/signalstats.h"
+#include "frames.h"
 #include "test_planes.h"
 #include "yuv_frames.h"
 
@@ -44,7 +45,7 @@ class DeviceYuvFrame {
     for (const HostPlane& p : host.planes) {
       void* d = nullptr;
       ok_ = ok_ && cudaMalloc(&d, p.storage.size()) == cudaSuccess &&
-            cudaMemcpy(d, p.storage.data(), p.storage.size(), cudaMemcpyHostToDevice) == cudaSuccess;
+            CopyToDevice(d, p.storage.data(), p.storage.size()) == cudaSuccess;
       buffers_.push_back(static_cast<uint8_t*>(d));
     }
     for (cudahist::PlaneView* v : {&view_.y, &view_.u, &view_.v}) {

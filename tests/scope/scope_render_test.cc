@@ -211,6 +211,9 @@ T* ToDevice(const std::vector<T>& host) {
   T* device = nullptr;
   EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&device), host.size() * sizeof(T)), cudaSuccess);
   EXPECT_EQ(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  // The DMA of a pageable copy may still be on its way when cudaMemcpy
+  // returns, and the drawing runs on a non-blocking stream.
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   return device;
 }
 
