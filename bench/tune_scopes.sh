@@ -71,11 +71,11 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 #           bytes in flight than vlean's 32-row batches: may lose)
 #   joint (d), round 3: the sliced kernel (CUDAHIST_JOINT_SLICED,
 #   scopes_tuning.h), a block per (part of the b range, slice of rows).
-#   Measured (H100, 2026-11-23 04:51 UTC, 2 rounds, uniform / peaked us;
+#   Measured (H100, 2026-11-23 04:50 UTC, 2 rounds, uniform / peaked us;
 #   base 16.7 / 14.0): jsl8 16.6 / 14.6, jsl8b1 18.8 / 18.4, jsl4 20.4 / 17.1,
 #   jsl16 27.6 / 26.7, jglob 17.4 / 20.0, jsl16d 25.8 / 24.4, jsl8d 12.9 /
 #   11.8 (its blocks then waited for one another with no launch guarantee;
-#   cooperative since, 05:05 UTC: 13.7 / 11.9, the default now).
+#   cooperative since, 04:59 UTC: 13.7 / 11.9, the default now).
 #   r2cols  the column kernel as round two left it (round three's defaults off)
 #   jsl8    the sliced kernel through the accumulator (no direct adds)
 #   jbase   the round-two kernel (cooperative, grid sync), the default before

@@ -9,7 +9,7 @@
 // Build-time overrides (CUDAHIST_* below), so that bench/tune_scopes.sh can
 // build scopebench variants and time them side by side in one run on the GPU
 // host (meson option scope-tuning: they reach only the scope kernels).
-// Round three (H100, 2026-11-23 05:07 UTC, 2 rounds, uniform samples, us:
+// Round three (H100, 2026-11-23 05:05 UTC, 2 rounds, uniform samples, us:
 // (a) seed 004's [524288, 512], (b) 1080p and (c) 4K luma per column; the
 // round-two defaults 130.9 / 6.89 / 11.89) made these the defaults: the lean
 // byte walk, the shuffle flush, 16-bit counters at V = 1, items without

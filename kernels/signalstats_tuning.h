@@ -151,11 +151,11 @@ constexpr bool kSignalStatsPackedTable = CUDAHIST_SIGNALSTATS_PACKED_TABLE != 0;
 // Byte lanes (signalstats_byte_lanes.h): a wide unit's DIF sums and BRNG
 // tests four samples a word (__vsadu4, __vcmpltu4/__vcmpgtu4, PRMT) instead
 // of one sample at a time. Why: the timeline build (signalstats_timeline.h,
-// H100 2026-11-23 04:40 UTC) put 8.1 of a launch's 12.5 us in the counting
+// H100 2026-11-23 04:35 UTC) put 8.1 of a launch's 12.5 us in the counting
 // of the units (merge 1.2, fence and ticket 1.5, zeroing 0.7), and Nsight
 // Compute counts some 1050 instructions a thread for one unit of 4 chroma
 // and 16 luma samples, issued at 0.39 a cycle per scheduler: the counting is
-// as much instructions as memory latency. Measured (H100, 05:05 UTC): 12.60
+// as much instructions as memory latency. Measured (H100, 04:59 UTC): 12.60
 // us a 1080p frame against 13.04 a sample at a time (lookups late in both;
 // 13.10 and 13.31 with the lookups first): the default.
 // 0: every sample on its own.
@@ -168,7 +168,7 @@ constexpr bool kSignalStatsByteLanes = CUDAHIST_SIGNALSTATS_BYTE_LANES != 0;
 // (dependent on its chroma load, served by L2 for half of them: Nsight
 // Compute's L1 hit rate 34-46%) was a round trip of its own, four in a row.
 // 0: one sample's lookup, then its increments: the default, since measured
-// (H100, 2026-11-23 05:05 UTC, signalstats_variants, 2 rounds) 12.60 us a
+// (H100, 2026-11-23 04:59 UTC, signalstats_variants, 2 rounds) 12.60 us a
 // 1080p frame with the lookups late against 13.10 with them first: ptxas
 // schedules the lookups ahead of the increments itself where it can, and
 // holding four entries costs registers under the 64-register cap.
@@ -178,8 +178,8 @@ constexpr bool kSignalStatsLookupsFirst = CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST != 
 // gets as many blocks as are resident (132 on an H100), its units spread
 // over all of them, instead of as many blocks as its units fill at one unit
 // a thread (1080p NV12: 127, five SMs idle and every block's threads busy).
-// Measured no gain (13.29 us against 13.26 at 04:47, 13.42 against 13.10 at
-// 05:05 UTC, H100): not taken. 0: units / threads blocks.
+// Measured no gain (13.29 us against 13.26 at 04:45, 13.42 against 13.10 at
+// 04:59 UTC, H100): not taken. 0: units / threads blocks.
 constexpr bool kSignalStatsFillSms = CUDAHIST_SIGNALSTATS_FILL_SMS != 0;
 constexpr uint32_t kSignalStatsFillMinUnits = 256;
 
