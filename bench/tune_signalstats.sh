@@ -40,13 +40,15 @@ set -euo pipefail
 # the second round's default (a sample at a time), fill spreads the units over
 # every SM (kSignalStatsFillSms), lookups_late looks sat/hue up between the
 # increments (kSignalStatsLookupsFirst = 0), one_lane_late is both as the
-# second round had them.
+# second round had them. Fourth round (paired totals the default):
+# single_totals is the third round's default, one 32-bit atomic a counter;
+# fence_all fences in every thread at the ticket (kTicketFenceEveryThread).
 VARIANTS=(
   "timeline=-DCUDAHIST_SIGNALSTATS_TIMELINE=1"
+  "single_totals=-DCUDAHIST_SIGNALSTATS_PAIRED_TOTALS=0"
+  "single_totals_timeline=-DCUDAHIST_SIGNALSTATS_PAIRED_TOTALS=0 -DCUDAHIST_SIGNALSTATS_TIMELINE=1"
   "one_lane=-DCUDAHIST_SIGNALSTATS_BYTE_LANES=0"
-  "lookups_late=-DCUDAHIST_SIGNALSTATS_LOOKUPS_FIRST=0"
-  "one_lane_late=-DCUDAHIST_SIGNALSTATS_BYTE_LANES=0 -DCUDAHIST_SIGNALSTATS_LOOKUPS_FIRST=0"
-  "fill=-DCUDAHIST_SIGNALSTATS_FILL_SMS=1"
+  "fence_all=-DCUDAHIST_TICKET_FENCE_EVERY_THREAD=1"
 )
 
 build_variants() {

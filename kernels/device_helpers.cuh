@@ -488,19 +488,23 @@ __device__ __forceinline__ void ZeroSharedThenWaitForPriorGrids(uint32_t* words,
 // (block-uniform) in the last of the `blocks` blocks to arrive at `ticket`.
 // The barrier orders every thread's atomics before thread 0's fence, which
 // is cumulative, so one fence orders them all before the block's ticket (as
-// cooperative groups' grid sync does). A fence in every thread, as the CUDA
-// samples' threadFenceReduction has it, was the signalstats kernel's largest
-// single stall (Nsight Compute's source view, H100 2026-11-23: 8% of the
-// samples on its ERRBAR).
+// cooperative groups' grid sync does); kTicketFenceEveryThread (tuning.h)
+// says why not a fence in every thread.
 __device__ __forceinline__ bool LastBlockToArrive(uint32_t* ticket, uint32_t blocks) {
   __shared__ bool is_last_block;
+  if constexpr (kTicketFenceEveryThread) __threadfence();
   __syncthreads();
   if (threadIdx.x == 0) {
     __threadfence();
-    is_last_block = atomicAdd(ticket, 1u) == blocks - 1;
+    const bool last = atomicAdd(ticket, 1u) == blocks - 1;
+    // The acquiring side likewise: thread 0's fence after the ticket, then
+    // the barrier, orders every thread's reads of the totals after the other
+    // blocks' atomics.
+    if (last) __threadfence();
+    is_last_block = last;
   }
   __syncthreads();
-  if (is_last_block) __threadfence();
+  if (kTicketFenceEveryThread && is_last_block) __threadfence();
   return is_last_block;
 }
 

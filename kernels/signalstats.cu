@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "cudahist/signalstats.h"
 #include "device_helpers.cuh"
@@ -33,12 +34,40 @@ static_assert(offsetof(SignalStatsCounts, hue) - offsetof(SignalStatsCounts, y) 
               "the kernel writes y, u, v, sat and hue as one array");
 constexpr uint32_t kDepths = kSignalStatsMaxDepth - kSignalStatsMinDepth + 1;
 
-// Zero between launches (the last block leaves it so).
+// Zero between launches (the last block leaves it so). With
+// kSignalStatsPairedTotals, total k holds counters 2k (low half) and 2k + 1
+// (high half) of the compact numbering; a half never carries into the other,
+// since no counter of a frame below 2^32 samples reaches 2^32.
+static_assert(kCountsBins % 2 == 0 && kHueBins % 2 == 0, "counters pair up within each component");
+using Total = std::conditional_t<kSignalStatsPairedTotals, unsigned long long, uint32_t>;
+constexpr uint32_t kTotals = kSignalStatsPairedTotals ? kCountsBins / 2 : kCountsBins;
 struct Scratch {
   unsigned long long sums[kSignalStatsSums];
   uint32_t ticket;
-  uint32_t totals[kCountsBins];  // the walk's compact numbering (signalstats_walk.h)
+  Total totals[kTotals];  // the walk's compact numbering (signalstats_walk.h)
 };
+
+// The block's copies of counters 2k and 2k + 1, summed, added to paired total
+// k. At step s, lanes 0-15 read one counter of the pair and lanes 16-31 the
+// other, each lane a different copy: the 32 lanes fall on 32 banks at 16
+// copies.
+template <uint32_t kLogCopies>
+__device__ __forceinline__ void MergeCopiesInPairs(const uint32_t* copies, uint32_t counters,
+                                                   unsigned long long* totals) {
+  constexpr uint32_t kCopies = 1u << kLogCopies;
+  const uint32_t lane = threadIdx.x % 32, half = lane >> 4;
+  for (uint32_t k = threadIdx.x; k < counters / 2; k += blockDim.x) {
+    uint32_t sum[2] = {0, 0};
+CUDAHIST_UNROLL
+    for (uint32_t step = 0; step < 2 * kCopies; ++step) {
+      const uint32_t which = (step + half) & 1, copy = ((step >> 1) + lane) & (kCopies - 1);
+      const uint32_t v = copies[((2 * k + which) << kLogCopies) + copy];
+      sum[0] += which == 0 ? v : 0;
+      sum[1] += which == 1 ? v : 0;
+    }
+    if ((sum[0] | sum[1]) != 0) atomicAdd(totals + k, (static_cast<unsigned long long>(sum[1]) << 32) | sum[0]);
+  }
+}
 
 __device__ __forceinline__ unsigned long long WarpSum(unsigned long long v) {
 CUDAHIST_UNROLL
@@ -53,11 +82,35 @@ __device__ __forceinline__ uint32_t TakeTotal(uint32_t i, uint32_t depth, Scratc
   return compact != ~0u ? atomicExch(scratch->totals + compact, 0u) : 0u;
 }
 
+// Bins i and i + 1 (i even) of SignalStatsCounts' y..hue array from the
+// paired totals, as one 8-byte word (zero beyond 2^depth); the total left zero.
+__device__ __forceinline__ unsigned long long TakePair(uint32_t i, uint32_t depth, Scratch* scratch) {
+  const uint32_t compact = CompactIndexOf(i, depth);  // even: components start at even counters
+  return compact != ~0u ? atomicExch(scratch->totals + compact / 2, 0ull) : 0ull;
+}
+
 // The last block: the compact totals into SignalStatsCounts' layout, the sums
 // and the header; scratch left zero.
 __device__ __forceinline__ void WriteCounts(const SignalStatsParams& p, Scratch* scratch, SignalStatsCounts* counts) {
   uint32_t* bins = counts->y;  // y, u, v, sat, hue: one array (static_assert above)
-  if constexpr (kSignalStatsOverlappedFinish) {
+  if constexpr (kSignalStatsPairedTotals) {
+    // Every exchange of the thread in flight before its first store; the
+    // pairs stored 8 bytes at once (y is at an 8-byte offset of the struct).
+    static_assert(offsetof(SignalStatsCounts, y) % 8 == 0, "bin pairs are 8-byte words");
+    constexpr uint32_t kPairs = kCountsBins / 2;
+    constexpr uint32_t kPerThread = (kPairs + kSignalStatsThreads - 1) / kSignalStatsThreads;
+    unsigned long long taken[kPerThread];
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kPerThread; ++k) {
+      const uint32_t pair = threadIdx.x + k * kSignalStatsThreads;
+      taken[k] = pair < kPairs ? TakePair(2 * pair, p.depth, scratch) : 0ull;
+    }
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kPerThread; ++k) {
+      const uint32_t pair = threadIdx.x + k * kSignalStatsThreads;
+      if (pair < kPairs) reinterpret_cast<uint2*>(bins)[pair] = make_uint2(uint32_t(taken[k]), uint32_t(taken[k] >> 32));
+    }
+  } else if constexpr (kSignalStatsOverlappedFinish) {
     // Every exchange of the thread in flight before the first store waits on one.
     constexpr uint32_t kPerThread = (kCountsBins + kSignalStatsThreads - 1) / kSignalStatsThreads;
     uint32_t taken[kPerThread];
@@ -150,7 +203,11 @@ CUDAHIST_UNROLL
   }
   __syncthreads();
   Mark(kMarkCounted);
-  MergeCopies<kLogCopies, false>(copies, 0, counters, 0, scratch->totals);
+  if constexpr (kSignalStatsPairedTotals) {
+    MergeCopiesInPairs<kLogCopies>(copies, counters, scratch->totals);
+  } else {
+    MergeCopies<kLogCopies, false>(copies, 0, counters, 0, scratch->totals);
+  }
   if (threadIdx.x < kSignalStatsSums && block_sums[threadIdx.x] != 0) {
     atomicAdd(&scratch->sums[threadIdx.x], block_sums[threadIdx.x]);
   }

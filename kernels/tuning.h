@@ -49,6 +49,9 @@ constexpr uint32_t kChunkBytes = 16;
 #ifndef CUDAHIST_PROGRAMMATIC_LAUNCH
 #define CUDAHIST_PROGRAMMATIC_LAUNCH 1
 #endif
+#ifndef CUDAHIST_TICKET_FENCE_EVERY_THREAD
+#define CUDAHIST_TICKET_FENCE_EVERY_THREAD 0
+#endif
 #ifndef CUDAHIST_BATCH_CHUNKS
 #define CUDAHIST_BATCH_CHUNKS 32
 #endif
@@ -137,6 +140,17 @@ constexpr bool kBatchRowWalk = CUDAHIST_BATCH_ROW_WALK != 0;
 // shared memory overlap. H200, 2026-11-22, one call per frame back to back:
 // 1080p NV12 9.20 -> 7.26 us, 4K NV12 11.41 -> 9.68, 4K RGBA 19.16 -> 17.45.
 constexpr bool kProgrammaticLaunch = CUDAHIST_PROGRAMMATIC_LAUNCH != 0;
+
+// The last-block ticket (LastBlockToArrive, device_helpers.cuh): 0 fences in
+// thread 0 only, before its ticket and, in the last block, after it, with the
+// barriers carrying the order to the other threads (as cooperative groups'
+// grid sync does); 1 fences in every thread, as the CUDA samples'
+// threadFenceReduction. A fence in every thread was the signalstats kernel's
+// largest single stall (8% of Nsight Compute's samples, H100 2026-11-23);
+// bench/tune_signalstats.sh's fence_all variant: 13.10 us a 1080p
+// signalstats frame against 12.06 with thread 0's fences (H100, 06:05 UTC);
+// the Y/U/V histograms went from 7.82 to 7.52 us over the two changes.
+constexpr bool kTicketFenceEveryThread = CUDAHIST_TICKET_FENCE_EVERY_THREAD != 0;
 
 // --- privatized-packed: seed 003's per-thread 8-bit counters -----------------
 // 64 threads as in the seed: every thread owns one 32-bit column per four
