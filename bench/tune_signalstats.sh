@@ -37,10 +37,9 @@ set -euo pipefail
 # the default kernel with a mark at each phase of every block's chain: it
 # prints where a launch's time goes (its own __syncthreads make it a little
 # slower than the default). Third round (byte lanes the default): one_lane is
-# the second round's default (a sample at a time), fill spreads the units over
-# every SM (kSignalStatsFillSms), lookups_late looks sat/hue up between the
-# increments (kSignalStatsLookupsFirst = 0), one_lane_late is both as the
-# second round had them. Fourth round (paired totals the default):
+# the second round's default (a sample at a time); the round's other two
+# (lookups first, units over every SM) lost and their code is gone (figures
+# in signalstats_tuning.h). Fourth round (paired totals the default):
 # single_totals is the third round's default, one 32-bit atomic a counter;
 # fence_all fences in every thread at the ticket (kTicketFenceEveryThread).
 VARIANTS=(

@@ -179,21 +179,12 @@ __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerS
   using Counter = LaneCopiesCounter<kLogCopies, false>;
   UnitCounter<Counter> c(Counter{uint32_t(__cvta_generic_to_shared(copies)), threadIdx.x & ((1u << kLogCopies) - 1), 0},
                          p.depth);
-  if constexpr (kSignalStatsFillSms && kSignalStatsUnitsInFlight == 1) {
-    const uint32_t begin = blockIdx.x * p.units_per_block;
-    const uint32_t end = begin + min(p.units_per_block, p.units - min(begin, p.units));
-    for (uint32_t unit = begin + threadIdx.x; unit < end; unit += blockDim.x) {
+  const uint32_t step = gridDim.x * blockDim.x;
+  for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units; unit += kSignalStatsUnitsInFlight * step) {
+    if constexpr (kSignalStatsUnitsInFlight == 2) {
+      CountUnitPair<kSignalStatsWideLoads>(p, unit, step, c);
+    } else {
       CountUnit<kSignalStatsWideLoads>(p, unit, c);
-    }
-  } else {
-    const uint32_t step = gridDim.x * blockDim.x;
-    for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units;
-         unit += kSignalStatsUnitsInFlight * step) {
-      if constexpr (kSignalStatsUnitsInFlight == 2) {
-        CountUnitPair<kSignalStatsWideLoads>(p, unit, step, c);
-      } else {
-        CountUnit<kSignalStatsWideLoads>(p, unit, c);
-      }
     }
   }
 CUDAHIST_UNROLL
@@ -329,12 +320,8 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
   detail::SignalStatsParams params = detail::SignalStatsParamsOf(frame, previous, s.tables[i]);
   if (frame.y.depth == 8) params.packed_table = s.packed_table;
   const uint32_t units_per_block = config.threads * detail::kSignalStatsUnitsPerThread;
-  uint32_t blocks = std::max<uint32_t>(
+  const uint32_t blocks = std::max<uint32_t>(
       1, std::min<uint32_t>(config.resident_blocks, (params.units + units_per_block - 1) / units_per_block));
-  if (detail::kSignalStatsFillSms && params.units >= config.resident_blocks * detail::kSignalStatsFillMinUnits) {
-    blocks = config.resident_blocks;
-  }
-  params.units_per_block = (params.units + blocks - 1) / blocks;
   detail::Scratch* scratch = s.scratch;
   void* args[] = {&params, &scratch, &counts};
   if constexpr (detail::kSignalStatsTimeline) detail::g_timeline_blocks = blocks;

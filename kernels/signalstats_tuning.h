@@ -35,14 +35,8 @@
 #ifndef CUDAHIST_SIGNALSTATS_BYTE_LANES
 #define CUDAHIST_SIGNALSTATS_BYTE_LANES 1
 #endif
-#ifndef CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST
-#define CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST 0
-#endif
 #ifndef CUDAHIST_SIGNALSTATS_PAIRED_TOTALS
 #define CUDAHIST_SIGNALSTATS_PAIRED_TOTALS 1
-#endif
-#ifndef CUDAHIST_SIGNALSTATS_FILL_SMS
-#define CUDAHIST_SIGNALSTATS_FILL_SMS 0
 #endif
 #ifndef CUDAHIST_SIGNALSTATS_TABLE_IN_L1
 #define CUDAHIST_SIGNALSTATS_TABLE_IN_L1 0
@@ -71,6 +65,13 @@ namespace cudahist::detail {
 // throughput limit (bench/results/2026-11-23-h100-0325/).
 // bench/tune_signalstats.sh builds signalstats_bench once per variant of these
 // macros and times them side by side on the GPU host.
+// Third round (H100, 2026-11-23 04:45 and 04:59 UTC), measured and then
+// removed from the code: every sat/hue lookup of a unit issued before its
+// first histogram increment, 13.10 us a 1080p frame against 12.60 with each
+// lookup beside its increments (ptxas already schedules them early where it
+// can; four entries held cost registers under the 64-register cap); and the
+// units spread over all 132 SMs instead of 127 blocks of one unit a thread,
+// 13.29 / 13.42 against 13.26 / 13.10: no gain.
 
 // Threads per block, and blocks that must fit an SM as far as registers go
 // (__launch_bounds__). 1024 x 1 caps the kernel at 64 registers; nvcc 13
@@ -164,18 +165,6 @@ constexpr bool kSignalStatsPackedTable = CUDAHIST_SIGNALSTATS_PACKED_TABLE != 0;
 // 0: every sample on its own.
 constexpr bool kSignalStatsByteLanes = CUDAHIST_SIGNALSTATS_BYTE_LANES != 0;
 
-// Lookups first: a thread issues the sat/hue table lookups of all its
-// unit's chroma samples before its first histogram increment. An increment
-// is an asm with a memory clobber, which the compiler may not move a load
-// across, so looked up one sample at a time between increments, each lookup
-// (dependent on its chroma load, served by L2 for half of them: Nsight
-// Compute's L1 hit rate 34-46%) was a round trip of its own, four in a row.
-// 0: one sample's lookup, then its increments: the default, since measured
-// (H100, 2026-11-23 04:59 UTC, signalstats_variants, 2 rounds) 12.60 us a
-// 1080p frame with the lookups late against 13.10 with them first: ptxas
-// schedules the lookups ahead of the increments itself where it can, and
-// holding four entries costs registers under the 64-register cap.
-constexpr bool kSignalStatsLookupsFirst = CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST != 0;
 
 // Paired totals: a block adds two neighbouring counters of its merged copies
 // to the global totals in one 64-bit atomic (the low and the high half; no
@@ -189,13 +178,5 @@ constexpr bool kSignalStatsLookupsFirst = CUDAHIST_SIGNALSTATS_LOOKUPS_FIRST != 
 // default. 0: one 32-bit atomic a counter.
 constexpr bool kSignalStatsPairedTotals = CUDAHIST_SIGNALSTATS_PAIRED_TOTALS != 0;
 
-// Fill every SM: a frame with at least kSignalStatsFillMinUnits units a block
-// gets as many blocks as are resident (132 on an H100), its units spread
-// over all of them, instead of as many blocks as its units fill at one unit
-// a thread (1080p NV12: 127, five SMs idle and every block's threads busy).
-// Measured no gain (13.29 us against 13.26 at 04:45, 13.42 against 13.10 at
-// 04:59 UTC, H100): not taken. 0: units / threads blocks.
-constexpr bool kSignalStatsFillSms = CUDAHIST_SIGNALSTATS_FILL_SMS != 0;
-constexpr uint32_t kSignalStatsFillMinUnits = 256;
 
 }  // namespace cudahist::detail

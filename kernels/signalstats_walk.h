@@ -62,7 +62,6 @@ struct SignalStatsParams {
   uint32_t hsub, vsub;
   uint32_t depth;
   uint32_t units;
-  uint32_t units_per_block;  // with kSignalStatsFillSms: block b counts units [b, b + 1) x this
   uint32_t units_per_row;
   FastDivisor row_of_unit;
   const uint32_t* table;                 // SatHueTable(depth), where the walk runs
@@ -426,18 +425,13 @@ struct UnitCounter {
 
   template <class Samples>
   CUDAHIST_HD void CountEachSample(const SignalStatsParams& p, const Samples& s) {
-    uint32_t sat_hue[Samples::kSamples];  // all lookups in flight at once (CountByteLanes says why)
-    if constexpr (kSignalStatsLookupsFirst) {
-      CUDAHIST_UNROLL
-      for (uint32_t k = 0; k < Samples::kSamples; ++k) sat_hue[k] = s.Chroma(k) ? SatHueOf(p, s.U(k), s.V(k)) : 0;
-    }
     CUDAHIST_UNROLL
     for (uint32_t k = 0; k < Samples::kSamples; ++k) {
       if (!s.Chroma(k)) continue;
       const uint32_t u = s.U(k), v = s.V(k);
       counter.Add(slot_u, u);
       counter.Add(slot_v, v);
-      const uint32_t entry = kSignalStatsLookupsFirst ? sat_hue[k] : SatHueOf(p, u, v);
+      const uint32_t entry = SatHueOf(p, u, v);
       counter.Add(slot_sat, entry & kSatHueSatMask);
       counter.Add(slot_hue, entry >> kSatHueHueShift);
       sums[kDifU] += AbsoluteDifference(u, s.PU(k));
@@ -465,15 +459,7 @@ struct UnitCounter {
     constexpr uint32_t kLumaWords = kWideLumaBytes / 4;  // a luma row's: samples 2j and 2j + 1 in word j
     constexpr uint32_t kChromaWords = (ChromaRun<kInterleaved>::kBytes + 3) / 4;
     static_assert(kWideLumaBytes % 4 == 0, "whole luma words");
-    // The sat/hue lookups first, all of them: each depends on its chroma load
-    // and waits for L2, and a lookup issued after a histogram increment
-    // (an asm with a memory clobber) could not be moved ahead of it.
-    uint32_t sat_hue[kSignalStatsRun];
-    if constexpr (kSignalStatsLookupsFirst) {
-      CUDAHIST_UNROLL
-      for (uint32_t k = 0; k < kSignalStatsRun; ++k) sat_hue[k] = SatHueOf(p, s.U(k), s.V(k));
-    }
-    const uint32_t chroma_low = EveryByte(p.low), chroma_high = EveryByte(p.chroma_high);
+    const uint32_t low = EveryByte(p.low), chroma_high = EveryByte(p.chroma_high);
     // chroma_out[j]: 0xff in the luma bytes of word j whose chroma sample is out of range.
     uint32_t chroma_out[kLumaWords];
     uint32_t dif_u = 0, dif_v = 0;
@@ -484,7 +470,7 @@ struct UnitCounter {
         const uint32_t w = s.c.u.w[j], previous = s.pc.u.w[j];
         dif_u += SumAbsDiff4(w & 0x00ff00ffu, previous & 0x00ff00ffu);
         dif_v += SumAbsDiff4((w >> 8) & 0x00ff00ffu, (previous >> 8) & 0x00ff00ffu);
-        const uint32_t out = BytesOutside(w, chroma_low, chroma_high);
+        const uint32_t out = BytesOutside(w, low, chroma_high);
         chroma_out[j] = BytePerm(out | (out >> 8), 0, 0x2200);  // U or V, each to its two luma bytes
       }
     } else {  // planar: sample k in byte k % 4 of word k / 4 (bytes beyond the run are zero in both frames)
@@ -493,12 +479,12 @@ struct UnitCounter {
       for (uint32_t q = 0; q < kChromaWords; ++q) {
         dif_u += SumAbsDiff4(s.c.u.w[q], s.pc.u.w[q]);
         dif_v += SumAbsDiff4(s.c.v.w[q], s.pc.v.w[q]);
-        out[q] = BytesOutside(s.c.u.w[q], chroma_low, chroma_high) | BytesOutside(s.c.v.w[q], chroma_low, chroma_high);
+        out[q] = BytesOutside(s.c.u.w[q], low, chroma_high) | BytesOutside(s.c.v.w[q], low, chroma_high);
       }
       CUDAHIST_UNROLL
       for (uint32_t j = 0; j < kLumaWords; ++j) chroma_out[j] = BytePerm(out[j / 2], 0, j % 2 == 0 ? 0x1100 : 0x3322);
     }
-    const uint32_t luma_low = EveryByte(p.low), luma_high = EveryByte(p.luma_high);
+    const uint32_t luma_high = EveryByte(p.luma_high);
     uint32_t dif_y = 0, brng = 0;
     CUDAHIST_UNROLL
     for (uint32_t dy = 0; dy < 2; ++dy) {
@@ -507,18 +493,19 @@ struct UnitCounter {
       for (uint32_t j = 0; j < kLumaWords; ++j) {
         const uint32_t w = s.y[dy].w[j];
         dif_y += SumAbsDiff4(w, s.py[dy].w[j]);
-        brng += FlaggedBytes(BytesOutside(w, luma_low, luma_high) | chroma_out[j]);
+        brng += FlaggedBytes(BytesOutside(w, low, luma_high) | chroma_out[j]);
         CUDAHIST_UNROLL
         for (uint32_t b = 0; b < 4; ++b) counter.Add(slot_y, ByteOf(w, b));
       }
     }
     CUDAHIST_UNROLL
     for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
-      if constexpr (!kSignalStatsLookupsFirst) sat_hue[k] = SatHueOf(p, s.U(k), s.V(k));
-      counter.Add(slot_u, s.U(k));
-      counter.Add(slot_v, s.V(k));
-      counter.Add(slot_sat, sat_hue[k] & kSatHueSatMask);
-      counter.Add(slot_hue, sat_hue[k] >> kSatHueHueShift);
+      const uint32_t u = s.U(k), v = s.V(k);
+      counter.Add(slot_u, u);
+      counter.Add(slot_v, v);
+      const uint32_t entry = SatHueOf(p, u, v);
+      counter.Add(slot_sat, entry & kSatHueSatMask);
+      counter.Add(slot_hue, entry >> kSatHueHueShift);
     }
     sums[kDifY] += dif_y;
     sums[kDifU] += dif_u;
