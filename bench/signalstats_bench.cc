@@ -131,7 +131,7 @@ void PrintTimeline(const char* what) {
     TimelineMark from, to;
   } phases[] = {{"zero shared + wait prior grid", kMarkStart, kMarkZeroed},
                 {"count units", kMarkZeroed, kMarkCounted},
-                {"merge copies into totals", kMarkCounted, kMarkMerged},
+                {"(wait +) merge copies", kMarkCounted, kMarkMerged},
                 {"fence + ticket", kMarkMerged, kMarkArrived}};
   for (const auto& ph : phases) {
     std::vector<double> v;
@@ -141,13 +141,19 @@ void PrintTimeline(const char* what) {
                 max * 1e3 / khz);
   }
   std::vector<double> start, end;
-  uint32_t last = 0;
+  uint32_t last = blocks;  // none: a direct launch has no last block
   for (uint32_t b = 0; b < blocks; ++b) {
     start.push_back(at(b, kMarkStartGlobal));
     end.push_back(at(b, kMarkEndGlobal));
     if (at(b, kMarkWritten) != 0) last = b;
   }
   const double t0 = *std::min_element(start.begin(), start.end());
+  if (last == blocks) {
+    std::printf("  direct launch (no last block): last start %.2f us; blocks end median %.2f, max %.2f us\n",
+                (*std::max_element(start.begin(), start.end()) - t0) / 1e3, (bench::Median(end) - t0) / 1e3,
+                (*std::max_element(end.begin(), end.end()) - t0) / 1e3);
+    return;
+  }
   std::vector<double> ends_of_others;
   for (uint32_t b = 0; b < blocks; ++b) {
     if (b != last) ends_of_others.push_back(end[b] - t0);

@@ -32,22 +32,18 @@ set -euo pipefail
 
 # NAME=FLAGS, one per variant; what each changes and why is in
 # kernels/signalstats_tuning.h beside its macro.
-# The first two rounds' variants and their figures are in
+# The first four rounds' variants and their figures are in
 # kernels/signalstats_tuning.h. timeline (kernels/signalstats_timeline.h) is
 # the default kernel with a mark at each phase of every block's chain: it
 # prints where a launch's time goes (its own __syncthreads make it a little
-# slower than the default). Third round (byte lanes the default): one_lane is
-# the second round's default (a sample at a time); the round's other two
-# (lookups first, units over every SM) lost and their code is gone (figures
-# in signalstats_tuning.h). Fourth round (paired totals the default):
-# single_totals is the third round's default, one 32-bit atomic a counter;
-# fence_all fences in every thread at the ticket (kTicketFenceEveryThread).
+# slower than the default). Fifth round (direct launches the default for
+# counts in device memory): ticket is the fourth round's default, the
+# accumulator, its ticket and the last block's write for every destination;
+# ticket_timeline its timeline.
 VARIANTS=(
   "timeline=-DCUDAHIST_SIGNALSTATS_TIMELINE=1"
-  "single_totals=-DCUDAHIST_SIGNALSTATS_PAIRED_TOTALS=0"
-  "single_totals_timeline=-DCUDAHIST_SIGNALSTATS_PAIRED_TOTALS=0 -DCUDAHIST_SIGNALSTATS_TIMELINE=1"
-  "one_lane=-DCUDAHIST_SIGNALSTATS_BYTE_LANES=0"
-  "fence_all=-DCUDAHIST_TICKET_FENCE_EVERY_THREAD=1"
+  "ticket=-DCUDAHIST_SIGNALSTATS_DIRECT=0"
+  "ticket_timeline=-DCUDAHIST_SIGNALSTATS_DIRECT=0 -DCUDAHIST_SIGNALSTATS_TIMELINE=1"
 )
 
 build_variants() {

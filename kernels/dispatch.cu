@@ -167,6 +167,15 @@ cudaError_t LaunchKernelSerialized(const void* kernel, dim3 grid, uint32_t threa
   return cudaLaunchKernelExC(&launch, kernel, args);
 }
 
+bool InDeviceMemory(const void* p) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky: clears what the query set
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeDevice;
+}
+
 // Every launch of the accumulating kernels (privatized, packed, batch) goes
 // through here: the programmatic-serialisation attribute where tuning.h asks
 // for it. Each of those kernels starts with ZeroSharedThenWaitForPriorGrids

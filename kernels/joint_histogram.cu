@@ -23,6 +23,7 @@
 #include <algorithm>
 
 #include "device_helpers.cuh"
+#include "grid_arrivals.cuh"
 #include "joint_slices.h"
 #include "scopes_launch.h"
 #include "scopes_tuning.h"
@@ -170,33 +171,6 @@ CUDAHIST_UNROLL
   if (threadIdx.x == 0) *ticket = 0;
 }
 
-// Direct launches (kJointDirect): zero slice `slice`'s share of the part's
-// counts, then arrive at the grid's counter (fenced: the zeros land first).
-__device__ __forceinline__ void ZeroShareThenArrive(uint32_t first, uint32_t length, uint32_t slice,
-                                                    uint32_t slices, uint32_t* counts, uint32_t* arrivals) {
-  const uint32_t from = uint32_t(uint64_t(length) * slice / slices);
-  const uint32_t to = uint32_t(uint64_t(length) * (slice + 1) / slices);
-  for (uint32_t i = from + threadIdx.x; i < to; i += blockDim.x) counts[first + i] = 0;
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) atomicAdd(arrivals, 1u);
-}
-
-// Until every block of the grid has arrived (the counter reached `target`,
-// unsigned and wrapping): then every block's zeros are in place.
-__device__ __forceinline__ void WaitForArrivals(const uint32_t* arrivals, uint32_t target) {
-  if (threadIdx.x == 0) {
-    for (;;) {
-      uint32_t seen;
-      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(arrivals) : "memory");
-      if (int32_t(seen - target) >= 0) break;
-      __nanosleep(100);
-    }
-    __threadfence();
-  }
-  __syncthreads();
-}
-
 // Block b: part b % parts of slice b / parts (the parts of one slice run side
 // by side, so its rows come from DRAM once and from L2 for the others).
 // direct: counts in device memory and kJointDirect (arrival_target: what the
@@ -211,7 +185,7 @@ __global__ void __launch_bounds__(kJointSliceThreads)
   if (kJointDirect && !kJointGlobalAtomics && direct) {
     uint32_t* arrivals = accumulator + kJointArrivalsAt;
     ZeroSharedThenWaitForPriorGrids(counters, length);
-    ZeroShareThenArrive(first, length, slice, slices, counts, arrivals);
+    ZeroShareThenArrive(counts + first, length, slice, slices, arrivals);
     CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
                                      [&](uint32_t i, uint32_t n) { atomicAdd(counters + i, n); });
     WaitForArrivals(arrivals, arrival_target);  // its __syncthreads also ends the count
@@ -308,13 +282,7 @@ uint32_t JointSlices(const KernelConfig& config, const JointPlan& plan) {
 }
 
 bool JointCountsDirect(const uint32_t* counts) {
-  if (!kJointSliced || !kJointDirect || kJointGlobalAtomics) return false;
-  cudaPointerAttributes attributes{};
-  if (cudaPointerGetAttributes(&attributes, counts) != cudaSuccess) {
-    (void)cudaGetLastError();  // not sticky: clears what the query set
-    return false;
-  }
-  return attributes.type == cudaMemoryTypeDevice;
+  return kJointSliced && kJointDirect && !kJointGlobalAtomics && InDeviceMemory(counts);
 }
 
 Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* scratch, uint32_t* counts,

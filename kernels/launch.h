@@ -91,6 +91,10 @@ Status ConfigureKernel(const DeviceLimits& limits, const void* kernel, uint32_t 
 cudaError_t LaunchKernelSerialized(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
                                    void** args, cudaStream_t stream, bool programmatic, bool cooperative = false);
 
+// Whether `p` is device memory (not pinned host or managed memory): where a
+// direct launch (grid_arrivals.cuh) may add to counts with L2 atomics.
+bool InDeviceMemory(const void* p);
+
 // Launches a kernel that starts with ZeroSharedThenWaitForPriorGrids
 // (device_helpers.cuh) with the programmatic-serialisation attribute where
 // tuning.h asks for it (dispatch.cu; signalstats.cu uses it too).

@@ -8,9 +8,13 @@
 // the three DIF sums come from one pass. Histograms go to lane copies in
 // shared memory (lane_copies.cuh), merged into compact global totals; the
 // sums are reduced per warp (shuffles), per block (shared) and then per grid
-// (64-bit global atomics). The last block to arrive (the privatized
-// algorithm's ticket) writes the counts in SignalStatsCounts' layout and
-// leaves the scratch zero for the next launch. The sat/hue tables of 8, 9 and
+// (64-bit global atomics). Counts in device memory take a direct launch
+// (grid_arrivals.cuh, kSignalStatsDirect): every block zeroes its share of
+// the counts, and adds its merged copies and sums straight into them once
+// every block has arrived. Otherwise (pinned counts, or a refused cooperative
+// launch) they go to compact totals in the scratch, and the last block to
+// arrive (the privatized algorithm's ticket) writes the counts in
+// SignalStatsCounts' layout and leaves the scratch zero for the next launch. The sat/hue tables of 8, 9 and
 // 10 bits live in device memory, uploaded once in Create.
 #include <algorithm>
 #include <cstddef>
@@ -20,6 +24,7 @@
 
 #include "cudahist/signalstats.h"
 #include "device_helpers.cuh"
+#include "grid_arrivals.cuh"
 #include "lane_copies.cuh"
 #include "launch.h"
 #include "signalstats_timeline.h"
@@ -44,16 +49,16 @@ constexpr uint32_t kTotals = kSignalStatsPairedTotals ? kCountsBins / 2 : kCount
 struct Scratch {
   unsigned long long sums[kSignalStatsSums];
   uint32_t ticket;
+  uint32_t arrivals;  // direct launches' (grid_arrivals.cuh)
   Total totals[kTotals];  // the walk's compact numbering (signalstats_walk.h)
 };
 
-// The block's copies of counters 2k and 2k + 1, summed, added to paired total
-// k. At step s, lanes 0-15 read one counter of the pair and lanes 16-31 the
-// other, each lane a different copy: the 32 lanes fall on 32 banks at 16
-// copies.
-template <uint32_t kLogCopies>
-__device__ __forceinline__ void MergeCopiesInPairs(const uint32_t* copies, uint32_t counters,
-                                                   unsigned long long* totals) {
+// The block's copies of counters 2k and 2k + 1, summed, added as one 64-bit
+// word (2k low, 2k + 1 high) to *pair_at(k). At step s, lanes 0-15 read one
+// counter of the pair and lanes 16-31 the other, each lane a different copy:
+// the 32 lanes fall on 32 banks at 16 copies.
+template <uint32_t kLogCopies, class PairAt>
+__device__ __forceinline__ void MergeCopiesInPairs(const uint32_t* copies, uint32_t counters, PairAt pair_at) {
   constexpr uint32_t kCopies = 1u << kLogCopies;
   const uint32_t lane = threadIdx.x % 32, half = lane >> 4;
   for (uint32_t k = threadIdx.x; k < counters / 2; k += blockDim.x) {
@@ -65,7 +70,7 @@ CUDAHIST_UNROLL
       sum[0] += which == 0 ? v : 0;
       sum[1] += which == 1 ? v : 0;
     }
-    if ((sum[0] | sum[1]) != 0) atomicAdd(totals + k, (static_cast<unsigned long long>(sum[1]) << 32) | sum[0]);
+    if ((sum[0] | sum[1]) != 0) atomicAdd(pair_at(k), (static_cast<unsigned long long>(sum[1]) << 32) | sum[0]);
   }
 }
 
@@ -87,6 +92,35 @@ __device__ __forceinline__ uint32_t TakeTotal(uint32_t i, uint32_t depth, Scratc
 __device__ __forceinline__ unsigned long long TakePair(uint32_t i, uint32_t depth, Scratch* scratch) {
   const uint32_t compact = CompactIndexOf(i, depth);  // even: components start at even counters
   return compact != ~0u ? atomicExch(scratch->totals + compact / 2, 0ull) : 0ull;
+}
+
+// Direct launches add the sums where SignalStatsSum's order lies in the counts.
+static_assert(offsetof(SignalStatsCounts, dif_u) == offsetof(SignalStatsCounts, dif_y) + 8 * kDifU &&
+                  offsetof(SignalStatsCounts, dif_v) == offsetof(SignalStatsCounts, dif_y) + 8 * kDifV &&
+                  offsetof(SignalStatsCounts, brng) == offsetof(SignalStatsCounts, dif_y) + 8 * kBrng,
+              "dif_y, dif_u, dif_v and brng in SignalStatsSum's order");
+static_assert(offsetof(SignalStatsCounts, y) % 8 == 0 && sizeof(SignalStatsCounts) % 4 == 0,
+              "bin pairs are 8-byte words; the counts are zeroed as 4-byte words");
+constexpr uint32_t kCountsWords = sizeof(SignalStatsCounts) / 4;
+
+// A direct launch's end, after every block's zeros landed: the block's merged
+// copies and sums straight into the counts; block 0 writes the header.
+template <uint32_t kLogCopies>
+__device__ __forceinline__ void AddBlockToCounts(const SignalStatsParams& p, const uint32_t* copies,
+                                                 uint32_t counters, const unsigned long long* block_sums,
+                                                 SignalStatsCounts* counts) {
+  MergeCopiesInPairs<kLogCopies>(copies, counters, [&](uint32_t k) {
+    return reinterpret_cast<unsigned long long*>(counts->y + OutputIndexOf(2 * k, p.depth));
+  });
+  if (threadIdx.x < kSignalStatsSums && block_sums[threadIdx.x] != 0) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(&counts->dif_y) + threadIdx.x, block_sums[threadIdx.x]);
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    counts->depth = p.depth;
+    counts->has_previous = p.has_previous;
+    counts->luma_samples = p.luma_samples;
+    counts->chroma_samples = p.chroma_samples;
+  }
 }
 
 // The last block: the compact totals into SignalStatsCounts' layout, the sums
@@ -163,7 +197,8 @@ __device__ __forceinline__ void Mark(TimelineMark mark) {
 
 template <uint32_t kLogCopies>
 __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerSm)
-    SignalStatsKernel(const SignalStatsParams p, Scratch* scratch, SignalStatsCounts* counts) {
+    SignalStatsKernel(const SignalStatsParams p, Scratch* scratch, SignalStatsCounts* counts, bool direct,
+                      uint32_t arrival_target) {
   Mark(kMarkStartGlobal);
   Mark(kMarkStart);
   if (kSignalStatsTimeline && threadIdx.x == 0 && blockIdx.x < kTimelineMaxBlocks) {
@@ -174,6 +209,9 @@ __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerS
   if (threadIdx.x < kSignalStatsSums) block_sums[threadIdx.x] = 0;
   const uint32_t counters = SignalStatsCounters(p.depth);
   ZeroSharedThenWaitForPriorGrids(copies, counters << kLogCopies);
+  if (direct) {
+    ZeroShareThenArrive(reinterpret_cast<uint32_t*>(counts), kCountsWords, blockIdx.x, gridDim.x, &scratch->arrivals);
+  }
   Mark(kMarkZeroed);
 
   using Counter = LaneCopiesCounter<kLogCopies, false>;
@@ -194,8 +232,16 @@ CUDAHIST_UNROLL
   }
   __syncthreads();
   Mark(kMarkCounted);
+  if (direct) {
+    WaitForArrivals(&scratch->arrivals, arrival_target);
+    AddBlockToCounts<kLogCopies>(p, copies, counters, block_sums, counts);
+    Mark(kMarkMerged);
+    Mark(kMarkArrived);  // nothing between: no ticket
+    Mark(kMarkEndGlobal);
+    return;
+  }
   if constexpr (kSignalStatsPairedTotals) {
-    MergeCopiesInPairs<kLogCopies>(copies, counters, scratch->totals);
+    MergeCopiesInPairs<kLogCopies>(copies, counters, [&](uint32_t k) { return scratch->totals + k; });
   } else {
     MergeCopies<kLogCopies, false>(copies, 0, counters, 0, scratch->totals);
   }
@@ -253,6 +299,7 @@ struct SignalStatsCounter::Impl {
   detail::Scratch* scratch = nullptr;
   // Set when a launch failed: the scratch may hold part of a frame.
   bool scratch_needs_zeroing = false;
+  uint32_t arrivals = 0;  // the scratch's arrival counter, as enqueued (grid_arrivals.cuh)
 
   ~Impl() {
     for (uint32_t* t : tables) {
@@ -314,6 +361,7 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
     CUDAHIST_RETURN_IF_ERROR(
         CudaStatus(cudaMemsetAsync(s.scratch, 0, sizeof(detail::Scratch), stream), "cudaMemsetAsync(scratch)"));
     s.scratch_needs_zeroing = false;
+    s.arrivals = 0;
   }
   const uint32_t i = frame.y.depth - kSignalStatsMinDepth;
   const detail::KernelConfig& config = s.config[i];
@@ -323,11 +371,22 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
   const uint32_t blocks = std::max<uint32_t>(
       1, std::min<uint32_t>(config.resident_blocks, (params.units + units_per_block - 1) / units_per_block));
   detail::Scratch* scratch = s.scratch;
-  void* args[] = {&params, &scratch, &counts};
+  bool direct = detail::kSignalStatsDirect && detail::InDeviceMemory(counts);
+  uint32_t arrival_target = s.arrivals + blocks;
+  void* args[] = {&params, &scratch, &counts, &direct, &arrival_target};
   if constexpr (detail::kSignalStatsTimeline) detail::g_timeline_blocks = blocks;
-  const cudaError_t error =
-      detail::LaunchPrivatizedKernel(config.kernel, dim3(blocks), config.threads, config.shared_bytes, args, stream);
-  if (error == cudaSuccess) return Status::Ok();
+  cudaError_t error = detail::LaunchKernelSerialized(config.kernel, dim3(blocks), config.threads, config.shared_bytes,
+                                                     args, stream, detail::kProgrammaticLaunch, direct);
+  if (error != cudaSuccess && direct) {  // a refused cooperative launch: the accumulator's path
+    (void)cudaGetLastError();
+    direct = false;
+    error = detail::LaunchPrivatizedKernel(config.kernel, dim3(blocks), config.threads, config.shared_bytes, args,
+                                           stream);
+  }
+  if (error == cudaSuccess) {
+    if (direct) s.arrivals = arrival_target;
+    return Status::Ok();
+  }
   s.scratch_needs_zeroing = true;
   return CudaStatus(error, "signalstats kernel launch");
 }

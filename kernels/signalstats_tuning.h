@@ -38,6 +38,9 @@
 #ifndef CUDAHIST_SIGNALSTATS_PAIRED_TOTALS
 #define CUDAHIST_SIGNALSTATS_PAIRED_TOTALS 1
 #endif
+#ifndef CUDAHIST_SIGNALSTATS_DIRECT
+#define CUDAHIST_SIGNALSTATS_DIRECT 1
+#endif
 #ifndef CUDAHIST_SIGNALSTATS_TABLE_IN_L1
 #define CUDAHIST_SIGNALSTATS_TABLE_IN_L1 0
 #endif
@@ -177,6 +180,19 @@ constexpr bool kSignalStatsByteLanes = CUDAHIST_SIGNALSTATS_BYTE_LANES != 0;
 // 12.06 us a 1080p frame against 12.57 and 12.50 with single totals: the
 // default. 0: one 32-bit atomic a counter.
 constexpr bool kSignalStatsPairedTotals = CUDAHIST_SIGNALSTATS_PAIRED_TOTALS != 0;
+
+// Direct launches (grid_arrivals.cuh), counts in device memory: every block
+// zeroes its share of the SignalStatsCounts first and arrives; after its
+// count it waits for every block's arrival and adds its merged copies
+// straight into the counts' bins, two to a 64-bit atomic (the pairs of the
+// compact numbering are pairs of the counts' layout too: OutputIndexOf), and
+// its sums into the counts' sums. No ticket, no last block: the timeline of
+// the accumulator's path (06:05 UTC) put 1.2 us in the fence and ticket and
+// 1.7 in the last block's exchanges and stores after the merge, a chain that
+// a direct launch does not have. Pinned or managed counts, and a refused
+// cooperative launch, take the accumulator's path. 0: always the
+// accumulator's path.
+constexpr bool kSignalStatsDirect = CUDAHIST_SIGNALSTATS_DIRECT != 0;
 
 
 }  // namespace cudahist::detail

@@ -43,6 +43,16 @@ CUDAHIST_HD uint32_t CompactIndexOf(uint32_t i, uint32_t depth) {
   return (component << depth) + value;
 }
 
+// Index of compact counter `compact` in SignalStatsCounts' bins (y[0] ..
+// hue[359]): CompactIndexOf's inverse. Even counters map to even indices
+// (components start at even counters and even bins), so a pair of the compact
+// numbering is a pair of the counts' bins.
+CUDAHIST_HD uint32_t OutputIndexOf(uint32_t compact, uint32_t depth) {
+  const uint32_t component = compact >> depth;
+  if (component < 4) return component * kSignalStatsMaxBins + (compact & ((1u << depth) - 1));
+  return 4 * kSignalStatsMaxBins + (compact - (4u << depth));
+}
+
 // How the walk reads one component: sample (x, y) is the word at
 // origin + y * pitch + x * stride (absolute plane coordinates).
 struct SignalStatsPlane {

@@ -74,17 +74,38 @@ SignalStatsCounts Reference(const YuvPlanes& frame, const YuvPlanes* previous) {
   return c;
 }
 
-// Counts of `frame` (and `previous`, may be null) on the GPU into pinned memory.
+// Counts of `frame` (and `previous`, may be null) on the GPU, both into pinned
+// memory (the accumulator's path) and into device memory (a direct launch),
+// each destination poisoned first; "" when both equal the reference.
 std::string GpuDifference(SignalStatsCounter& counter, const YuvFrame& frame, const YuvFrame* previous,
                           cudahist::PinnedSignalStats& pinned) {
   DeviceYuvFrame d(frame);
   std::unique_ptr<DeviceYuvFrame> dp = previous != nullptr ? std::make_unique<DeviceYuvFrame>(*previous) : nullptr;
   if (!d.ok() || (dp && !dp->ok())) return "device copy failed";
+  const SignalStatsCounts want = Reference(frame.view, previous ? &previous->view : nullptr);
   std::memset(pinned.get(), 0xAB, sizeof(SignalStatsCounts));
-  const Status s = counter.Compute(d.view(), dp ? &dp->view() : nullptr, nullptr, pinned.get());
-  if (!s.ok()) return "Compute: " + s.message();
+  Status s = counter.Compute(d.view(), dp ? &dp->view() : nullptr, nullptr, pinned.get());
+  if (!s.ok()) return "Compute (pinned): " + s.message();
   if (cudaStreamSynchronize(nullptr) != cudaSuccess) return std::string("sync: ") + cudaGetErrorString(cudaGetLastError());
-  return CountsDifference(*pinned.get(), Reference(frame.view, previous ? &previous->view : nullptr));
+  const std::string pinned_difference = CountsDifference(*pinned.get(), want);
+  if (!pinned_difference.empty()) return "pinned: " + pinned_difference;
+  SignalStatsCounts* d_counts = nullptr;
+  if (cudaMalloc(reinterpret_cast<void**>(&d_counts), sizeof(SignalStatsCounts)) != cudaSuccess) return "cudaMalloc";
+  SignalStatsCounts got;
+  std::memset(&got, 0xAB, sizeof(got));
+  std::string error;
+  if (CopyToDevice(d_counts, &got, sizeof(got)) != cudaSuccess) {
+    error = "poisoning the device counts failed";
+  } else if (!(s = counter.Compute(d.view(), dp ? &dp->view() : nullptr, nullptr, d_counts)).ok()) {
+    error = "Compute (device): " + s.message();
+  } else if (cudaMemcpy(&got, d_counts, sizeof(got), cudaMemcpyDeviceToHost) != cudaSuccess) {
+    error = std::string("copy back: ") + cudaGetErrorString(cudaGetLastError());
+  } else {
+    const std::string device_difference = CountsDifference(got, want);
+    if (!device_difference.empty()) error = "device: " + device_difference;
+  }
+  cudaFree(d_counts);
+  return error;
 }
 
 struct GpuFixture : ::testing::Test {

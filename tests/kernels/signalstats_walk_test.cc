@@ -159,6 +159,21 @@ TEST(SignalStatsWalk, CompactNumberingIsOneToOne) {
   }
 }
 
+// A direct launch adds compact counter pair (2k, 2k + 1) to bins
+// OutputIndexOf(2k) and the one after: CompactIndexOf's inverse, pairs kept.
+TEST(SignalStatsWalk, OutputIndexInvertsTheCompactNumberingInPairs) {
+  for (uint32_t depth = cudahist::kSignalStatsMinDepth; depth <= cudahist::kSignalStatsMaxDepth; ++depth) {
+    for (uint32_t compact = 0; compact < SignalStatsCounters(depth); ++compact) {
+      const uint32_t i = OutputIndexOf(compact, depth);
+      ASSERT_LT(i, kCountsBins) << "depth " << depth << " counter " << compact;
+      EXPECT_EQ(CompactIndexOf(i, depth), compact) << "depth " << depth << " counter " << compact;
+      if (compact % 2 == 1) {
+        EXPECT_EQ(i, OutputIndexOf(compact - 1, depth) + 1) << "depth " << depth;
+      }
+    }
+  }
+}
+
 // kSignalStatsPackedTable's 16-bit entries give back every 8-bit pair's sat and hue.
 TEST(SignalStatsWalk, PackedTableRoundTripsDepth8) {
   const std::vector<uint32_t>& table = SatHueTable(8);
