@@ -1,19 +1,26 @@
 // cudahist: direct launches, whose blocks add straight into the caller's
 // counts instead of an accumulator that the last block moves.
 //
-// Each block zeroes its share of the counts and arrives at a grid-wide
-// counter; after counting, it waits until every block has arrived (by then
-// long past, so the wait costs the read) and adds its counters to the counts.
-// That removes the chain after the count of an accumulating kernel (fence,
-// ticket, the last block's move and zeroing), so a block's end is its own
-// reductions. The wait needs every block resident at once: such kernels are
-// launched cooperatively (LaunchKernelSerialized), so that a device with
-// fewer SMs free refuses the launch instead of hanging, and their callers
-// then take the accumulator's path. The counter lives in the caller's scratch
-// and is never reset: the host adds the grid to the target it passes each
-// launch (unsigned, wrapping), so a replayed or failed launch cannot leave it
-// in a state the next launch misreads once the scratch is re-zeroed with the
-// target back at 0.
+// The counts must be zero before any block adds to them, and someone in the
+// grid must zero them: a block announces its zeros at a counter in the
+// caller's scratch (ZeroShareThenArrive), and a block waits for that counter
+// before it adds (WaitForArrivals; by then long past, so the wait costs the
+// read). That removes the chain after the count of an accumulating kernel
+// (fence, ticket, the last block's move and zeroing): a block's end is its
+// own reductions. Two ways to share the zeroing:
+// - every block zeroes its share (the joint kernel's 256 KB of counts): a
+//   block then waits for blocks that may not have started, so every block
+//   must be resident at once: such kernels are launched cooperatively
+//   (LaunchKernelSerialized), a device with fewer SMs free refuses the launch
+//   instead of hanging, and the caller takes the accumulator's path;
+// - the first block to start zeroes them all (FirstBlockToStart; signalstats'
+//   18 KB): a waiting block then waits only for a block that is running and
+//   waits for nothing, so no residency is needed and the launch stays an
+//   ordinary one (programmatic dependent launch keeps overlapping the
+//   previous kernel, which a cooperative launch does not).
+// The arrival counter is never reset: the host adds what a launch adds to
+// the target it passes each launch (unsigned, wrapping); a failed launch
+// re-zeroes the scratch with the target back at 0.
 #pragma once
 
 #include <cstdint>
@@ -36,8 +43,21 @@ __device__ __forceinline__ void ZeroShareThenArrive(uint32_t* words, uint32_t le
   }
 }
 
-// Until every block of the grid has arrived (the counter reached `target`,
-// unsigned and wrapping): then every block's zeros are in place. Ends with a
+// True (block-uniform) in the first block of the grid to get here, by a
+// counter in the scratch that every block of every launch on the stream
+// increments once and that wraps to 0 at the grid's size: each launch finds
+// it at 0 (launches of one scratch are serialised by their stream; a grid's
+// dependents start only once all its blocks have). Call after
+// WaitForPriorGrids.
+__device__ __forceinline__ bool FirstBlockToStart(uint32_t* started) {
+  __shared__ bool first;
+  if (threadIdx.x == 0) first = atomicInc(started, gridDim.x - 1) == 0;
+  __syncthreads();
+  return first;
+}
+
+// Until the arrivals counter reached `target` (unsigned, wrapping): then the
+// zeros of every block that arrives are in place. Ends with a
 // barrier, so it also ends whatever the block did before.
 __device__ __forceinline__ void WaitForArrivals(const uint32_t* arrivals, uint32_t target) {
   if (threadIdx.x == 0) {

@@ -9,9 +9,9 @@
 // shared memory (lane_copies.cuh), merged into compact global totals; the
 // sums are reduced per warp (shuffles), per block (shared) and then per grid
 // (64-bit global atomics). Counts in device memory take a direct launch
-// (grid_arrivals.cuh, kSignalStatsDirect): every block zeroes its share of
-// the counts, and adds its merged copies and sums straight into them once
-// every block has arrived. Otherwise (pinned counts, or a refused cooperative
+// (grid_arrivals.cuh, kSignalStatsDirect): the first block to start zeroes
+// the counts, and every block adds its merged copies and sums straight into
+// them once those zeros are in place. Otherwise (pinned counts, or a refused cooperative
 // launch) they go to compact totals in the scratch, and the last block to
 // arrive (the privatized algorithm's ticket) writes the counts in
 // SignalStatsCounts' layout and leaves the scratch zero for the next launch. The sat/hue tables of 8, 9 and
@@ -49,28 +49,37 @@ constexpr uint32_t kTotals = kSignalStatsPairedTotals ? kCountsBins / 2 : kCount
 struct Scratch {
   unsigned long long sums[kSignalStatsSums];
   uint32_t ticket;
-  uint32_t arrivals;  // direct launches' (grid_arrivals.cuh)
+  uint32_t started;   // direct launches' (grid_arrivals.cuh): FirstBlockToStart's
+  uint32_t arrivals;  // and the counter that the first block's zeros advance
   Total totals[kTotals];  // the walk's compact numbering (signalstats_walk.h)
 };
 
-// The block's copies of counters 2k and 2k + 1, summed, added as one 64-bit
-// word (2k low, 2k + 1 high) to *pair_at(k). At step s, lanes 0-15 read one
-// counter of the pair and lanes 16-31 the other, each lane a different copy:
-// the 32 lanes fall on 32 banks at 16 copies.
-template <uint32_t kLogCopies, class PairAt>
-__device__ __forceinline__ void MergeCopiesInPairs(const uint32_t* copies, uint32_t counters, PairAt pair_at) {
+// The block's copies of counters 2k and 2k + 1, summed, as one 64-bit word
+// (2k low, 2k + 1 high). At step s, lanes 0-15 read one counter of the pair
+// and lanes 16-31 the other, each lane a different copy: the 32 lanes fall on
+// 32 banks at 16 copies.
+template <uint32_t kLogCopies>
+__device__ __forceinline__ unsigned long long PairOfCopies(const uint32_t* copies, uint32_t k) {
   constexpr uint32_t kCopies = 1u << kLogCopies;
   const uint32_t lane = threadIdx.x % 32, half = lane >> 4;
-  for (uint32_t k = threadIdx.x; k < counters / 2; k += blockDim.x) {
-    uint32_t sum[2] = {0, 0};
+  uint32_t sum[2] = {0, 0};
 CUDAHIST_UNROLL
-    for (uint32_t step = 0; step < 2 * kCopies; ++step) {
-      const uint32_t which = (step + half) & 1, copy = ((step >> 1) + lane) & (kCopies - 1);
-      const uint32_t v = copies[((2 * k + which) << kLogCopies) + copy];
-      sum[0] += which == 0 ? v : 0;
-      sum[1] += which == 1 ? v : 0;
-    }
-    if ((sum[0] | sum[1]) != 0) atomicAdd(pair_at(k), (static_cast<unsigned long long>(sum[1]) << 32) | sum[0]);
+  for (uint32_t step = 0; step < 2 * kCopies; ++step) {
+    const uint32_t which = (step + half) & 1, copy = ((step >> 1) + lane) & (kCopies - 1);
+    const uint32_t v = copies[((2 * k + which) << kLogCopies) + copy];
+    sum[0] += which == 0 ? v : 0;
+    sum[1] += which == 1 ? v : 0;
+  }
+  return (static_cast<unsigned long long>(sum[1]) << 32) | sum[0];
+}
+
+// Every pair of the block's copies added to paired total k.
+template <uint32_t kLogCopies>
+__device__ __forceinline__ void MergeCopiesInPairs(const uint32_t* copies, uint32_t counters,
+                                                   unsigned long long* totals) {
+  for (uint32_t k = threadIdx.x; k < counters / 2; k += blockDim.x) {
+    const unsigned long long pair = PairOfCopies<kLogCopies>(copies, k);
+    if (pair != 0) atomicAdd(totals + k, pair);
   }
 }
 
@@ -103,15 +112,33 @@ static_assert(offsetof(SignalStatsCounts, y) % 8 == 0 && sizeof(SignalStatsCount
               "bin pairs are 8-byte words; the counts are zeroed as 4-byte words");
 constexpr uint32_t kCountsWords = sizeof(SignalStatsCounts) / 4;
 
-// A direct launch's end, after every block's zeros landed: the block's merged
-// copies and sums straight into the counts; block 0 writes the header.
+// Pairs of compact counters a thread merges at most (10 bits: 4456 counters).
+constexpr uint32_t kPairsPerThread = (((4u << kSignalStatsMaxDepth) + kHueBins) / 2 + kSignalStatsThreads - 1) /
+                                     kSignalStatsThreads;
+
+// A direct launch's end: the block's copies summed while the first block's
+// zeros may still be on the way, then, once they are in place, added
+// straight into the counts' bins with the block's sums; block 0 writes the
+// header.
 template <uint32_t kLogCopies>
 __device__ __forceinline__ void AddBlockToCounts(const SignalStatsParams& p, const uint32_t* copies,
                                                  uint32_t counters, const unsigned long long* block_sums,
+                                                 const uint32_t* arrivals, uint32_t arrival_target,
                                                  SignalStatsCounts* counts) {
-  MergeCopiesInPairs<kLogCopies>(copies, counters, [&](uint32_t k) {
-    return reinterpret_cast<unsigned long long*>(counts->y + OutputIndexOf(2 * k, p.depth));
-  });
+  unsigned long long pair[kPairsPerThread];
+CUDAHIST_UNROLL
+  for (uint32_t j = 0; j < kPairsPerThread; ++j) {
+    const uint32_t k = threadIdx.x + j * kSignalStatsThreads;
+    pair[j] = k < counters / 2 ? PairOfCopies<kLogCopies>(copies, k) : 0ull;
+  }
+  WaitForArrivals(arrivals, arrival_target);
+CUDAHIST_UNROLL
+  for (uint32_t j = 0; j < kPairsPerThread; ++j) {
+    const uint32_t k = threadIdx.x + j * kSignalStatsThreads;
+    if (pair[j] != 0) {
+      atomicAdd(reinterpret_cast<unsigned long long*>(counts->y + OutputIndexOf(2 * k, p.depth)), pair[j]);
+    }
+  }
   if (threadIdx.x < kSignalStatsSums && block_sums[threadIdx.x] != 0) {
     atomicAdd(reinterpret_cast<unsigned long long*>(&counts->dif_y) + threadIdx.x, block_sums[threadIdx.x]);
   }
@@ -209,8 +236,8 @@ __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerS
   if (threadIdx.x < kSignalStatsSums) block_sums[threadIdx.x] = 0;
   const uint32_t counters = SignalStatsCounters(p.depth);
   ZeroSharedThenWaitForPriorGrids(copies, counters << kLogCopies);
-  if (direct) {
-    ZeroShareThenArrive(reinterpret_cast<uint32_t*>(counts), kCountsWords, blockIdx.x, gridDim.x, &scratch->arrivals);
+  if (direct && FirstBlockToStart(&scratch->started)) {
+    ZeroShareThenArrive(reinterpret_cast<uint32_t*>(counts), kCountsWords, 0, 1, &scratch->arrivals);
   }
   Mark(kMarkZeroed);
 
@@ -233,15 +260,14 @@ CUDAHIST_UNROLL
   __syncthreads();
   Mark(kMarkCounted);
   if (direct) {
-    WaitForArrivals(&scratch->arrivals, arrival_target);
-    AddBlockToCounts<kLogCopies>(p, copies, counters, block_sums, counts);
+    AddBlockToCounts<kLogCopies>(p, copies, counters, block_sums, &scratch->arrivals, arrival_target, counts);
     Mark(kMarkMerged);
     Mark(kMarkArrived);  // nothing between: no ticket
     Mark(kMarkEndGlobal);
     return;
   }
   if constexpr (kSignalStatsPairedTotals) {
-    MergeCopiesInPairs<kLogCopies>(copies, counters, [&](uint32_t k) { return scratch->totals + k; });
+    MergeCopiesInPairs<kLogCopies>(copies, counters, scratch->totals);
   } else {
     MergeCopies<kLogCopies, false>(copies, 0, counters, 0, scratch->totals);
   }
@@ -372,17 +398,11 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
       1, std::min<uint32_t>(config.resident_blocks, (params.units + units_per_block - 1) / units_per_block));
   detail::Scratch* scratch = s.scratch;
   bool direct = detail::kSignalStatsDirect && detail::InDeviceMemory(counts);
-  uint32_t arrival_target = s.arrivals + blocks;
+  uint32_t arrival_target = s.arrivals + 1;  // the first block's zeros
   void* args[] = {&params, &scratch, &counts, &direct, &arrival_target};
   if constexpr (detail::kSignalStatsTimeline) detail::g_timeline_blocks = blocks;
-  cudaError_t error = detail::LaunchKernelSerialized(config.kernel, dim3(blocks), config.threads, config.shared_bytes,
-                                                     args, stream, detail::kProgrammaticLaunch, direct);
-  if (error != cudaSuccess && direct) {  // a refused cooperative launch: the accumulator's path
-    (void)cudaGetLastError();
-    direct = false;
-    error = detail::LaunchPrivatizedKernel(config.kernel, dim3(blocks), config.threads, config.shared_bytes, args,
-                                           stream);
-  }
+  const cudaError_t error =
+      detail::LaunchPrivatizedKernel(config.kernel, dim3(blocks), config.threads, config.shared_bytes, args, stream);
   if (error == cudaSuccess) {
     if (direct) s.arrivals = arrival_target;
     return Status::Ok();

@@ -181,17 +181,24 @@ constexpr bool kSignalStatsByteLanes = CUDAHIST_SIGNALSTATS_BYTE_LANES != 0;
 // default. 0: one 32-bit atomic a counter.
 constexpr bool kSignalStatsPairedTotals = CUDAHIST_SIGNALSTATS_PAIRED_TOTALS != 0;
 
-// Direct launches (grid_arrivals.cuh), counts in device memory: every block
-// zeroes its share of the SignalStatsCounts first and arrives; after its
-// count it waits for every block's arrival and adds its merged copies
+// Direct launches (grid_arrivals.cuh), counts in device memory: the first
+// block to start zeroes the SignalStatsCounts (18 KB) and arrives; every
+// block, after its count, waits for that arrival and adds its merged copies
 // straight into the counts' bins, two to a 64-bit atomic (the pairs of the
 // compact numbering are pairs of the counts' layout too: OutputIndexOf), and
 // its sums into the counts' sums. No ticket, no last block: the timeline of
 // the accumulator's path (06:05 UTC) put 1.2 us in the fence and ticket and
 // 1.7 in the last block's exchanges and stores after the merge, a chain that
-// a direct launch does not have. Pinned or managed counts, and a refused
-// cooperative launch, take the accumulator's path. 0: always the
-// accumulator's path.
+// a direct launch does not have. Pinned or managed counts take the
+// accumulator's path. First written with every block zeroing a share and
+// waiting for every block's arrival, launched cooperatively as the joint
+// kernel is (H100, 2026-11-23 06:48 UTC, 2 rounds): one launch alone ended
+// 1.5 us sooner (11.5 against 13.1 us), but back to back 12.69 us a frame
+// against the accumulator's 12.66: a cooperative launch gets no programmatic
+// overlap with the kernel before it (its blocks all started 0.26 us apart,
+// after the previous grid, where the accumulator's launch had them waiting
+// early), and each block paid a fenced store of its share (0.9 us).
+// 0: always the accumulator's path.
 constexpr bool kSignalStatsDirect = CUDAHIST_SIGNALSTATS_DIRECT != 0;
 
 
