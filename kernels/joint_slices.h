@@ -146,4 +146,106 @@ CUDAHIST_HD void CountSlicePart(const JointPlan& p, uint32_t part, uint32_t y0, 
   }
 }
 
+// --- two-phase (CUDAHIST_JOINT_TWO_PHASE, scopes_tuning.h) ----------------------
+// Phase one: block (part, slice) stores its part's counters as partials at
+// slice x JointPartialsPitch + counts index (16 or 32 bits each, 16-byte
+// vector stores where aligned). Phase two: after the grid-wide arrival, each
+// block sums a share of the counts indices over the slices and stores the
+// sums to the counts. Written once for the kernel and for the host test that
+// runs both phases against the CPU reference (scope_plan_test.cc).
+
+// Partials a 16-byte vector holds: 8 of 16 bits or 4 of 32.
+template <class Partial>
+constexpr uint32_t kPartialsPerVector = 16 / sizeof(Partial);
+
+// A slice's partials: the counts rounded up to whole 16-byte vectors of
+// 16-bit partials, so that every slice starts 16-byte aligned at either width.
+CUDAHIST_HD uint32_t JointPartialsPitch(const JointPlan& p) { return (p.bins_a * p.bins_b + 7) / 8 * 8; }
+
+// Partials block (part, slice) stores from JointPartFirst: its part's
+// counters, and in the last part also the slice's padding up to the pitch
+// (zeros), so that every partial phase two reads was written by the launch.
+CUDAHIST_HD uint32_t JointPartStored(const JointPlan& p, uint32_t part) {
+  return part + 1 == p.parts ? JointPartialsPitch(p) - JointPartFirst(p, part) : JointPartLength(p, part);
+}
+
+// Whether 16-bit partials hold every counter of every slice: a counter
+// counts at most its slice's samples, and a slice has at most
+// ceil(height / slices) rows (JointSliceRow).
+CUDAHIST_HD bool JointPartials16Fit(const JointPlan& p, uint32_t slices) {
+  return (uint64_t(p.height) + slices - 1) / slices * p.width < 65536;
+}
+
+// Thread `first` of `step` stores values [0, n) of a run (value(i)) from
+// partial `at` on: one at a time (one(partial index, value)) up to the first
+// 16-byte boundary and after the last, whole vectors between
+// (vector(vector index, packed chunk)). 16-bit partials pack two to a word,
+// the lower index in the low half.
+template <class Partial, class Value, class One, class Vector>
+CUDAHIST_HD void StorePartialRun(uint32_t at, uint32_t n, uint32_t first, uint32_t step, Value value, One one,
+                                 Vector vector) {
+  constexpr uint32_t kPer = kPartialsPerVector<Partial>;
+  const uint32_t head = (kPer - at % kPer) % kPer < n ? (kPer - at % kPer) % kPer : n;
+  const uint32_t vectors = (n - head) / kPer;
+  for (uint32_t i = first; i < head; i += step) one(at + i, value(i));
+  for (uint32_t v = first; v < vectors; v += step) {
+    const uint32_t i = head + v * kPer;
+    Chunk16 chunk;
+CUDAHIST_UNROLL
+    for (uint32_t w = 0; w < 4; ++w) {
+      chunk.w[w] = kPer == 8 ? value(i + 2 * w) | value(i + 2 * w + 1) << 16 : value(i + w);
+    }
+    vector((at + i) / kPer, chunk);
+  }
+  for (uint32_t i = head + vectors * kPer + first; i < n; i += step) one(at + i, value(i));
+}
+
+// Phase two's share of block `block` of `blocks`: partial vectors [first,
+// first + vectors) of a slice (the same counts indices in every slice),
+// summed `pass` vectors at a time by `groups` threads a vector: thread t
+// takes vector t % pass of the pass and slices t / pass, + groups, ...; the
+// groups' sums then add up through shared memory (threads t >= pass x groups
+// sit out). Consecutive threads, consecutive vectors: coalesced loads.
+struct JointSumShare {
+  uint32_t first, vectors, pass, groups;
+};
+
+CUDAHIST_HD JointSumShare JointSumShareOf(uint32_t slice_vectors, uint32_t slices, uint32_t block, uint32_t blocks,
+                                          uint32_t threads) {
+  JointSumShare s;
+  s.first = uint32_t(uint64_t(slice_vectors) * block / blocks);
+  s.vectors = uint32_t(uint64_t(slice_vectors) * (block + 1) / blocks) - s.first;
+  s.pass = s.vectors == 0 ? 1 : (s.vectors < threads ? s.vectors : threads);
+  s.groups = threads / s.pass < slices ? threads / s.pass : slices;
+  return s;
+}
+
+// sums[k] += partial k of vector `vector` in slices group, group + groups,
+// ... (< slices): kLoads vectors loaded (load(slice, vector): a Chunk16)
+// before any is added.
+template <class Partial, uint32_t kLoads, class Load>
+CUDAHIST_HD void SumVectorOverSlices(uint32_t vector, uint32_t group, uint32_t groups, uint32_t slices, Load load,
+                                     uint32_t (&sums)[kPartialsPerVector<Partial>]) {
+  for (uint32_t s0 = group; s0 < slices; s0 += kLoads * groups) {
+    Chunk16 chunk[kLoads];
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kLoads; ++k) {
+      const uint32_t s = s0 + k * groups;
+      chunk[k] = s < slices ? load(s, vector) : Chunk16{};
+    }
+CUDAHIST_UNROLL
+    for (uint32_t k = 0; k < kLoads; ++k) {
+CUDAHIST_UNROLL
+      for (uint32_t w = 0; w < 4; ++w) {
+        if constexpr (kPartialsPerVector<Partial> == 8) {
+          sums[2 * w] += chunk[k].w[w] & 0xffffu;
+          sums[2 * w + 1] += chunk[k].w[w] >> 16;
+        } else {
+          sums[w] += chunk[k].w[w];
+        }
+      }
+    }
+  }
+}
+
 }  // namespace cudahist::detail
