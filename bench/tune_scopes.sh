@@ -3,11 +3,11 @@
 # its CUDAHIST_* macros) built here and timed side by side in one run on the
 # GPU host.
 #
-#   bench/tune_scopes.sh build OUTDIR NAME=FLAGS...
+#   bench/tune_scopes.sh build OUTDIR [NAME=FLAGS | NAME]...
 #       one scopebench per variant, for sm_90, as OUTDIR/scopebench-NAME
-#       (NAME: letters, digits, _). The flags reach only the three scope
-#       kernel files (meson option scope-tuning); the rest of the library
-#       comes from ccache. With no NAME=FLAGS, the standard set below.
+#       (NAME: letters, digits, _; a NAME alone: that standard variant). The
+#       flags reach only the three scope kernel files (meson option
+#       scope-tuning); the rest from ccache. With none, the standard set below.
 #   bench/tune_scopes.sh run BINDIR OUTDIR [ROUNDS]
 #       every BINDIR/scopebench-*, ROUNDS times (default 2) in alternation so
 #       that drift hits all alike on uniform samples, then once on peaked
@@ -79,6 +79,18 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 #   r2cols  the column kernel as round two left it (round three's defaults off)
 #   jsl8    the sliced kernel through the accumulator (no direct adds)
 #   jbase   the round-two kernel (cooperative, grid sync), the default before
+#   joint (d), round 4, predictions (written before it ran; H100, uniform /
+#   peaked us against base's 13.7 / 11.9; scopes_tuning.h,
+#   CUDAHIST_JOINT_TWO_PHASE): two phases instead of the direct adds, each
+#   block's counters stored whole as partials, then summed over the slices by
+#   the whole grid after the grid-wide arrival:
+#   j2p     32-bit partials, 8 x 33 blocks of 512: 8.65 MB stored and read
+#           again through L2, more than direct's reductions move: 13.5-15.5 /
+#           13-15 (likely loses)
+#   j2p16   16-bit partials (CUDAHIST_JOINT_PARTIALS16; 1080p's slices of 17
+#           rows x 960 fit): 4.33 MB each way: 11.5-13 / 11.5-12.5
+#   j2p16b1 j2p16 in 8 x 16 blocks of 1024 threads (one an SM): half the
+#           partials (2.1 MB), twice the rows a block: 11-12.5 / 11-12
 standard_variants=(
   "base="
   "lean=-DCUDAHIST_COLUMN_LEAN_COUNT=1"
@@ -93,7 +105,18 @@ standard_variants=(
   "r2cols=-DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=32 -DCUDAHIST_COLUMN_PREFETCH_NARROW=0 -DCUDAHIST_COLUMN_LEAN_COUNT=0 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=0 -DCUDAHIST_COLUMN_COUNTERS16=0 -DCUDAHIST_COLUMN_NATIVE_PARTIALS=0 -DCUDAHIST_COLUMN_LEAN_ITEM=0"
   "jsl8=-DCUDAHIST_JOINT_DIRECT=0"
   "jbase=-DCUDAHIST_JOINT_SLICED=0 -DCUDAHIST_JOINT_DIRECT=0"
+  "j2p=-DCUDAHIST_JOINT_TWO_PHASE=1"
+  "j2p16=-DCUDAHIST_JOINT_TWO_PHASE=1 -DCUDAHIST_JOINT_PARTIALS16=1"
+  "j2p16b1=-DCUDAHIST_JOINT_TWO_PHASE=1 -DCUDAHIST_JOINT_PARTIALS16=1 -DCUDAHIST_JOINT_BLOCKS_PER_SM=1 -DCUDAHIST_JOINT_SLICE_THREADS=1024"
 )
+
+# A standard variant's NAME=FLAGS by its NAME.
+standard_variant() {
+  local v
+  for v in "${standard_variants[@]}"; do [ "${v%%=*}" = "$1" ] && { echo "$v"; return 0; }; done
+  echo "tune_scopes: no standard variant '$1'" >&2
+  return 2
+}
 
 build() {
   local out=$1; shift
@@ -102,6 +125,7 @@ build() {
   mkdir -p "$out"
   rm -f "$out"/scopebench-* "$out/variants.txt.new"  # a build that failed part-way left its list
   for variant in "$@"; do
+    [[ $variant == *=* ]] || variant=$(standard_variant "$variant")
     local name=${variant%%=*} flags=${variant#*=}
     [[ $name =~ ^[A-Za-z0-9_]+$ ]] || { echo "tune_scopes: variant name '$name': letters, digits and _ only" >&2; exit 2; }
     local dir=/tmp/cudahist-scopes-$name

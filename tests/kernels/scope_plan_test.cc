@@ -13,6 +13,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frames.h"
@@ -58,6 +59,15 @@ PlaneView Plane(uint32_t width, uint32_t height, size_t pitch, uint32_t sample_s
   p.sample_size = sample_size;
   p.depth = depth;
   return p;
+}
+
+// 1080p NV12's U and V: 960 x 540 pairs of bytes, pitch 1920.
+std::pair<PlaneView, PlaneView> Nv12Chroma1080p() {
+  PlaneView u = Plane(960, 540, 1920);
+  u.pixel_stride = 2;
+  PlaneView v = u;
+  v.offset = 1;
+  return {u, v};
 }
 
 ColumnPlan PlanOf(uint32_t groups, uint32_t bins, const PlaneView& plane) {
@@ -125,10 +135,7 @@ TEST(ScopePlan, PartialsBeyondTheBudgetAreRefusedWithTheSizes) {
 }
 
 TEST(ScopePlan, JointItemsAndThePairedLoad) {
-  PlaneView u = Plane(960, 540, 1920);
-  u.pixel_stride = 2;
-  PlaneView v = u;
-  v.offset = 1;
+  const auto [u, v] = Nv12Chroma1080p();
   const cudahist::detail::JointPlan nv12 = cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), u, v);
   EXPECT_TRUE(nv12.paired);
   EXPECT_EQ(nv12.item_columns, 960u);
@@ -145,10 +152,7 @@ TEST(ScopePlan, JointItemsAndThePairedLoad) {
 }
 
 TEST(ScopePlan, JointSlicesOfAnH100) {
-  PlaneView u = Plane(960, 540, 1920);
-  u.pixel_stride = 2;
-  PlaneView v = u;
-  v.offset = 1;
+  const auto [u, v] = Nv12Chroma1080p();
   cudahist::detail::JointPlan nv12 = cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), u, v);
   EXPECT_TRUE(nv12.packed_pairs);
   EXPECT_EQ(nv12.chunk_span, 121u);  // 1920 bytes: 120 chunks, 121 from an unaligned start
@@ -347,10 +351,7 @@ TEST(ScopePlan, JointTwoPhaseEqualsReference) {
 // 16-bit partials where no slice reaches 65536 samples; the partials of any
 // plan's two-phase grid fit the scratch the histogrammer allocates.
 TEST(ScopePlan, JointTwoPhasePartialsFitTheirWidthAndTheScratch) {
-  PlaneView u = Plane(960, 540, 1920);
-  u.pixel_stride = 2;
-  PlaneView v = u;
-  v.offset = 1;
+  const auto [u, v] = Nv12Chroma1080p();
   cudahist::detail::JointPlan nv12 = cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), u, v);
   EXPECT_TRUE(cudahist::detail::JointPartials16Fit(nv12, 33));  // 17 rows x 960
   EXPECT_FALSE(cudahist::detail::JointPartials16Fit(nv12, 7));   // 78 rows x 960

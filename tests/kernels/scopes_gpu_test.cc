@@ -274,6 +274,44 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
   cudaStreamDestroy(stream);
 }
 
+// Joint frames whose plans change from launch to launch (JointShapeChanges),
+// twice through, back to back on one stream into poisoned counts: each equals
+// its reference, so no launch reads what an earlier one left in the scratch
+// (the two-phase kernel's partials of more slices, wider partials or longer
+// counts) and every count is written.
+TEST(GpuJointBackToBack, ShapeChangesEachEqualTheirReference) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::unique_ptr<JointHistogrammer> joint;
+  ASSERT_TRUE(JointHistogrammer::Create(&joint).ok());
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  std::vector<std::vector<uint32_t>> expected;
+  std::vector<std::unique_ptr<DeviceFrame>> device;
+  std::vector<std::unique_ptr<ScopeOutputs>> outs;
+  for (int round = 0; round < 2; ++round) {
+    for (const JointCase& c : JointShapeChanges()) {
+      const Frame frame = MakeJointFrame(c, rng);
+      expected.push_back(JointReference(JointSpecOf(c), frame.views[0], frame.views[1]));
+      device.push_back(std::make_unique<DeviceFrame>());
+      ASSERT_EQ(device.back()->Upload(frame), cudaSuccess);
+      outs.push_back(std::make_unique<ScopeOutputs>(expected.back().size()));
+      ASSERT_TRUE(outs.back()->ok());
+      const Status s = joint->Compute(JointSpecOf(c), device.back()->views()[0], device.back()->views()[1], stream,
+                                      outs.back()->Poisoned(false));
+      ASSERT_TRUE(s.ok()) << Describe(c) << ": " << s.message();
+    }
+  }
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  const std::vector<JointCase> cases = JointShapeChanges();
+  for (size_t i = 0; i < outs.size(); ++i) {
+    EXPECT_EQ(outs[i]->Read(false), expected[i]) << "launch " << i << ": " << Describe(cases[i % cases.size()]);
+  }
+  cudaStreamDestroy(stream);
+}
+
 // Bad requests are refused before anything is launched: the counts stay poisoned.
 TEST(GpuScopesBadInput, RefusedWithTheFieldNamedAndCountsUntouched) {
   SKIP_WITHOUT_CUDA_DEVICE();

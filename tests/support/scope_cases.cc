@@ -148,6 +148,19 @@ std::vector<JointCase> JointCases() {
   return j;
 }
 
+std::vector<JointCase> JointShapeChanges() {
+  using D = Distribution;
+  std::vector<JointCase> j;
+  j.push_back(Joint("nv12 u/v", Layout(960, 540, 2, 1, 0, 8, 0, 0), 2, 0, 1, 256, 256));  // 1080p's chroma
+  j.push_back(Joint("nv12 u/v", Layout(61, 3, 2, 1, 0, 8, 2, 0), 2, 0, 1, 256, 256));     // 3 rows
+  j.push_back(Joint("nv12 u/v", Layout(173, 41, 2, 1, 0, 8, 6, 2), 2, 0, 1, 77, 100));    // 7700 counts
+  j.push_back(Joint("nv12 u/v", Layout(4000, 600, 2, 1, 0, 8, 0, 0), 2, 0, 1, 256, 256)); // slices of 64K+
+  j.push_back(Joint("nv12 u/v", Layout(960, 540, 2, 1, 0, 8, 0, 0), 2, 0, 1, 256, 256, D::kPeaked));
+  j.push_back(Joint("nv12 u/v", Layout(167, 39, 2, 1, 0, 8, 5, 1), 2, 0, 1, 256, 7));     // odd start
+  j.push_back(Joint("nv12 u/v", Layout(61, 3, 2, 1, 0, 8, 2, 0), 2, 0, 1, 256, 256, D::kOneValue));
+  return j;
+}
+
 Frame MakeColumnFrame(const ColumnCase& c, std::mt19937_64& rng) {
   Frame f;
   f.planes.push_back(MakeInterleavedPlane(c.layout, c.components, c.distribution, rng, c.one_value));
