@@ -422,8 +422,10 @@ constexpr bool kJointDirect = CUDAHIST_JOINT_DIRECT != 0;
 // 16 bits).
 // The scratch holds the partials of the largest grid (JointPartialWords:
 // resident blocks x (a part's 8192 counts + 8 of padding) 32-bit words, for
-// 32-bit partials whatever the flag: 8.66 MB on an H100 at 264 blocks,
-// 4.33 MB at 128), allocated only when this flag is on.
+// 32-bit partials whatever the flag: 8.66 MB on an H100 at 264 resident
+// blocks, 4.33 MB at 132), allocated only when this flag is on. ptxas (nvcc
+// 13) gives the kernel 57 registers (58 with 16-bit partials) against 40
+// without two-phase: under the 64 that keep two blocks of 512 an SM.
 constexpr bool kJointTwoPhase = CUDAHIST_JOINT_TWO_PHASE != 0;
 constexpr bool kJointPartials16 = CUDAHIST_JOINT_PARTIALS16 != 0;
 // Partial vectors a thread of phase two loads before adding any: 8 covers
