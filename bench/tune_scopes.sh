@@ -79,18 +79,13 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 #   r2cols  the column kernel as round two left it (round three's defaults off)
 #   jsl8    the sliced kernel through the accumulator (no direct adds)
 #   jbase   the round-two kernel (cooperative, grid sync), the default before
-#   joint (d), round 4, predictions (written before it ran; H100, uniform /
-#   peaked us against base's 13.7 / 11.9; scopes_tuning.h,
-#   CUDAHIST_JOINT_TWO_PHASE): two phases instead of the direct adds, each
-#   block's counters stored whole as partials, then summed over the slices by
-#   the whole grid after the grid-wide arrival:
-#   j2p     32-bit partials, 8 x 33 blocks of 512: 8.65 MB stored and read
-#           again through L2, more than direct's reductions move: 13.5-15.5 /
-#           13-15 (likely loses)
-#   j2p16   16-bit partials (CUDAHIST_JOINT_PARTIALS16; 1080p's slices of 17
-#           rows x 960 fit): 4.33 MB each way: 11.5-13 / 11.5-12.5
-#   j2p16b1 j2p16 in 8 x 16 blocks of 1024 threads (one an SM): half the
-#           partials (2.1 MB), twice the rows a block: 11-12.5 / 11-12
+#   joint (d), round 4 (H100, 2026-11-23 07:08 UTC, 2 rounds, uniform /
+#   peaked us; base 13.25 / 11.49): two phases instead of the direct adds
+#   (CUDAHIST_JOINT_TWO_PHASE, each block's counters stored whole as partials,
+#   then summed over the slices by the whole grid after a grid-wide arrival):
+#   32-bit partials 14.16 / 13.58, 16-bit 15.10 / 14.91, 16-bit in 8 x 16
+#   blocks of 1024 14.40 / 14.13; jsl8 16.41 / 14.54. All lost; the code is
+#   gone (scopes_tuning.h keeps the figures).
 standard_variants=(
   "base="
   "lean=-DCUDAHIST_COLUMN_LEAN_COUNT=1"
@@ -105,9 +100,6 @@ standard_variants=(
   "r2cols=-DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=32 -DCUDAHIST_COLUMN_PREFETCH_NARROW=0 -DCUDAHIST_COLUMN_LEAN_COUNT=0 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=0 -DCUDAHIST_COLUMN_COUNTERS16=0 -DCUDAHIST_COLUMN_NATIVE_PARTIALS=0 -DCUDAHIST_COLUMN_LEAN_ITEM=0"
   "jsl8=-DCUDAHIST_JOINT_DIRECT=0"
   "jbase=-DCUDAHIST_JOINT_SLICED=0 -DCUDAHIST_JOINT_DIRECT=0"
-  "j2p=-DCUDAHIST_JOINT_TWO_PHASE=1"
-  "j2p16=-DCUDAHIST_JOINT_TWO_PHASE=1 -DCUDAHIST_JOINT_PARTIALS16=1"
-  "j2p16b1=-DCUDAHIST_JOINT_TWO_PHASE=1 -DCUDAHIST_JOINT_PARTIALS16=1 -DCUDAHIST_JOINT_BLOCKS_PER_SM=1 -DCUDAHIST_JOINT_SLICE_THREADS=1024"
 )
 
 # A standard variant's NAME=FLAGS by its NAME.

@@ -20,10 +20,7 @@
 //   previous kernel, which a cooperative launch does not).
 // The arrival counter is never reset: the host adds what a launch adds to
 // the target it passes each launch (unsigned, wrapping); a failed launch
-// re-zeroes the scratch with the target back at 0. The joint kernel's
-// two-phase launches (scopes_tuning.h) arrive the same way after storing
-// their partials (ArriveAtGrid), and read every block's partials after the
-// wait.
+// re-zeroes the scratch with the target back at 0.
 #pragma once
 
 #include <cstdint>
@@ -32,16 +29,6 @@ namespace cudahist::detail {
 
 #ifdef __CUDACC__
 
-// Arrives at `arrivals` once every thread of the block has stored what it
-// stores before the arrival (fenced: those stores land before it).
-__device__ __forceinline__ void ArriveAtGrid(uint32_t* arrivals) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();  // cumulative after the barrier: every thread's stores
-    atomicAdd(arrivals, 1u);
-  }
-}
-
 // Zeroes share `share` of `shares` equal shares of words[0, length), then
 // arrives at `arrivals` (fenced: the zeros land before the arrival).
 __device__ __forceinline__ void ZeroShareThenArrive(uint32_t* words, uint32_t length, uint32_t share,
@@ -49,7 +36,11 @@ __device__ __forceinline__ void ZeroShareThenArrive(uint32_t* words, uint32_t le
   const uint32_t from = uint32_t(uint64_t(length) * share / shares);
   const uint32_t to = uint32_t(uint64_t(length) * (share + 1) / shares);
   for (uint32_t i = from + threadIdx.x; i < to; i += blockDim.x) words[i] = 0;
-  ArriveAtGrid(arrivals);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();  // cumulative after the barrier: every thread's zeros
+    atomicAdd(arrivals, 1u);
+  }
 }
 
 // True (block-uniform) in the first block of the grid to get here, by a
@@ -66,9 +57,8 @@ __device__ __forceinline__ bool FirstBlockToStart(uint32_t* started) {
 }
 
 // Until the arrivals counter reached `target` (unsigned, wrapping): then the
-// stores before the arrival of every block that arrives (its zeros; the joint
-// kernel's two-phase partials) are in place. Ends with a barrier, so it also
-// ends whatever the block did before.
+// zeros of every block that arrives are in place. Ends with a
+// barrier, so it also ends whatever the block did before.
 __device__ __forceinline__ void WaitForArrivals(const uint32_t* arrivals, uint32_t target) {
   if (threadIdx.x == 0) {
     for (;;) {

@@ -17,9 +17,7 @@
 // With CUDAHIST_JOINT_SLICED, JointSlicedKernel instead (scopes_tuning.h says
 // why): a block per (part of the b range, slice of rows), shared counters of
 // its part, no grid sync; the last block of a part to arrive moves that part
-// of the accumulator to the counts (joint_slices.h: the walk). Direct
-// launches add to the counts instead, or (CUDAHIST_JOINT_TWO_PHASE) store
-// partials that the whole grid then sums into the counts.
+// of the accumulator to the counts (joint_slices.h: the walk).
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -32,9 +30,6 @@
 
 namespace cudahist::detail {
 namespace {
-
-// The counts of the largest part of the sliced kernel (kJointParts).
-constexpr uint32_t kJointMaxPartLength = (kMaxJointBins + kJointParts - 1) / kJointParts * kMaxJointBins;
 
 // A block's counters: one part of the b range (kJointBParts, scopes_tuning.h).
 constexpr uint32_t kJointCounterWords = kMaxJointBins * kMaxJointBins / 2 / kJointBParts;
@@ -176,100 +171,17 @@ CUDAHIST_UNROLL
   if (threadIdx.x == 0) *ticket = 0;
 }
 
-// Two-phase, phase one (kJointTwoPhase): the block's counters (32-bit,
-// shared) to its slice's partials, 16-byte stores where aligned.
-template <class Partial>
-__device__ __forceinline__ void StoreCountersAsPartials(const JointPlan& plan, uint32_t part, uint32_t slice,
-                                                        const uint32_t* counters, Partial* partials) {
-  const uint32_t length = JointPartLength(plan, part);
-  StorePartialRun<Partial>(
-      slice * JointPartialsPitch(plan) + JointPartFirst(plan, part), JointPartStored(plan, part), threadIdx.x,
-      blockDim.x, [&](uint32_t i) { return i < length ? counters[i] : 0u; },
-      [&](uint32_t at, uint32_t v) { partials[at] = Partial(v); },
-      [&](uint32_t at, const Chunk16& c) {
-        reinterpret_cast<uint4*>(partials)[at] = make_uint4(c.w[0], c.w[1], c.w[2], c.w[3]);
-      });
-}
-
-// Two-phase, phase two (after every block's arrival): the block's share of
-// the counts, each the sum of its partials over the slices (read from L2,
-// where the other blocks' stores landed), through `sums` in shared memory
-// (blockDim.x x 8 words) to the counts with plain stores.
-template <class Partial>
-__device__ __forceinline__ void SumPartialsToCounts(const JointPlan& plan, uint32_t slices, const Partial* partials,
-                                                    uint32_t* sums, uint32_t* counts) {
-  constexpr uint32_t kPer = kPartialsPerVector<Partial>;
-  const uint32_t counts_length = plan.bins_a * plan.bins_b;
-  const uint32_t slice_vectors = JointPartialsPitch(plan) / kPer;
-  const JointSumShare share = JointSumShareOf(slice_vectors, slices, blockIdx.x, gridDim.x, blockDim.x);
-  const uint32_t group = threadIdx.x / share.pass, lane = threadIdx.x % share.pass;
-  const uint4* vectors = reinterpret_cast<const uint4*>(partials);
-  for (uint32_t v0 = 0; v0 < share.vectors; v0 += share.pass) {
-    const uint32_t here = min(share.pass, share.vectors - v0);
-    if (group < share.groups && lane < here) {
-      uint32_t lane_sums[kPer] = {};
-      SumVectorOverSlices<Partial, kJointSumLoads>(share.first + v0 + lane, group, share.groups, slices,
-                                                   [&](uint32_t s, uint32_t v) {
-                                                     const uint4 x = __ldcg(vectors + s * slice_vectors + v);
-                                                     return Chunk16{{x.x, x.y, x.z, x.w}};
-                                                   },
-                                                   lane_sums);
-      uint4* to = reinterpret_cast<uint4*>(sums + (group * here + lane) * kPer);
-CUDAHIST_UNROLL
-      for (uint32_t q = 0; q < kPer / 4; ++q) {
-        to[q] = make_uint4(lane_sums[4 * q], lane_sums[4 * q + 1], lane_sums[4 * q + 2], lane_sums[4 * q + 3]);
-      }
-    }
-    __syncthreads();
-    const uint32_t first = (share.first + v0) * kPer;
-    for (uint32_t i = threadIdx.x; i < here * kPer && first + i < counts_length; i += blockDim.x) {
-      uint32_t total = 0;
-      for (uint32_t g = 0; g < share.groups; ++g) total += sums[g * here * kPer + i];
-      counts[first + i] = total;
-    }
-    __syncthreads();
-  }
-}
-
-// Two-phase after the count: phase one, the grid-wide arrival, phase two.
-template <class Partial>
-__device__ __forceinline__ void StoreThenSumPartials(const JointPlan& plan, uint32_t part, uint32_t slice,
-                                                     uint32_t slices, uint32_t* counters, Partial* partials,
-                                                     uint32_t* arrivals, uint32_t arrival_target, uint32_t* counts) {
-  StoreCountersAsPartials(plan, part, slice, counters, partials);
-  ArriveAtGrid(arrivals);
-  WaitForArrivals(arrivals, arrival_target);  // its __syncthreads also ends the reads of the counters
-  SumPartialsToCounts(plan, slices, partials, counters, counts);
-}
-
 // Block b: part b % parts of slice b / parts (the parts of one slice run side
 // by side, so its rows come from DRAM once and from L2 for the others).
-// direct: JointCountsDirect and every block resident (arrival_target: what
-// the scratch's arrival counter reaches when every block has arrived); then
-// two-phase under kJointTwoPhase (partials16: 16-bit partials, which hold
-// every counter of this plan), else the direct adds under kJointDirect.
+// direct: counts in device memory and kJointDirect (arrival_target: what the
+// scratch's arrival counter reaches when every block has arrived).
 __global__ void __launch_bounds__(kJointSliceThreads)
     JointSlicedKernel(const JointPlan plan, uint32_t slices, uint32_t* accumulator, uint32_t* counts, bool direct,
-                      uint32_t arrival_target, bool partials16) {
+                      uint32_t arrival_target) {
   extern __shared__ __align__(16) uint32_t counters[];
   const uint32_t part = blockIdx.x % plan.parts, slice = blockIdx.x / plan.parts;
   const uint32_t first = JointPartFirst(plan, part), length = JointPartLength(plan, part);
   const uint32_t y0 = JointSliceRow(plan, slice, slices), y1 = JointSliceRow(plan, slice + 1, slices);
-  if (kJointTwoPhase && direct) {
-    uint32_t* arrivals = accumulator + kJointArrivalsAt;
-    uint32_t* partials = accumulator + kJointPartialsAt;
-    ZeroSharedThenWaitForPriorGrids(counters, length);
-    CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
-                                     [&](uint32_t i, uint32_t n) { atomicAdd(counters + i, n); });
-    __syncthreads();
-    if (kJointPartials16 && partials16) {
-      StoreThenSumPartials(plan, part, slice, slices, counters, reinterpret_cast<uint16_t*>(partials), arrivals,
-                           arrival_target, counts);
-    } else {
-      StoreThenSumPartials(plan, part, slice, slices, counters, partials, arrivals, arrival_target, counts);
-    }
-    return;
-  }
   if (kJointDirect && !kJointGlobalAtomics && direct) {
     uint32_t* arrivals = accumulator + kJointArrivalsAt;
     ZeroSharedThenWaitForPriorGrids(counters, length);
@@ -304,12 +216,9 @@ __global__ void __launch_bounds__(kJointSliceThreads)
   if (LastBlockToArrive(ticket, slices)) MovePartToCounts(first, length, accumulator, ticket, counts);
 }
 
-// Shared memory of a sliced block: the counters of the largest part, and
-// under kJointTwoPhase at least phase two's sums (8 words a thread).
-constexpr uint32_t kJointPartCounterBytes = kJointMaxPartLength * sizeof(uint32_t);
-constexpr uint32_t kJointSumBytes = kJointTwoPhase ? kJointSliceThreads * 8 * sizeof(uint32_t) : 0;
+// Shared memory of a sliced block: the counters of the largest part.
 constexpr uint32_t kJointSlicedSharedBytes =
-    kJointGlobalAtomics ? 0 : std::max(kJointPartCounterBytes, kJointSumBytes);
+    kJointGlobalAtomics ? 0 : (kMaxJointBins + kJointParts - 1) / kJointParts * kMaxJointBins * sizeof(uint32_t);
 
 }  // namespace
 
@@ -372,19 +281,8 @@ uint32_t JointSlices(const KernelConfig& config, const JointPlan& plan) {
   return std::min(slices, std::max<uint32_t>(1, plan.height));
 }
 
-uint64_t JointPartialWords(uint32_t resident_blocks) {
-  return uint64_t(resident_blocks) * (kJointMaxPartLength + 8);
-}
-
-uint64_t JointScratchWords(const KernelConfig& config) {
-  return kJointTwoPhase && kJointSliced ? kJointPartialsAt + JointPartialWords(config.resident_blocks)
-                                        : kJointScratchWords;
-}
-
 bool JointCountsDirect(const uint32_t* counts) {
-  if (!kJointSliced || kJointGlobalAtomics) return false;
-  if (kJointTwoPhase) return true;  // plain stores to the counts: any memory the kernel can write
-  return kJointDirect && InDeviceMemory(counts);
+  return kJointSliced && kJointDirect && !kJointGlobalAtomics && InDeviceMemory(counts);
 }
 
 Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* scratch, uint32_t* counts,
@@ -395,12 +293,8 @@ Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* 
     uint32_t slices = JointSlices(config, plan);
     const uint32_t grid = plan.parts * slices;
     direct = direct && grid <= config.resident_blocks;  // the wait needs every block resident
-    bool partials16 = kJointTwoPhase && kJointPartials16 && JointPartials16Fit(plan, slices);
-    // Two-phase: the partials fit the scratch (JointPartialWords' bound, for any plan on this grid).
-    direct = direct && (!kJointTwoPhase || uint64_t(slices) * JointPartialsPitch(plan) * (partials16 ? 2 : 4) <=
-                                               JointPartialWords(config.resident_blocks) * sizeof(uint32_t));
     uint32_t arrival_target = *arrivals + grid;
-    void* args[] = {&plan_arg, &slices, &accumulator, &counts, &direct, &arrival_target, &partials16};
+    void* args[] = {&plan_arg, &slices, &accumulator, &counts, &direct, &arrival_target};
     // A direct launch's blocks wait for one another: cooperative, so that a
     // device with fewer SMs free than the plan assumed (MPS, green contexts)
     // refuses the launch instead of hanging; then the accumulator's path.

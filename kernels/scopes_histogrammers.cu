@@ -79,8 +79,7 @@ Status ColumnHistogrammer::Compute(const ColumnHistogramSpec& spec, const PlaneV
 
 struct JointHistogrammer::Impl {
   detail::KernelConfig config;
-  // detail::JointScratchWords words, the first kJointScratchWords zero between launches
-  uint32_t* accumulator = nullptr;
+  uint32_t* accumulator = nullptr;  // detail::kJointScratchWords words, zero between launches
   // Set when a launch failed: the accumulator may hold part of a frame.
   bool accumulator_needs_zeroing = false;
   uint32_t arrivals = 0;  // the scratch's arrival counter (direct launches), as enqueued
@@ -104,10 +103,8 @@ Status JointHistogrammer::Create(std::unique_ptr<JointHistogrammer>* out) {
   detail::DeviceLimits limits;
   CUDAHIST_RETURN_IF_ERROR(detail::QueryDeviceLimits(&limits));
   CUDAHIST_RETURN_IF_ERROR(detail::ConfigureJointKernel(limits, &impl->config));
-  CUDAHIST_RETURN_IF_ERROR(
-      CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->accumulator),
-                            size_t(detail::JointScratchWords(impl->config)) * sizeof(uint32_t)),
-                 "cudaMalloc(joint accumulator)"));
+  CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->accumulator), kJointAccumulatorBytes),
+                                      "cudaMalloc(joint accumulator)"));
   CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemsetAsync(impl->accumulator, 0, kJointAccumulatorBytes, nullptr),
                                       "cudaMemsetAsync(joint accumulator)"));
   CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize(accumulator zeroing)"));

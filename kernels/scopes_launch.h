@@ -104,23 +104,12 @@ uint32_t JointSlices(const KernelConfig& config, const JointPlan& plan);
 // The joint scratch: the 256 x 256 totals, a ticket per part, the direct
 // launches' arrival counter. Zero before the first launch (and after a
 // failed one, with the arrival target back to 0); a launch leaves the totals
-// and tickets zero. Two-phase launches (CUDAHIST_JOINT_TWO_PHASE) store their
-// partials beyond, from the first 16-byte boundary: never zeroed, as every
-// partial a launch reads it wrote first.
+// and tickets zero.
 constexpr uint32_t kJointTicketsAt = kMaxJointBins * kMaxJointBins;
 constexpr uint32_t kJointArrivalsAt = kJointTicketsAt + kMaxJointBins;
 constexpr uint32_t kJointScratchWords = kJointArrivalsAt + 1;
-constexpr uint32_t kJointPartialsAt = (kJointScratchWords + 3) / 4 * 4;
-// Words of 32-bit partials that any plan's two-phase grid of at most
-// `resident_blocks` blocks stores (slices x parts <= resident_blocks, each
-// part at most kJointMaxPartLength counts, a slice padded to 8 of them).
-uint64_t JointPartialWords(uint32_t resident_blocks);
-// The words the histogrammer allocates: kJointScratchWords, and the
-// partials under CUDAHIST_JOINT_TWO_PHASE.
-uint64_t JointScratchWords(const KernelConfig& config);
-// Whether a launch may take the grid-wide path: two-phase
-// (CUDAHIST_JOINT_TWO_PHASE; it stores to the counts, any memory), else
-// adding straight to `counts` (CUDAHIST_JOINT_DIRECT, counts in device memory).
+// Whether a launch may add straight to `counts` (CUDAHIST_JOINT_DIRECT and
+// counts in device memory).
 bool JointCountsDirect(const uint32_t* counts);
 // direct: JointCountsDirect(counts); *arrivals: the arrival counter's value
 // before the launch, advanced by the launch's blocks when it is enqueued.

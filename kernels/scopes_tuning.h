@@ -103,12 +103,6 @@
 #ifndef CUDAHIST_JOINT_DIRECT
 #define CUDAHIST_JOINT_DIRECT 1
 #endif
-#ifndef CUDAHIST_JOINT_TWO_PHASE
-#define CUDAHIST_JOINT_TWO_PHASE 0
-#endif
-#ifndef CUDAHIST_JOINT_PARTIALS16
-#define CUDAHIST_JOINT_PARTIALS16 0
-#endif
 
 namespace cudahist::detail {
 
@@ -394,44 +388,14 @@ constexpr bool kJointGlobalAtomics = CUDAHIST_JOINT_GLOBAL_ATOMICS != 0;
 // peaked us a 1080p NV12 U-V frame): the round-two kernel 16.6 / 14.0, the
 // sliced kernel through the accumulator 16.6 / 14.6, direct 13.7 / 11.9
 // (12.9 / 11.8 before it was cooperative): the default, sliced and direct.
+// Round four (H100, 07:08 UTC, 2 rounds; direct 13.25 / 11.49 in the same
+// call): two phases instead of the direct adds, each block storing all its
+// counters as partials and the whole grid summing them over the slices after
+// a grid-wide arrival, with no atomics and no zeroing: 32-bit partials
+// 14.16 / 13.58, 16-bit 15.10 / 14.91, 16-bit in 8 x 16 blocks of 1024
+// 14.40 / 14.13. Not taken (its code is gone): the direct adds' reductions
+// cost less than storing and reading back the partials.
 constexpr bool kJointDirect = CUDAHIST_JOINT_DIRECT != 0;
-// CUDAHIST_JOINT_TWO_PHASE = 1 (sliced kernel; round four, written before it
-// ran: predictions in bench/tune_scopes.sh): the grid-wide arrival of the
-// direct launch, but no zeroing of the counts and no L2 reductions. Phase
-// one: block (part, slice) counts its slice as today, then stores ALL its
-// part's counters with plain coalesced 16-byte stores as partials [slice]
-// [counts index] in the scratch, fences and arrives. Phase two, once every
-// block has arrived: each block takes an equal share of the counts indices
-// (1080p: 31 vectors of 8 at 264 blocks), sums its partials over the slices
-// (16 threads a vector at 512 threads, each with its 2 or 3 slices' 16-byte
-// loads in flight: one L2 round trip), adds the threads' sums through shared
-// memory and stores the counts whole (so any memory, pinned included: no
-// atomics on them). What it trades: direct's some 230K red sectors a uniform
-// frame (3.4K non-zero counters a block, fewer on peaked frames) and the
-// zeroing of the counts, for a fixed 33 x 64K partials stored and loaded
-// again through L2 (1080p at 8 parts x 33 slices: 8.65 MB each way at 32
-// bits, 4.33 MB at 16) and one more L2 round trip after the wait. Uniform
-// frames should gain (no reduction chain at the end of every block); peaked
-// frames, whose blocks reduce few counters, may not.
-// CUDAHIST_JOINT_PARTIALS16 = 1: 16-bit partials where no slice holds 65536
-// samples (checked per launch: JointPartials16Fit; 1080p's slices of 16 or
-// 17 rows x 960 do; else 32-bit): half the partial bytes.
-// CUDAHIST_JOINT_BLOCKS_PER_SM = 1 with CUDAHIST_JOINT_SLICE_THREADS = 1024
-// (32 KB of counters and 32 KB of phase-two sums, reused: one block an SM
-// by threads): 8 x 16 = 128 blocks, 16 slices, half the partials (2.1 MB at
-// 16 bits).
-// The scratch holds the partials of the largest grid (JointPartialWords:
-// resident blocks x (a part's 8192 counts + 8 of padding) 32-bit words, for
-// 32-bit partials whatever the flag: 8.66 MB on an H100 at 264 resident
-// blocks, 4.33 MB at 132), allocated only when this flag is on. ptxas (nvcc
-// 13) gives the kernel 57 registers (58 with 16-bit partials) against 40
-// without two-phase: under the 64 that keep two blocks of 512 an SM.
-constexpr bool kJointTwoPhase = CUDAHIST_JOINT_TWO_PHASE != 0;
-constexpr bool kJointPartials16 = CUDAHIST_JOINT_PARTIALS16 != 0;
-// Partial vectors a thread of phase two loads before adding any: 8 covers
-// 1080p's 2 to 5 slices a thread at either width in one round trip.
-constexpr uint32_t kJointSumLoads = 8;
-static_assert(!kJointTwoPhase || !kJointGlobalAtomics, "two-phase counts in shared counters");
 static_assert(kJointParts >= 1 && kJointParts <= 256, "joint parts: 1 to 256 (kMaxJointBins)");
 static_assert(kJointBlocksPerSm >= 1, "joint blocks per SM: at least 1");
 static_assert(kJointSamplesPerItem <= 65535, "a 16-bit shared counter must not overflow within an item");

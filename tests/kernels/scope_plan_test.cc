@@ -8,12 +8,9 @@
 
 #include <cudahist/scopes.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "frames.h"
@@ -59,15 +56,6 @@ PlaneView Plane(uint32_t width, uint32_t height, size_t pitch, uint32_t sample_s
   p.sample_size = sample_size;
   p.depth = depth;
   return p;
-}
-
-// 1080p NV12's U and V: 960 x 540 pairs of bytes, pitch 1920.
-std::pair<PlaneView, PlaneView> Nv12Chroma1080p() {
-  PlaneView u = Plane(960, 540, 1920);
-  u.pixel_stride = 2;
-  PlaneView v = u;
-  v.offset = 1;
-  return {u, v};
 }
 
 ColumnPlan PlanOf(uint32_t groups, uint32_t bins, const PlaneView& plane) {
@@ -135,7 +123,10 @@ TEST(ScopePlan, PartialsBeyondTheBudgetAreRefusedWithTheSizes) {
 }
 
 TEST(ScopePlan, JointItemsAndThePairedLoad) {
-  const auto [u, v] = Nv12Chroma1080p();
+  PlaneView u = Plane(960, 540, 1920);
+  u.pixel_stride = 2;
+  PlaneView v = u;
+  v.offset = 1;
   const cudahist::detail::JointPlan nv12 = cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), u, v);
   EXPECT_TRUE(nv12.paired);
   EXPECT_EQ(nv12.item_columns, 960u);
@@ -152,7 +143,10 @@ TEST(ScopePlan, JointItemsAndThePairedLoad) {
 }
 
 TEST(ScopePlan, JointSlicesOfAnH100) {
-  const auto [u, v] = Nv12Chroma1080p();
+  PlaneView u = Plane(960, 540, 1920);
+  u.pixel_stride = 2;
+  PlaneView v = u;
+  v.offset = 1;
   cudahist::detail::JointPlan nv12 = cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), u, v);
   EXPECT_TRUE(nv12.packed_pairs);
   EXPECT_EQ(nv12.chunk_span, 121u);  // 1920 bytes: 120 chunks, 121 from an unaligned start
@@ -220,164 +214,6 @@ TEST(ScopePlan, JointSlicedWalkEqualsReference) {
           }
         }
         ASSERT_EQ(totals, expected);
-      }
-    }
-  }
-}
-
-// The two-phase joint kernel (CUDAHIST_JOINT_TWO_PHASE) run on the host:
-// phase one stores every (part, slice) block's counters through
-// StorePartialRun into partials that start poisoned, phase two sums them
-// through JointSumShareOf and SumVectorOverSlices as the kernel's blocks and
-// threads do. Every partial is stored exactly once, phase two reads only
-// partials stored by this launch (so nothing stale of an earlier launch),
-// every count is stored exactly once, and the counts equal the reference.
-template <class Partial>
-void RunTwoPhase(const cudahist::detail::JointPlan& plan, uint32_t slices, uint32_t threads,
-                 const std::vector<uint32_t>& expected) {
-  using cudahist::detail::Chunk16;
-  constexpr uint32_t kPer = cudahist::detail::kPartialsPerVector<Partial>;
-  constexpr uint32_t kCountThreads = 5;
-  const uint32_t pitch = cudahist::detail::JointPartialsPitch(plan);
-  ASSERT_EQ(pitch % 8, 0u);
-  std::vector<Partial> partials(size_t(slices) * pitch, Partial(0xbeefbeef));
-  std::vector<uint32_t> stores(partials.size());
-  // Phase one.
-  for (uint32_t part = 0; part < plan.parts; ++part) {
-    for (uint32_t slice = 0; slice < slices; ++slice) {
-      const uint32_t y0 = cudahist::detail::JointSliceRow(plan, slice, slices);
-      const uint32_t y1 = cudahist::detail::JointSliceRow(plan, slice + 1, slices);
-      const uint32_t length = cudahist::detail::JointPartLength(plan, part);
-      std::vector<uint32_t> counters(length);
-      for (uint32_t t = 0; t < kCountThreads; ++t) {
-        cudahist::detail::CountSlicePart<3>(plan, part, y0, y1, t, kCountThreads,
-                                            [&](uint32_t i, uint32_t n) { counters.at(i) += n; });
-      }
-      const uint32_t at = slice * pitch + cudahist::detail::JointPartFirst(plan, part);
-      for (uint32_t t = 0; t < threads; ++t) {
-        cudahist::detail::StorePartialRun<Partial>(
-            at, cudahist::detail::JointPartStored(plan, part), t, threads,
-            [&](uint32_t i) { return i < length ? counters.at(i) : 0u; },
-            [&](uint32_t j, uint32_t v) {
-              ASSERT_LE(v, uint32_t(Partial(~Partial(0))));
-              partials.at(j) = Partial(v);
-              ++stores.at(j);
-            },
-            [&](uint32_t vector, const Chunk16& c) {
-              ASSERT_LE(size_t(vector + 1) * kPer, partials.size());
-              std::memcpy(&partials[size_t(vector) * kPer], c.w, sizeof(c.w));
-              for (uint32_t k = 0; k < kPer; ++k) ++stores[size_t(vector) * kPer + k];
-            });
-      }
-    }
-  }
-  ASSERT_EQ(stores, std::vector<uint32_t>(stores.size(), 1u)) << "a partial stored other than once";
-  // Phase two: the grid the kernel launches, parts x slices blocks.
-  const uint32_t counts_length = plan.bins_a * plan.bins_b;
-  const uint32_t slice_vectors = pitch / kPer;
-  const uint32_t blocks = plan.parts * slices;
-  std::vector<uint32_t> counts(counts_length, 0xdeadbeefu), count_stores(counts_length);
-  for (uint32_t block = 0; block < blocks; ++block) {
-    const cudahist::detail::JointSumShare share =
-        cudahist::detail::JointSumShareOf(slice_vectors, slices, block, blocks, threads);
-    ASSERT_LE(uint64_t(share.pass) * share.groups, threads);
-    for (uint32_t v0 = 0; v0 < share.vectors; v0 += share.pass) {
-      const uint32_t here = std::min(share.pass, share.vectors - v0);
-      std::vector<uint32_t> sums(size_t(threads) * 8, 0xdeadbeefu);  // the block's shared memory
-      for (uint32_t t = 0; t < threads; ++t) {
-        const uint32_t group = t / share.pass, lane = t % share.pass;
-        if (group >= share.groups || lane >= here) continue;
-        uint32_t lane_sums[kPer] = {};
-        cudahist::detail::SumVectorOverSlices<Partial, 3>(
-            share.first + v0 + lane, group, share.groups, slices,
-            [&](uint32_t s, uint32_t v) {
-              const size_t at = size_t(s) * pitch + size_t(v) * kPer;
-              for (uint32_t k = 0; k < kPer; ++k) EXPECT_EQ(stores.at(at + k), 1u) << "unstored partial " << at + k;
-              Chunk16 c;
-              std::memcpy(c.w, &partials.at(at), sizeof(c.w));
-              return c;
-            },
-            lane_sums);
-        for (uint32_t k = 0; k < kPer; ++k) sums.at(size_t(group * here + lane) * kPer + k) = lane_sums[k];
-      }
-      const uint32_t first = (share.first + v0) * kPer;
-      for (uint32_t i = 0; i < here * kPer && first + i < counts_length; ++i) {
-        uint32_t total = 0;
-        for (uint32_t g = 0; g < share.groups; ++g) total += sums.at(size_t(g) * here * kPer + i);
-        counts.at(first + i) = total;
-        ++count_stores.at(first + i);
-      }
-    }
-  }
-  ASSERT_EQ(count_stores, std::vector<uint32_t>(counts_length, 1u)) << "a count stored other than once";
-  ASSERT_EQ(counts, expected);
-}
-
-TEST(ScopePlan, JointTwoPhaseEqualsReference) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
-  std::mt19937_64 rng(seed);
-  uint32_t runs16 = 0;
-  for (const JointCase& c : JointCases()) {
-    SCOPED_TRACE(Describe(c));
-    const Frame frame = MakeJointFrame(c, rng);
-    const PaddedCopy copy = CopyWithSlack(frame);
-    const cudahist::JointHistogramSpec spec = JointSpecOf(c);
-    std::vector<uint32_t> expected(cudahist::JointCountsLength(spec));
-    ASSERT_TRUE(cudahist::ReferenceJointHistogram(spec, frame.views[0], frame.views[1], expected.data()).ok());
-    // Parts that divide the b bins, do not, or exceed them; slices: one,
-    // some, and more than the rows (empty slices store zeros); threads
-    // fewer than a block's vectors (passes of one group) and more (several
-    // groups a vector).
-    struct Grid {
-      uint32_t parts, slices, threads;
-    };
-    cudahist::detail::JointPlan plan = cudahist::detail::BuildJointPlan(spec, copy.views[0], copy.views[1]);
-    for (const Grid& g : {Grid{1, 1, 96}, Grid{3, 7, 96}, Grid{8, 7, 5}, Grid{8, 7, 96}, Grid{300, 7, 96},
-                          Grid{3, plan.height + 2, 96}}) {
-      SCOPED_TRACE(std::to_string(g.parts) + " parts, " + std::to_string(g.slices) + " slices, " +
-                   std::to_string(g.threads) + " threads");
-      cudahist::detail::JointPlanParts(g.parts, &plan);
-      if (cudahist::detail::JointPartials16Fit(plan, g.slices)) {  // as LaunchJoint chooses
-        RunTwoPhase<uint16_t>(plan, g.slices, g.threads, expected);
-        ++runs16;
-      }
-      RunTwoPhase<uint32_t>(plan, g.slices, g.threads, expected);
-    }
-  }
-  EXPECT_GT(runs16, 0u);
-}
-
-// 16-bit partials where no slice reaches 65536 samples; the partials of any
-// plan's two-phase grid fit the scratch the histogrammer allocates.
-TEST(ScopePlan, JointTwoPhasePartialsFitTheirWidthAndTheScratch) {
-  const auto [u, v] = Nv12Chroma1080p();
-  cudahist::detail::JointPlan nv12 = cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), u, v);
-  EXPECT_TRUE(cudahist::detail::JointPartials16Fit(nv12, 33));  // 17 rows x 960
-  EXPECT_FALSE(cudahist::detail::JointPartials16Fit(nv12, 7));   // 78 rows x 960
-  const PlaneView uhd = Plane(1920, 1080, 3840, 2);
-  EXPECT_TRUE(cudahist::detail::JointPartials16Fit(
-      cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), uhd, uhd), 33));  // 33 rows x 1920
-  const PlaneView eight_k = Plane(3840, 2160, 7680, 2);
-  EXPECT_FALSE(cudahist::detail::JointPartials16Fit(
-      cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), eight_k, eight_k), 33));
-  EXPECT_EQ(cudahist::detail::JointPartialsPitch(nv12), 65536u);
-  EXPECT_EQ(cudahist::detail::kJointPartialsAt % 4, 0u);
-  EXPECT_GE(cudahist::detail::kJointPartialsAt, cudahist::detail::kJointScratchWords);
-  for (uint32_t resident : {8u, 132u, 264u, 1000u}) {
-    cudahist::detail::KernelConfig config;
-    config.resident_blocks = resident;
-    for (uint32_t bins_a : {1u, 7u, 100u, 256u}) {
-      for (uint32_t bins_b = 1; bins_b <= 256; ++bins_b) {
-        cudahist::JointHistogramSpec spec;
-        spec.bins_a = bins_a;
-        spec.bins_b = bins_b;
-        const cudahist::detail::JointPlan plan = cudahist::detail::BuildJointPlan(spec, u, v);
-        const uint32_t slices = cudahist::detail::JointSlices(config, plan);
-        if (plan.parts * slices > resident) continue;  // not a grid-wide launch
-        EXPECT_LE(uint64_t(slices) * cudahist::detail::JointPartialsPitch(plan),
-                  cudahist::detail::JointPartialWords(resident))
-            << resident << " blocks, " << bins_a << " x " << bins_b << " bins";
       }
     }
   }

@@ -229,8 +229,8 @@ TEST(GpuColumnCountsOffset, FourByteAlignedCountsEqualReference) {
 // joint plans that change from launch to launch: JointShapeChanges) enqueued
 // back to back on one stream with no wait between them into poisoned counts:
 // each equals its reference (partials reused launch after launch, the joint
-// accumulator zero again after each, no joint launch reading two-phase
-// partials that an earlier one left, every count written).
+// accumulator zero again after each, the direct joint launches' arrival
+// targets kept across plans, every count written).
 TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
   const uint64_t seed = FreshSeed();

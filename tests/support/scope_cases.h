@@ -56,9 +56,8 @@ cudahist::JointHistogramSpec JointSpecOf(const JointCase& c);
 std::vector<JointCase> JointCases();
 // NV12 U-V frames whose joint plans change from one launch to the next, for
 // back-to-back launches: many slices, then fewer rows than those slices,
-// counts that are not a multiple of 8, slices of more than 65535 samples
-// (the two-phase kernel's 32-bit partials, scopes_tuning.h) between frames
-// of 16-bit ones, b bins fewer than the parts.
+// counts that are not a multiple of 8, slices of more than 65535 samples,
+// b bins fewer than the parts.
 std::vector<JointCase> JointShapeChanges();
 Frame MakeColumnFrame(const ColumnCase& c, std::mt19937_64& rng);
 Frame MakeJointFrame(const JointCase& c, std::mt19937_64& rng);
