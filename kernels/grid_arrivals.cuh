@@ -13,19 +13,28 @@
 //   must be resident at once: such kernels are launched cooperatively
 //   (LaunchKernelSerialized), a device with fewer SMs free refuses the launch
 //   instead of hanging, and the caller takes the accumulator's path;
-// - the first block to start zeroes them all (FirstBlockToStart; signalstats'
+// - the first block to start zeroes them all (TakeLaunchTicket; signalstats'
 //   18 KB): a waiting block then waits only for a block that is running and
 //   waits for nothing, so no residency is needed and the launch stays an
 //   ordinary one (programmatic dependent launch keeps overlapping the
 //   previous kernel, which a cooperative launch does not).
-// The arrival counter is never reset: the host adds what a launch adds to
-// the target it passes each launch (unsigned, wrapping); a failed launch
-// re-zeroes the scratch with the target back at 0.
+// Everything a launch waits for is counted on the device (StartDirectLaunch):
+// its own arrival counter, zero when it starts, so that a launch replayed
+// from a CUDA graph, whose arguments are frozen, waits for its own zeros and
+// not for a count an earlier launch left. A failed launch re-zeroes the
+// scratch.
 #pragma once
 
 #include <cstdint>
 
 namespace cudahist::detail {
+
+// The scratch of direct launches, zero before the first: TakeLaunchTicket's
+// word and the arrival counters of two consecutive launches.
+struct DirectLaunchScratch {
+  unsigned long long ticket;
+  uint32_t arrivals[2];
+};
 
 #ifdef __CUDACC__
 
@@ -43,17 +52,48 @@ __device__ __forceinline__ void ZeroShareThenArrive(uint32_t* words, uint32_t le
   }
 }
 
-// True (block-uniform) in the first block of the grid to get here, by a
-// counter in the scratch that every block of every launch on the stream
-// increments once and that wraps to 0 at the grid's size: each launch finds
-// it at 0 (launches of one scratch are serialised by their stream; a grid's
-// dependents start only once all its blocks have). Call after
-// WaitForPriorGrids.
-__device__ __forceinline__ bool FirstBlockToStart(uint32_t* started) {
-  __shared__ bool first;
-  if (threadIdx.x == 0) first = atomicInc(started, gridDim.x - 1) == 0;
+// A block's place in its launch: `first` in the first block of the grid to
+// start; `epoch`, the number of launches before this one that took tickets
+// from the same word, the same in every block of the launch.
+struct LaunchTicket {
+  bool first;
+  uint32_t epoch;
+};
+
+// Every block of a launch takes one ticket, after WaitForPriorGrids, from a
+// 64-bit word of the scratch: the low half counts the launch's blocks as
+// they start, the high half its epoch. The last block to start moves the
+// word on to the next epoch with the low half back at 0 (adding 2^32 - grid
+// carries the count into the epoch). Launches of one scratch are serialised
+// by their stream, and a grid's dependents start only once all its blocks
+// have, so no block of the next launch takes a ticket before that.
+__device__ __forceinline__ LaunchTicket TakeLaunchTicket(unsigned long long* word) {
+  __shared__ LaunchTicket ticket;
+  if (threadIdx.x == 0) {
+    const unsigned long long old = atomicAdd(word, 1ull);
+    const uint32_t position = uint32_t(old);
+    if (position == gridDim.x - 1) atomicAdd(word, (1ull << 32) - gridDim.x);
+    ticket = LaunchTicket{position == 0, uint32_t(old >> 32)};
+  }
   __syncthreads();
-  return first;
+  return ticket;
+}
+
+// What a block of a direct launch needs: whether it is the first to start,
+// and the launch's arrival counter.
+struct DirectLaunch {
+  bool first;
+  uint32_t* arrivals;
+};
+
+// Every block of a direct launch, once, after WaitForPriorGrids. Launch e
+// counts its arrivals in arrivals[e % 2], which its predecessor's first
+// block zeroed (the launch before that had ended by then); its own first
+// block zeroes arrivals[(e + 1) % 2] for the next launch.
+__device__ __forceinline__ DirectLaunch StartDirectLaunch(DirectLaunchScratch* scratch) {
+  const LaunchTicket ticket = TakeLaunchTicket(&scratch->ticket);
+  if (ticket.first && threadIdx.x == 0) scratch->arrivals[(ticket.epoch + 1) % 2] = 0;
+  return DirectLaunch{ticket.first, scratch->arrivals + ticket.epoch % 2};
 }
 
 // Until the arrivals counter reached `target` (unsigned, wrapping): then the

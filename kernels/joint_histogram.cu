@@ -173,22 +173,20 @@ CUDAHIST_UNROLL
 
 // Block b: part b % parts of slice b / parts (the parts of one slice run side
 // by side, so its rows come from DRAM once and from L2 for the others).
-// direct: counts in device memory and kJointDirect (arrival_target: what the
-// scratch's arrival counter reaches when every block has arrived).
+// direct: counts in device memory and kJointDirect.
 __global__ void __launch_bounds__(kJointSliceThreads)
-    JointSlicedKernel(const JointPlan plan, uint32_t slices, uint32_t* accumulator, uint32_t* counts, bool direct,
-                      uint32_t arrival_target) {
+    JointSlicedKernel(const JointPlan plan, uint32_t slices, uint32_t* accumulator, uint32_t* counts, bool direct) {
   extern __shared__ __align__(16) uint32_t counters[];
   const uint32_t part = blockIdx.x % plan.parts, slice = blockIdx.x / plan.parts;
   const uint32_t first = JointPartFirst(plan, part), length = JointPartLength(plan, part);
   const uint32_t y0 = JointSliceRow(plan, slice, slices), y1 = JointSliceRow(plan, slice + 1, slices);
   if (kJointDirect && !kJointGlobalAtomics && direct) {
-    uint32_t* arrivals = accumulator + kJointArrivalsAt;
     ZeroSharedThenWaitForPriorGrids(counters, length);
-    ZeroShareThenArrive(counts + first, length, slice, slices, arrivals);
+    const DirectLaunch launch = StartDirectLaunch(reinterpret_cast<DirectLaunchScratch*>(accumulator + kJointDirectAt));
+    ZeroShareThenArrive(counts + first, length, slice, slices, launch.arrivals);
     CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
                                      [&](uint32_t i, uint32_t n) { atomicAdd(counters + i, n); });
-    WaitForArrivals(arrivals, arrival_target);  // its __syncthreads also ends the count
+    WaitForArrivals(launch.arrivals, gridDim.x);  // its __syncthreads also ends the count
     for (uint32_t i = threadIdx.x; i < length; i += blockDim.x) {
       const uint32_t v = counters[i];
       if (v != 0) atomicAdd(counts + first + i, v);
@@ -286,15 +284,14 @@ bool JointCountsDirect(const uint32_t* counts) {
 }
 
 Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* scratch, uint32_t* counts,
-                   bool direct, uint32_t* arrivals, cudaStream_t stream) {
+                   bool direct, cudaStream_t stream) {
   uint32_t* accumulator = scratch;
   if constexpr (kJointSliced) {
     JointPlan plan_arg = plan;
     uint32_t slices = JointSlices(config, plan);
     const uint32_t grid = plan.parts * slices;
     direct = direct && grid <= config.resident_blocks;  // the wait needs every block resident
-    uint32_t arrival_target = *arrivals + grid;
-    void* args[] = {&plan_arg, &slices, &accumulator, &counts, &direct, &arrival_target};
+    void* args[] = {&plan_arg, &slices, &accumulator, &counts, &direct};
     // A direct launch's blocks wait for one another: cooperative, so that a
     // device with fewer SMs free than the plan assumed (MPS, green contexts)
     // refuses the launch instead of hanging; then the accumulator's path.
@@ -306,9 +303,7 @@ Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* 
       error = LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes, args, stream,
                                      kScopesProgrammaticLaunch);
     }
-    CUDAHIST_RETURN_IF_ERROR(CudaStatus(error, "joint histogram kernel launch (sliced)"));
-    if (direct) *arrivals = arrival_target;
-    return Status::Ok();
+    return CudaStatus(error, "joint histogram kernel launch (sliced)");
   }
   const uint32_t grid = std::max<uint32_t>(1, std::min(config.resident_blocks, plan.items * kJointBParts));
   JointPlan plan_arg = plan;

@@ -82,7 +82,6 @@ struct JointHistogrammer::Impl {
   uint32_t* accumulator = nullptr;  // detail::kJointScratchWords words, zero between launches
   // Set when a launch failed: the accumulator may hold part of a frame.
   bool accumulator_needs_zeroing = false;
-  uint32_t arrivals = 0;  // the scratch's arrival counter (direct launches), as enqueued
 
   ~Impl() {
     if (accumulator != nullptr) cudaFree(accumulator);
@@ -122,10 +121,9 @@ Status JointHistogrammer::Compute(const JointHistogramSpec& spec, const PlaneVie
     CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemsetAsync(s.accumulator, 0, kJointAccumulatorBytes, stream),
                                         "cudaMemsetAsync(joint accumulator)"));
     s.accumulator_needs_zeroing = false;
-    s.arrivals = 0;
   }
   const Status launched = detail::LaunchJoint(s.config, detail::BuildJointPlan(spec, a, b), s.accumulator, counts,
-                                              detail::JointCountsDirect(counts), &s.arrivals, stream);
+                                              detail::JointCountsDirect(counts), stream);
   if (!launched.ok()) s.accumulator_needs_zeroing = true;
   return launched;
 }

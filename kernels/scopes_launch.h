@@ -102,18 +102,18 @@ void JointPlanParts(uint32_t parts, JointPlan* plan);
 // The sliced kernel's slices of rows (grid: parts x slices blocks).
 uint32_t JointSlices(const KernelConfig& config, const JointPlan& plan);
 // The joint scratch: the 256 x 256 totals, a ticket per part, the direct
-// launches' arrival counter. Zero before the first launch (and after a
-// failed one, with the arrival target back to 0); a launch leaves the totals
-// and tickets zero.
+// launches' DirectLaunchScratch (grid_arrivals.cuh, 8-byte aligned). Zero
+// before the first launch (and after a failed one); a launch leaves the
+// totals and tickets zero.
 constexpr uint32_t kJointTicketsAt = kMaxJointBins * kMaxJointBins;
-constexpr uint32_t kJointArrivalsAt = kJointTicketsAt + kMaxJointBins;
-constexpr uint32_t kJointScratchWords = kJointArrivalsAt + 1;
+constexpr uint32_t kJointDirectAt = kJointTicketsAt + kMaxJointBins;
+static_assert(kJointDirectAt % 2 == 0, "the direct launches' ticket is a 64-bit word");
+constexpr uint32_t kJointScratchWords = kJointDirectAt + 4;
 // Whether a launch may add straight to `counts` (CUDAHIST_JOINT_DIRECT and
 // counts in device memory).
 bool JointCountsDirect(const uint32_t* counts);
-// direct: JointCountsDirect(counts); *arrivals: the arrival counter's value
-// before the launch, advanced by the launch's blocks when it is enqueued.
+// direct: JointCountsDirect(counts).
 Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* scratch, uint32_t* counts,
-                   bool direct, uint32_t* arrivals, cudaStream_t stream);
+                   bool direct, cudaStream_t stream);
 
 }  // namespace cudahist::detail

@@ -378,8 +378,9 @@ constexpr bool kJointGlobalAtomics = CUDAHIST_JOINT_GLOBAL_ATOMICS != 0;
 // zero 32 KB) goes; a block's end is its reductions. The wait needs every
 // block resident at once: the grid is at most what the device holds
 // (kJointBlocksPerSm, capped by the occupancy), and PDL's wait for the previous
-// grid comes before it. The counter is never reset: the histogrammer adds the
-// grid to the target it passes each launch (unsigned, wrapping). Pinned or
+// grid comes before it. Each launch counts its arrivals in a counter of its
+// own, zero when it starts (StartDirectLaunch, grid_arrivals.cuh), so that a
+// launch replayed from a CUDA graph waits for its own zeros. Pinned or
 // managed counts (cudaPointerGetAttributes per Compute) take the accumulator.
 // The launch is cooperative beside PDL (LaunchJoint): where fewer SMs are
 // lent than the occupancy counts (MPS limits, green contexts) the driver

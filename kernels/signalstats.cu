@@ -49,8 +49,7 @@ constexpr uint32_t kTotals = kSignalStatsPairedTotals ? kCountsBins / 2 : kCount
 struct Scratch {
   unsigned long long sums[kSignalStatsSums];
   uint32_t ticket;
-  uint32_t started;   // direct launches' (grid_arrivals.cuh): FirstBlockToStart's
-  uint32_t arrivals;  // and the counter that the first block's zeros advance
+  DirectLaunchScratch direct;  // grid_arrivals.cuh
   Total totals[kTotals];  // the walk's compact numbering (signalstats_walk.h)
 };
 
@@ -224,8 +223,7 @@ __device__ __forceinline__ void Mark(TimelineMark mark) {
 
 template <uint32_t kLogCopies>
 __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerSm)
-    SignalStatsKernel(const SignalStatsParams p, Scratch* scratch, SignalStatsCounts* counts, bool direct,
-                      uint32_t arrival_target) {
+    SignalStatsKernel(const SignalStatsParams p, Scratch* scratch, SignalStatsCounts* counts, bool direct) {
   Mark(kMarkStartGlobal);
   Mark(kMarkStart);
   if (kSignalStatsTimeline && threadIdx.x == 0 && blockIdx.x < kTimelineMaxBlocks) {
@@ -236,9 +234,8 @@ __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerS
   if (threadIdx.x < kSignalStatsSums) block_sums[threadIdx.x] = 0;
   const uint32_t counters = SignalStatsCounters(p.depth);
   ZeroSharedThenWaitForPriorGrids(copies, counters << kLogCopies);
-  if (direct && FirstBlockToStart(&scratch->started)) {
-    ZeroShareThenArrive(reinterpret_cast<uint32_t*>(counts), kCountsWords, 0, 1, &scratch->arrivals);
-  }
+  const DirectLaunch launch = direct ? StartDirectLaunch(&scratch->direct) : DirectLaunch{};
+  if (launch.first) ZeroShareThenArrive(reinterpret_cast<uint32_t*>(counts), kCountsWords, 0, 1, launch.arrivals);
   Mark(kMarkZeroed);
 
   using Counter = LaneCopiesCounter<kLogCopies, false>;
@@ -260,7 +257,7 @@ CUDAHIST_UNROLL
   __syncthreads();
   Mark(kMarkCounted);
   if (direct) {
-    AddBlockToCounts<kLogCopies>(p, copies, counters, block_sums, &scratch->arrivals, arrival_target, counts);
+    AddBlockToCounts<kLogCopies>(p, copies, counters, block_sums, launch.arrivals, 1, counts);
     Mark(kMarkMerged);
     Mark(kMarkArrived);  // nothing between: no ticket
     Mark(kMarkEndGlobal);
@@ -325,7 +322,6 @@ struct SignalStatsCounter::Impl {
   detail::Scratch* scratch = nullptr;
   // Set when a launch failed: the scratch may hold part of a frame.
   bool scratch_needs_zeroing = false;
-  uint32_t arrivals = 0;  // the scratch's arrival counter, as enqueued (grid_arrivals.cuh)
 
   ~Impl() {
     for (uint32_t* t : tables) {
@@ -387,7 +383,6 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
     CUDAHIST_RETURN_IF_ERROR(
         CudaStatus(cudaMemsetAsync(s.scratch, 0, sizeof(detail::Scratch), stream), "cudaMemsetAsync(scratch)"));
     s.scratch_needs_zeroing = false;
-    s.arrivals = 0;
   }
   const uint32_t i = frame.y.depth - kSignalStatsMinDepth;
   const detail::KernelConfig& config = s.config[i];
@@ -398,15 +393,11 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
       1, std::min<uint32_t>(config.resident_blocks, (params.units + units_per_block - 1) / units_per_block));
   detail::Scratch* scratch = s.scratch;
   bool direct = detail::kSignalStatsDirect && detail::InDeviceMemory(counts);
-  uint32_t arrival_target = s.arrivals + 1;  // the first block's zeros
-  void* args[] = {&params, &scratch, &counts, &direct, &arrival_target};
+  void* args[] = {&params, &scratch, &counts, &direct};
   if constexpr (detail::kSignalStatsTimeline) detail::g_timeline_blocks = blocks;
   const cudaError_t error =
       detail::LaunchPrivatizedKernel(config.kernel, dim3(blocks), config.threads, config.shared_bytes, args, stream);
-  if (error == cudaSuccess) {
-    if (direct) s.arrivals = arrival_target;
-    return Status::Ok();
-  }
+  if (error == cudaSuccess) return Status::Ok();
   s.scratch_needs_zeroing = true;
   return CudaStatus(error, "signalstats kernel launch");
 }

@@ -279,6 +279,41 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
   cudaStreamDestroy(stream);
 }
 
+// One joint Compute (1080p NV12 U-V, device counts: a direct launch) captured
+// into a CUDA graph and the graph launched four times, the counts poisoned
+// before each: every launch waits for its own blocks' zeros (its arrival
+// counter is counted on the device, not frozen in the graph's arguments).
+TEST(GpuJointGraph, LaunchesEachCountTheFrameAgain) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const JointCase c = JointShapeChanges().front();  // 1080p's chroma
+  const Frame frame = MakeJointFrame(c, rng);
+  const std::vector<uint32_t> expected = JointReference(JointSpecOf(c), frame.views[0], frame.views[1]);
+  DeviceFrame device;
+  ASSERT_EQ(device.Upload(frame), cudaSuccess);
+  std::unique_ptr<JointHistogrammer> joint;
+  ASSERT_TRUE(JointHistogrammer::Create(&joint).ok());
+  ScopeOutputs out(expected.size());
+  ASSERT_TRUE(out.ok());
+  uint32_t* counts = out.Poisoned(false);
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaStreamBeginCapture(out.stream(), cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  const Status s = joint->Compute(JointSpecOf(c), device.views()[0], device.views()[1], out.stream(), counts);
+  ASSERT_EQ(cudaStreamEndCapture(out.stream(), &graph), cudaSuccess) << cudaGetErrorString(cudaGetLastError());
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess) << cudaGetErrorString(cudaGetLastError());
+  for (int launch = 0; launch < 4; ++launch) {
+    EXPECT_EQ(out.Poisoned(false), counts);  // the stream is idle: Read synchronised it
+    ASSERT_EQ(cudaGraphLaunch(exec, out.stream()), cudaSuccess) << cudaGetErrorString(cudaGetLastError());
+    EXPECT_EQ(out.Read(false), expected) << "launch " << launch;
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+
 // Bad requests are refused before anything is launched: the counts stay poisoned.
 TEST(GpuScopesBadInput, RefusedWithTheFieldNamedAndCountsUntouched) {
   SKIP_WITHOUT_CUDA_DEVICE();

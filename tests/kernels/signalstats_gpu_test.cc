@@ -229,6 +229,57 @@ TEST_F(SignalStatsGpu, BackToBackOnOneStream) {
   cudaStreamDestroy(stream);
 }
 
+// One Compute captured into a CUDA graph and the graph launched four times,
+// the counts poisoned before each: every launch counts the frame again, into
+// device memory (a direct launch, whose frozen arguments must not tell its
+// blocks what the zeros of an earlier launch look like) and into pinned
+// memory (the accumulator).
+TEST_F(SignalStatsGpu, GraphLaunchesEachCountTheFrameAgain) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  YuvFrameSpec spec;
+  spec.width = 1920;
+  spec.height = 1080;
+  const YuvFrame frame = MakeYuvFrame(spec, rng);
+  const YuvFrame previous = MakePreviousYuvFrame(spec, rng);
+  DeviceYuvFrame d(frame), dp(previous);
+  ASSERT_TRUE(d.ok() && dp.ok());
+  const SignalStatsCounts want = Reference(frame.view, &previous.view);
+  SignalStatsCounts* d_counts = nullptr;
+  ASSERT_CUDA(cudaMalloc(reinterpret_cast<void**>(&d_counts), sizeof(SignalStatsCounts)));
+  cudaStream_t stream = nullptr;
+  ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (SignalStatsCounts* destination : {d_counts, pinned->get()}) {
+    SCOPED_TRACE(destination == d_counts ? "device counts" : "pinned counts");
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    ASSERT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    const Status s = counter->Compute(d.view(), &dp.view(), stream, destination);
+    ASSERT_CUDA(cudaStreamEndCapture(stream, &graph));
+    ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    for (int launch = 0; launch < 4; ++launch) {
+      SCOPED_TRACE("launch " + std::to_string(launch));
+      SignalStatsCounts got;
+      std::memset(&got, 0xAB, sizeof(got));  // the stream is idle here
+      if (destination == d_counts) {
+        ASSERT_CUDA(CopyToDevice(d_counts, &got, sizeof(got)));
+      } else {
+        std::memcpy(destination, &got, sizeof(got));
+      }
+      ASSERT_CUDA(cudaGraphLaunch(exec, stream));
+      ASSERT_CUDA(cudaMemcpyAsync(&got, destination, sizeof(got), cudaMemcpyDefault, stream));
+      ASSERT_CUDA(cudaStreamSynchronize(stream));
+      EXPECT_EQ(CountsDifference(got, want), "");
+    }
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+  }
+  cudaStreamDestroy(stream);
+  cudaFree(d_counts);
+}
+
 // Bad input is refused before anything is launched, with the field's name,
 // and the next good frame is still counted right.
 TEST_F(SignalStatsGpu, BadInputLaunchesNothing) {
