@@ -6,8 +6,9 @@ H.264 clip, on this machine (issue 10, item 5; run by gpuhost-run.sh signalstats
                          [--streams K]
 
 Each pipeline runs over N frames of the clip (M for the ffmpeg ones, which
-are several times slower) and over the first quarter of them, --runs times
-(median and best reported):
+are several times slower) and over the first quarter of them, in --runs
+rounds that take every pipeline in turn (median and best reported; the
+element's ratio to the pipeline without it also round by round):
   ffmpeg        ffmpeg -i CLIP -vf signalstats -f null -     (default threads: every core)
   ffmpeg-decode ffmpeg -i CLIP -f null -   (its decoding alone: what signalstats adds to it)
   element       filesrc ! qtdemux ! h264parse ! nvh264dec ! cudahistogram signalstats=true ! fakesink
@@ -72,13 +73,13 @@ def timed(commands):
     return elapsed
 
 
-def measure(make_command, total, short, runs, streams=1):
-    """Times of the whole and the short run of `streams` processes at once;
-    fps figures summed over the streams."""
-    whole, part = [], []
-    for _ in range(runs):  # interleaved, so that drift hits both alike
-        whole.append(timed([make_command(0)] * streams))
-        part.append(timed([make_command(short)] * streams))
+def time_round(make_command, short, streams=1):
+    """One round of a pipeline: the wall seconds of its whole and its short run."""
+    return timed([make_command(0)] * streams), timed([make_command(short)] * streams)
+
+
+def summarize(make_command, whole, part, total, short, streams=1):
+    """fps figures (summed over the streams) from the rounds' whole and short times."""
     total, short = total * streams, short * streams
     extra = statistics.median(whole) - statistics.median(part)
     return {
@@ -90,6 +91,16 @@ def measure(make_command, total, short, runs, streams=1):
         "fps_steady": (total - short) / extra if extra > 0 else None,
         "fps_steady_best": (total - short) / (min(whole) - min(part)) if min(whole) > min(part) else None,
     }
+
+
+def steady_ratios(a, b):
+    """Per round, a's steady fps over b's (each round's whole and short runs),
+    for pipelines measured in the same rounds."""
+    ratios = []
+    for wa, pa, wb, pb in zip(a["whole_s"], a["short_s"], b["whole_s"], b["short_s"]):
+        if wa > pa and wb > pb:
+            ratios.append((wb - pb) / (wa - pa) * (a["frames"] / b["frames"]))
+    return ratios
 
 
 def table(results, meta):
@@ -138,16 +149,35 @@ def main():
     if args.streams > 1:
         runs += [("%s x%d" % (name, args.streams), pipelines[name][0], pipelines[name][1], args.streams)
                  for name in ("ffmpeg", "element", "no-element")]
-    results = {}
+    # Round-robin: each round times every pipeline once (whole and short run),
+    # so that the host's drift between rounds hits every pipeline alike and the
+    # ratios of one round compare runs minutes apart at most.
+    results, times = {}, {}
     for name, make, total, streams in runs:
         if not shutil.which(make(0)[0]):
             results[name] = {"error": "%s not found" % make(0)[0], "command": " ".join(make(0))}
-            continue
-        try:
-            results[name] = measure(make, total, max(1, total // 4), args.runs, streams)
-        except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
-            results[name] = {"error": str(e), "command": " ".join(make(0))}
-        print("signalstats_speed: %s: %s" % (name, json.dumps(results[name])), flush=True)
+        else:
+            times[name] = ([], [])
+    for round_number in range(args.runs):
+        for name, make, total, streams in runs:
+            if name not in times:
+                continue
+            try:
+                whole, part = time_round(make, max(1, total // 4), streams)
+            except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+                results[name] = {"error": str(e), "command": " ".join(make(0))}
+                del times[name]
+                continue
+            times[name][0].append(whole)
+            times[name][1].append(part)
+            print("signalstats_speed: round %d %s: whole %.3f s, short %.3f s" % (round_number + 1, name, whole, part),
+                  flush=True)
+    for name, make, total, streams in runs:
+        if name in times:
+            results[name] = summarize(make, times[name][0], times[name][1], total, max(1, total // 4), streams)
+            results[name]["frames"] = total - max(1, total // 4)
+            print("signalstats_speed: %s: %s" % (name, json.dumps(results[name])), flush=True)
+    results = {name: results[name] for name, _, _, _ in runs}  # the pipelines' order
     meta = {"clip": args.clip, "frames": args.frames, "ffmpeg_frames": ffmpeg_frames, "decoder": args.decoder,
             "streams": args.streams,
             "short_frames": "a quarter of each pipeline's frames", "runs": args.runs,
@@ -159,6 +189,10 @@ def main():
         if steady.get(element) and steady.get("no-element"):
             meta.setdefault("ratios", {})["%s / no-element (steady fps; target >= 0.95)" % element] = \
                 steady[element] / steady["no-element"]
+            per_round = steady_ratios(results[element], results["no-element"])
+            if per_round:
+                meta["ratios"]["%s / no-element, per round (median; the rounds)" % element] = "%.3f (%s)" % (
+                    statistics.median(per_round), ", ".join("%.3f" % r for r in per_round))
     if steady.get("ffmpeg-nvdec") and steady.get("ffmpeg"):
         meta.setdefault("ratios", {})["ffmpeg-nvdec / ffmpeg (NVDEC's ceiling through FFmpeg's own decoder)"] = \
             steady["ffmpeg-nvdec"] / steady["ffmpeg"]
