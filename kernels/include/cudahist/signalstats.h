@@ -142,7 +142,8 @@ class CpuSignalStats {
 // `stream` that writes *counts whole (device memory or PinnedSignalStats);
 // it allocates nothing and synchronises nothing. Frame and previous are
 // device pointers in the current context. One counter serves one stream at
-// a time.
+// a time. The launch may be captured into a CUDA graph: every launch of the
+// graph counts the frame again.
 class SignalStatsCounter {
  public:
   static Status Create(std::unique_ptr<SignalStatsCounter>* out);
