@@ -171,6 +171,20 @@ CUDAHIST_UNROLL
   if (threadIdx.x == 0) *ticket = 0;
 }
 
+// The sliced walk's count (joint_slices.h) into the block's shared counters:
+// one reduction, predicated on `add`, at a shared address computed once (a
+// generic pointer into shared memory costs the address's conversion at every
+// sample on sm_90, and a branch around each reduction a divergent warp).
+struct SharedCount {
+  uint32_t counters;  // shared address of counter 0
+  __device__ __forceinline__ void operator()(uint32_t i, uint32_t n, bool add) const {
+    asm volatile(
+        "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %2, 0;\n\t@p red.shared.add.u32 [%0], %1;\n\t}"
+        :: "r"(counters + 4 * i), "r"(n), "r"(uint32_t(add))
+        : "memory");
+  }
+};
+
 // Block b: part b % parts of slice b / parts (the parts of one slice run side
 // by side, so its rows come from DRAM once and from L2 for the others).
 // direct: counts in device memory and kJointDirect.
@@ -185,7 +199,7 @@ __global__ void __launch_bounds__(kJointSliceThreads)
     const DirectLaunch launch = StartDirectLaunch(reinterpret_cast<DirectLaunchScratch*>(accumulator + kJointDirectAt));
     ZeroShareThenArrive(counts + first, length, slice, slices, launch.arrivals);
     CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
-                                     [&](uint32_t i, uint32_t n) { atomicAdd(counters + i, n); });
+                                     SharedCount{uint32_t(__cvta_generic_to_shared(counters))});
     WaitForArrivals(launch.arrivals, gridDim.x);  // its __syncthreads also ends the count
     for (uint32_t i = threadIdx.x; i < length; i += blockDim.x) {
       const uint32_t v = counters[i];
@@ -198,11 +212,13 @@ __global__ void __launch_bounds__(kJointSliceThreads)
     WaitForPriorGrids();
     uint32_t* totals = accumulator + first;
     CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
-                                     [&](uint32_t i, uint32_t n) { atomicAdd(totals + i, n); });
+                                     [&](uint32_t i, uint32_t n, bool add) {
+                                       if (add) atomicAdd(totals + i, n);
+                                     });
   } else {
     ZeroSharedThenWaitForPriorGrids(counters, length);
     CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
-                                     [&](uint32_t i, uint32_t n) { atomicAdd(counters + i, n); });
+                                     SharedCount{uint32_t(__cvta_generic_to_shared(counters))});
     __syncthreads();
     // Consecutive lanes, consecutive counters: a warp's reductions share sectors.
     for (uint32_t i = threadIdx.x; i < length; i += blockDim.x) {

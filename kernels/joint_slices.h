@@ -29,20 +29,23 @@ CUDAHIST_HD uint32_t JointBinOf(const SampleGrid& g, uint32_t word, uint32_t bin
   return (((word >> g.shift) & g.mask) * bins) >> g.depth;
 }
 
-// count(i, n): n samples of the pair at counter i of part `part` (counts
-// index - JointPartFirst), when the pair's b bin falls in the part. A b bin
-// of another part wraps to a row >= part_rows (unsigned). kByteBins
+// count(i, n, add): n samples of the pair at counter i of part `part`
+// (counts index - JointPartFirst) when `add`: when the sample is `valid` and
+// the pair's b bin falls in the part (i means nothing otherwise). A b bin of
+// another part wraps to a row >= part_rows (unsigned). kByteBins
 // (plan.byte_bins): the 16-bit pair is its own counts index, so the counter is
-// pair - first, in the part when below its length.
+// pair - first, in the part when below its length. Every pair reaches count,
+// so that the kernel's count is one predicated reduction, not a branch
+// around it (a warp's lanes fall in a part one time in `parts`).
 template <bool kByteBins, class Count>
 CUDAHIST_HD void CountPairOfPart(const JointPlan& p, uint32_t part, uint32_t word_a, uint32_t word_b, uint32_t n,
-                                 Count& count) {
+                                 bool valid, Count& count) {
   if constexpr (kByteBins) {
     const uint32_t i = word_a - JointPartFirst(p, part);
-    if (i < JointPartLength(p, part)) count(i, n);
+    count(i, n, valid && i < JointPartLength(p, part));
   } else {
     const uint32_t row = JointBinOf(p.b, word_b, p.bins_b) - part * p.part_rows;
-    if (row < p.part_rows) count(row * p.bins_a + JointBinOf(p.a, word_a, p.bins_a), n);
+    count(row * p.bins_a + JointBinOf(p.a, word_a, p.bins_a), n, valid && row < p.part_rows);
   }
 }
 
@@ -81,7 +84,7 @@ CUDAHIST_UNROLL
       const uint32_t w0 = chunk[k].w[0];
       if (head[k] == 0 && tail[k] == 16 && w0 == chunk[k].w[1] && w0 == chunk[k].w[2] && w0 == chunk[k].w[3] &&
           (w0 & 0xffffu) == (w0 >> 16)) {
-        CountPairOfPart<kByteBins>(p, part, w0 & 0xffffu, (w0 >> 8) & 0xffu, 8, count);
+        CountPairOfPart<kByteBins>(p, part, w0 & 0xffffu, (w0 >> 8) & 0xffu, 8, true, count);
         continue;
       }
 CUDAHIST_UNROLL
@@ -89,9 +92,8 @@ CUDAHIST_UNROLL
 CUDAHIST_UNROLL
         for (uint32_t h = 0; h < 2; ++h) {
           const uint32_t byte = 4 * w + 2 * h;
-          if (byte < head[k] || byte >= tail[k]) continue;
           const uint32_t pair = (chunk[k].w[w] >> (16 * h)) & 0xffffu;
-          CountPairOfPart<kByteBins>(p, part, pair, pair >> 8, 1, count);
+          CountPairOfPart<kByteBins>(p, part, pair, pair >> 8, 1, byte >= head[k] && byte < tail[k], count);
         }
       }
     }
@@ -127,13 +129,14 @@ CUDAHIST_UNROLL
     }
 CUDAHIST_UNROLL
     for (uint32_t k = 0; k < kLoads; ++k) {
-      if (valid[k]) CountPairOfPart<false>(p, part, word_a[k], word_b[k], 1, count);
+      CountPairOfPart<false>(p, part, word_a[k], word_b[k], 1, valid[k], count);
     }
   }
 }
 
 // Every sample of rows [y0, y1) that falls to thread `first` of `step`, of
-// part `part`: count(counter index in the part, samples).
+// part `part`: count(counter index in the part, samples, add) as
+// CountPairOfPart calls it.
 template <uint32_t kLoads, class Count>
 CUDAHIST_HD void CountSlicePart(const JointPlan& p, uint32_t part, uint32_t y0, uint32_t y1, uint32_t first,
                                 uint32_t step, Count count) {

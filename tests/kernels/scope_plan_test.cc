@@ -207,7 +207,9 @@ TEST(ScopePlan, JointSlicedWalkEqualsReference) {
             std::vector<uint32_t> counters(cudahist::detail::JointPartLength(plan, part));
             for (uint32_t t = 0; t < kThreads; ++t) {
               cudahist::detail::CountSlicePart<3>(plan, part, y0, y1, t, kThreads,
-                                                  [&](uint32_t i, uint32_t n) { counters.at(i) += n; });
+                                                  [&](uint32_t i, uint32_t n, bool add) {
+                                                    if (add) counters.at(i) += n;
+                                                  });
             }
             const uint32_t first = cudahist::detail::JointPartFirst(plan, part);
             for (size_t i = 0; i < counters.size(); ++i) totals.at(first + i) += counters[i];
