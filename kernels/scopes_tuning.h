@@ -317,11 +317,19 @@ constexpr uint32_t kJointSamplesPerItem = kJointThreads * kJointSamplesPerThread
 constexpr uint32_t kJointBParts = CUDAHIST_JOINT_B_PARTS;
 constexpr bool kJointFlushVector = CUDAHIST_JOINT_FLUSH_VECTOR != 0;
 constexpr bool kJointWarpAggregate = CUDAHIST_JOINT_WARP_AGGREGATE != 0;
-// The register bound (__launch_bounds__): as many blocks as an SM's 2048
-// threads hold, so that with half the counters (64 KB) two blocks share an
-// SM. 32 registers a thread at 1024, which ptxas (nvcc 13) gave the kernel
-// as first measured with no minimum; a minimum of 1 gives it 40.
-constexpr uint32_t kJointMinBlocksPerSm = 2048 / kJointThreads;
+// The register bound (__launch_bounds__): as many blocks as an SM's threads
+// hold, so that with half the counters (64 KB) two blocks share an SM. 32
+// registers a thread at 1024, which ptxas (nvcc 13) gave the kernel as first
+// measured with no minimum; a minimum of 1 gives it 40. An SM holds 2048
+// threads on sm_80, sm_90 and sm_100, 1536 on sm_86/89/120 and 1024 on
+// sm_75, where a minimum of 2 blocks of 1024 is out of range (ptxas warns and
+// ignores it); architectures not named here get the minimum of 1.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000
+constexpr uint32_t kJointThreadsPerSm = 2048;
+#else
+constexpr uint32_t kJointThreadsPerSm = 1024;  // whole blocks of 1024 that 1024 or 1536 threads hold
+#endif
+constexpr uint32_t kJointMinBlocksPerSm = kJointThreadsPerSm / kJointThreads > 0 ? kJointThreadsPerSm / kJointThreads : 1;
 static_assert(kJointBParts == 1 || kJointBParts == 2 || kJointBParts == 4, "b parts: 1, 2 or 4");
 // The sliced kernel (CUDAHIST_JOINT_SLICED = 1; 0 keeps the kernel above).
 // Round 2 showed the kernel above bound by a chain of fixed costs per block
