@@ -185,6 +185,15 @@ struct SharedCount {
   }
 };
 
+// The block's non-zero counters added to `to` (its part's first count).
+// Consecutive lanes, consecutive counters: a warp's reductions share sectors.
+__device__ __forceinline__ void AddNonZeroCounters(const uint32_t* counters, uint32_t length, uint32_t* to) {
+  for (uint32_t i = threadIdx.x; i < length; i += blockDim.x) {
+    const uint32_t v = counters[i];
+    if (v != 0) atomicAdd(to + i, v);
+  }
+}
+
 // Block b: part b % parts of slice b / parts (the parts of one slice run side
 // by side, so its rows come from DRAM once and from L2 for the others).
 // direct: counts in device memory and kJointDirect.
@@ -201,10 +210,7 @@ __global__ void __launch_bounds__(kJointSliceThreads)
     CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
                                      SharedCount{uint32_t(__cvta_generic_to_shared(counters))});
     WaitForArrivals(launch.arrivals, gridDim.x);  // its __syncthreads also ends the count
-    for (uint32_t i = threadIdx.x; i < length; i += blockDim.x) {
-      const uint32_t v = counters[i];
-      if (v != 0) atomicAdd(counts + first + i, v);
-    }
+    AddNonZeroCounters(counters, length, counts + first);
     return;
   }
   if constexpr (kJointGlobalAtomics) {
@@ -220,11 +226,7 @@ __global__ void __launch_bounds__(kJointSliceThreads)
     CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
                                      SharedCount{uint32_t(__cvta_generic_to_shared(counters))});
     __syncthreads();
-    // Consecutive lanes, consecutive counters: a warp's reductions share sectors.
-    for (uint32_t i = threadIdx.x; i < length; i += blockDim.x) {
-      const uint32_t v = counters[i];
-      if (v != 0) atomicAdd(accumulator + first + i, v);
-    }
+    AddNonZeroCounters(counters, length, accumulator + first);
   }
   uint32_t* ticket = accumulator + kJointTicketsAt + part;
   if (LastBlockToArrive(ticket, slices)) MovePartToCounts(first, length, accumulator, ticket, counts);

@@ -10,6 +10,7 @@
 
 #include "cudahist/scopes.h"
 #include "cudahist/status.h"
+#include "grid_arrivals.cuh"
 #include "launch.h"
 #include "launch_plan.h"
 
@@ -108,7 +109,7 @@ uint32_t JointSlices(const KernelConfig& config, const JointPlan& plan);
 constexpr uint32_t kJointTicketsAt = kMaxJointBins * kMaxJointBins;
 constexpr uint32_t kJointDirectAt = kJointTicketsAt + kMaxJointBins;
 static_assert(kJointDirectAt % 2 == 0, "the direct launches' ticket is a 64-bit word");
-constexpr uint32_t kJointScratchWords = kJointDirectAt + 4;
+constexpr uint32_t kJointScratchWords = kJointDirectAt + uint32_t(sizeof(DirectLaunchScratch) / sizeof(uint32_t));
 // Whether a launch may add straight to `counts` (CUDAHIST_JOINT_DIRECT and
 // counts in device memory).
 bool JointCountsDirect(const uint32_t* counts);

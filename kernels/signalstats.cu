@@ -11,11 +11,11 @@
 // (64-bit global atomics). Counts in device memory take a direct launch
 // (grid_arrivals.cuh, kSignalStatsDirect): the first block to start zeroes
 // the counts, and every block adds its merged copies and sums straight into
-// them once those zeros are in place. Otherwise (pinned counts, or a refused cooperative
-// launch) they go to compact totals in the scratch, and the last block to
-// arrive (the privatized algorithm's ticket) writes the counts in
-// SignalStatsCounts' layout and leaves the scratch zero for the next launch. The sat/hue tables of 8, 9 and
-// 10 bits live in device memory, uploaded once in Create.
+// them once those zeros are in place. Pinned or managed counts go to compact
+// totals in the scratch, and the last block to arrive (the privatized
+// algorithm's ticket) writes the counts in SignalStatsCounts' layout and
+// leaves the scratch zero for the next launch. The sat/hue tables of 8, 9
+// and 10 bits live in device memory, uploaded once in Create.
 #include <algorithm>
 #include <cstddef>
 #include <cstring>

@@ -433,17 +433,22 @@ struct UnitCounter {
     }
   }
 
+  // One chroma sample: its U and V, and the sat and hue of the pair.
+  CUDAHIST_HD void CountChromaPair(const SignalStatsParams& p, uint32_t u, uint32_t v) {
+    counter.Add(slot_u, u);
+    counter.Add(slot_v, v);
+    const uint32_t entry = SatHueOf(p, u, v);
+    counter.Add(slot_sat, entry & kSatHueSatMask);
+    counter.Add(slot_hue, entry >> kSatHueHueShift);
+  }
+
   template <class Samples>
   CUDAHIST_HD void CountEachSample(const SignalStatsParams& p, const Samples& s) {
     CUDAHIST_UNROLL
     for (uint32_t k = 0; k < Samples::kSamples; ++k) {
       if (!s.Chroma(k)) continue;
       const uint32_t u = s.U(k), v = s.V(k);
-      counter.Add(slot_u, u);
-      counter.Add(slot_v, v);
-      const uint32_t entry = SatHueOf(p, u, v);
-      counter.Add(slot_sat, entry & kSatHueSatMask);
-      counter.Add(slot_hue, entry >> kSatHueHueShift);
+      CountChromaPair(p, u, v);
       sums[kDifU] += AbsoluteDifference(u, s.PU(k));
       sums[kDifV] += AbsoluteDifference(v, s.PV(k));
       const bool chroma_out = u < p.low || u > p.chroma_high || v < p.low || v > p.chroma_high;
@@ -509,14 +514,7 @@ struct UnitCounter {
       }
     }
     CUDAHIST_UNROLL
-    for (uint32_t k = 0; k < kSignalStatsRun; ++k) {
-      const uint32_t u = s.U(k), v = s.V(k);
-      counter.Add(slot_u, u);
-      counter.Add(slot_v, v);
-      const uint32_t entry = SatHueOf(p, u, v);
-      counter.Add(slot_sat, entry & kSatHueSatMask);
-      counter.Add(slot_hue, entry >> kSatHueHueShift);
-    }
+    for (uint32_t k = 0; k < kSignalStatsRun; ++k) CountChromaPair(p, s.U(k), s.V(k));
     sums[kDifY] += dif_y;
     sums[kDifU] += dif_u;
     sums[kDifV] += dif_v;

@@ -95,20 +95,26 @@ std::vector<uint32_t> JointReference(const JointHistogramSpec& spec, const Plane
   return counts;
 }
 
-void ExpectColumnMatches(const ColumnHistogramSpec& spec, const Frame& frame) {
+// The frame's per-column counts, into device and into pinned memory, equal
+// the reference. With `counts_offset`, the counts start that many words into
+// the poisoned buffer, and the words before them must stay poisoned.
+void ExpectColumnMatches(const ColumnHistogramSpec& spec, const Frame& frame, uint32_t counts_offset = 0) {
   const std::vector<uint32_t> expected = ColumnReference(spec, frame.views[0]);
   DeviceFrame device;
   ASSERT_EQ(device.Upload(frame), cudaSuccess);
   std::unique_ptr<ColumnHistogrammer> h;
   const Status created = ColumnHistogrammer::Create(&h);
   ASSERT_TRUE(created.ok()) << created.message();
-  ScopeOutputs out(expected.size());
+  ScopeOutputs out(counts_offset + expected.size());
   ASSERT_TRUE(out.ok());
   for (bool pinned : {false, true}) {
     SCOPED_TRACE(pinned ? "pinned counts" : "device counts");
-    const Status s = h->Compute(spec, device.views()[0], out.stream(), out.Poisoned(pinned));
+    const Status s = h->Compute(spec, device.views()[0], out.stream(), out.Poisoned(pinned) + counts_offset);
     ASSERT_TRUE(s.ok()) << s.message();
-    EXPECT_EQ(out.Read(pinned), expected);
+    const std::vector<uint32_t> got = out.Read(pinned);
+    EXPECT_EQ(std::vector<uint32_t>(got.begin(), got.begin() + counts_offset),
+              std::vector<uint32_t>(counts_offset, kPoison));
+    EXPECT_EQ(std::vector<uint32_t>(got.begin() + counts_offset, got.end()), expected);
   }
 }
 
@@ -195,7 +201,8 @@ TEST(GpuColumnLarge, VideoFramesEqualReference) {
 // Counts 4 bytes past a 16-byte boundary (a caller's buffer may start
 // there): the column kernel's 16-byte count stores (the shuffle flush,
 // scopes_tuning.h) must fall back to 4-byte ones, and nothing before the
-// counts is written. Video frames (bands of 8 and 16 columns) and a narrow one.
+// counts is written, into device and into pinned memory. Video frames (bands
+// of 8 and 16 columns) and a narrow one.
 TEST(GpuColumnCountsOffset, FourByteAlignedCountsEqualReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
   const uint64_t seed = FreshSeed();
@@ -207,21 +214,7 @@ TEST(GpuColumnCountsOffset, FourByteAlignedCountsEqualReference) {
     c.layout.width = width;
     c.layout.height = height;
     c.groups = width;
-    const Frame frame = MakeColumnFrame(c, rng);
-    const ColumnHistogramSpec spec = ColumnSpecOf(c);
-    const std::vector<uint32_t> expected = ColumnReference(spec, frame.views[0]);
-    DeviceFrame device;
-    ASSERT_EQ(device.Upload(frame), cudaSuccess);
-    std::unique_ptr<ColumnHistogrammer> h;
-    const Status created = ColumnHistogrammer::Create(&h);
-    ASSERT_TRUE(created.ok()) << created.message();
-    ScopeOutputs out(expected.size() + 1);
-    ASSERT_TRUE(out.ok());
-    const Status s = h->Compute(spec, device.views()[0], out.stream(), out.Poisoned(false) + 1);
-    ASSERT_TRUE(s.ok()) << s.message();
-    const std::vector<uint32_t> got = out.Read(false);
-    EXPECT_EQ(got[0], kPoison);
-    EXPECT_EQ(std::vector<uint32_t>(got.begin() + 1, got.end()), expected);
+    ExpectColumnMatches(ColumnSpecOf(c), MakeColumnFrame(c, rng), 1);
   }
 }
 
@@ -229,8 +222,8 @@ TEST(GpuColumnCountsOffset, FourByteAlignedCountsEqualReference) {
 // joint plans that change from launch to launch: JointShapeChanges) enqueued
 // back to back on one stream with no wait between them into poisoned counts:
 // each equals its reference (partials reused launch after launch, the joint
-// accumulator zero again after each, the direct joint launches' arrival
-// targets kept across plans, every count written).
+// accumulator zero again after each, each direct joint launch waiting on
+// its own arrival counter whatever the plan, every count written).
 TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
   const uint64_t seed = FreshSeed();
