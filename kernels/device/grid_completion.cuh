@@ -1,4 +1,7 @@
-// cudahist: direct launches, whose blocks add straight into the caller's
+// cudahist: how the blocks of one launch finish together. Programmatic
+// dependent launch (a kernel may start while the previous one ends), the
+// last block to arrive (an accumulator that the last block moves to the
+// counts), and direct launches, whose blocks add straight into the caller's
 // counts instead of an accumulator that the last block moves.
 //
 // The counts must be zero before any block adds to them, and someone in the
@@ -27,16 +30,89 @@
 
 #include <cstdint>
 
+#include "launch/launch_plan.h"
+#include "launch/walk_tuning.h"
+
 namespace cudahist::detail {
 
-// The scratch of direct launches, zero before the first: TakeLaunchTicket's
-// word and the arrival counters of two consecutive launches.
-struct DirectLaunchScratch {
-  unsigned long long ticket;
-  uint32_t arrivals[2];
-};
-
 #ifdef __CUDACC__
+
+// Programmatic dependent launch (Hopper and later): a kernel launched with
+// the programmatic-serialisation attribute may be scheduled while the kernel
+// before it on the stream is still finishing; it must not touch global memory
+// (the frame, the scratch, the counts) before WaitForPriorGrids returns, which
+// is when that kernel has completed and its writes are visible. What runs
+// before the wait (zeroing shared memory) overlaps the previous kernel's tail.
+// Both are no-ops on older GPUs and when the launch had no such attribute.
+__device__ __forceinline__ void WaitForPriorGrids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void AllowDependentGridsToLaunch() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" :::);
+#endif
+}
+
+__device__ __forceinline__ void ZeroShared(uint32_t* words, uint32_t count) {
+  for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) words[i] = 0;
+}
+
+// The start of every kernel that dispatch.cu launches with programmatic
+// serialisation (LaunchPrivatizedKernel): zeroes the block's shared counters
+// while the previous kernel on the stream may still be finishing, then waits
+// for it, so that nothing after this touches global memory too early.
+__device__ __forceinline__ void ZeroSharedThenWaitForPriorGrids(uint32_t* words, uint32_t count) {
+  AllowDependentGridsToLaunch();
+  ZeroShared(words, count);
+  __syncthreads();
+  WaitForPriorGrids();
+}
+
+// Call after the block has added its counts to the global accumulator: true
+// (block-uniform) in the last of the `blocks` blocks to arrive at `ticket`.
+// The barrier orders every thread's atomics before thread 0's fence, which
+// is cumulative, so one fence orders them all before the block's ticket (as
+// cooperative groups' grid sync does); kTicketFenceEveryThread (tuning.h)
+// says why not a fence in every thread.
+__device__ __forceinline__ bool LastBlockToArrive(uint32_t* ticket, uint32_t blocks) {
+  __shared__ bool is_last_block;
+  if constexpr (kTicketFenceEveryThread) __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    const bool last = atomicAdd(ticket, 1u) == blocks - 1;
+    // The acquiring side likewise: thread 0's fence after the ticket, then
+    // the barrier, orders every thread's reads of the totals after the other
+    // blocks' atomics.
+    if (last) __threadfence();
+    is_last_block = last;
+  }
+  __syncthreads();
+  if (kTicketFenceEveryThread && is_last_block) __threadfence();
+  return is_last_block;
+}
+
+// In the last block only: copies the totals to `counts` and leaves totals
+// and ticket zero for the next launch. It reads the totals with atomicExch,
+// which reads them where the atomics landed (L2) and zeroes them at once.
+__device__ __forceinline__ void CollectTotals(const AccumulatorScratch& acc, uint32_t counters, uint32_t* counts) {
+  for (uint32_t i = threadIdx.x; i < counters; i += blockDim.x) {
+    counts[i] = atomicExch(acc.totals + i, 0u);
+  }
+  if (threadIdx.x == 0) atomicExch(acc.ticket, 0u);
+}
+
+// Call after the block has added its counts to acc.totals (global atomics).
+// The last of the `blocks` blocks that share acc to arrive copies the totals
+// to `counts` and leaves totals and ticket zero for the next launch.
+__device__ __forceinline__ void FinishThroughAccumulator(const AccumulatorScratch& acc, uint32_t counters,
+                                                         uint32_t* counts, uint32_t blocks) {
+  if (LastBlockToArrive(acc.ticket, blocks)) CollectTotals(acc, counters, counts);
+}
+
 
 // Zeroes share `share` of `shares` equal shares of words[0, length), then
 // arrives at `arrivals` (fenced: the zeros land before the arrival).

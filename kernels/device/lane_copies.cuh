@@ -5,7 +5,9 @@
 // counter; BankSwizzle (device_helpers.cuh) spreads bins that would.
 #pragma once
 
-#include "device_helpers.cuh"
+#include "device/bank_swizzle.cuh"
+#include "device/grid_completion.cuh"
+#include "device/plan_walk.cuh"
 
 #if defined(__CUDACC__)
 

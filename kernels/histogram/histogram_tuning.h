@@ -7,13 +7,6 @@
 
 namespace cudahist::detail {
 
-// --- Memory walk (all algorithms) --------------------------------------------
-// Every vector layout reads 16-byte aligned chunks (one LDG.128 each). A thread
-// issues this many independent chunk loads before it counts the first one, so
-// that a block keeps enough bytes in flight to cover DRAM latency even when
-// shared memory allows only one block per SM.
-constexpr uint32_t kChunkBytes = 16;
-
 // --- privatized: lane-indexed copies (and the one-copy baseline) -------------
 // Every privatized constant can be overridden at build time
 // (-DCUDAHIST_PRIVATIZED_THREADS=512 ...), so that bench/tune_privatized.sh
@@ -37,20 +30,11 @@ constexpr uint32_t kChunkBytes = 16;
 #ifndef CUDAHIST_PRIVATIZED_MIN_BLOCKS
 #define CUDAHIST_PRIVATIZED_MIN_BLOCKS 1
 #endif
-#ifndef CUDAHIST_EQUAL_WORDS_MAX_STRIDE
-#define CUDAHIST_EQUAL_WORDS_MAX_STRIDE 2
-#endif
 #ifndef CUDAHIST_LANE_COPIES_BUDGET_KB
 #define CUDAHIST_LANE_COPIES_BUDGET_KB 128
 #endif
-#ifndef CUDAHIST_BANK_SWIZZLE
-#define CUDAHIST_BANK_SWIZZLE 1
-#endif
 #ifndef CUDAHIST_PROGRAMMATIC_LAUNCH
 #define CUDAHIST_PROGRAMMATIC_LAUNCH 1
-#endif
-#ifndef CUDAHIST_TICKET_FENCE_EVERY_THREAD
-#define CUDAHIST_TICKET_FENCE_EVERY_THREAD 0
 #endif
 #ifndef CUDAHIST_BATCH_CHUNKS
 #define CUDAHIST_BATCH_CHUNKS 32
@@ -87,23 +71,6 @@ constexpr uint32_t kPrivatizedMinBlocksPerSm = CUDAHIST_PRIVATIZED_MIN_BLOCKS;
 // this budget); 4096 bins get 8 (the probe measured 4 at 0.81).
 constexpr uint32_t kMaxLaneCopies = 32;
 constexpr uint32_t kLaneCopiesBudgetBytes = CUDAHIST_LANE_COPIES_BUDGET_KB * 1024;
-// With C < 32 copies, the 32 / C bins of a row of 32 banks share their banks
-// with every bin congruent to them modulo 32 / C: data that uses only every
-// 16th bin (8-bit video scaled into a 16-bit container, 4096 bins, C = 8)
-// lands on 8 of the 32 banks. The swizzle (device_helpers.cuh, BankSwizzle)
-// XORs bits 4 and up of the bin into its row bits: two instructions per
-// count. H200, 2026-11-22 (bench/RESULTS.md), 16-bit 1 GiB in 4096 bins,
-// fractions of the read roofline, uniform / peaked / photo, over two runs:
-// none 0.94-0.96 / 0.94-0.95 / 0.78; this swizzle 0.91-0.92 / 0.92 /
-// 0.92-0.93; a multiplicative hash of the upper bits (four instructions)
-// 0.89-0.91 in all three.
-constexpr bool kBankSwizzle = CUDAHIST_BANK_SWIZZLE != 0;
-// 8-bit layouts up to this pixel stride take the equal-words shortcut
-// (device_helpers.cuh, CountBytes): gray and NV12 planes, not RGBA. With 32
-// lane copies RGBA needs no help on one-value frames (0.95 of the roofline
-// either way on the H200, 2026-11-22), and skipping the test won uniform
-// 0.91 -> 0.93, peaked 0.92 -> 0.94 and photo 0.89 -> 0.93 in the same runs.
-constexpr uint32_t kEqualWordsMaxStride = CUDAHIST_EQUAL_WORDS_MAX_STRIDE;
 // The privatized grid: as many blocks as the device holds at once, but no
 // more than one per kPrivatizedThreads x kFrameChunksPerThread chunks, so
 // that every thread has a chunk to count: each block pays for zeroing and
@@ -113,11 +80,6 @@ constexpr uint32_t kEqualWordsMaxStride = CUDAHIST_EQUAL_WORDS_MAX_STRIDE;
 // thread and 8.43-8.49 at 4, bench/results/2026-11-22-variants/h200-t8.)
 constexpr uint32_t kFrameChunksPerThread = CUDAHIST_FRAME_CHUNKS;
 
-// Batches (Histogrammer::ComputeBatch): frames counted by one launch, a row
-// of blocks per frame. Their plans travel as the kernel's parameter (about
-// 570 bytes a frame, 9 KB for 16; CUDA 12.1+ allows 32 KB of parameters),
-// and the accumulator scratch holds one set of totals per frame.
-constexpr uint32_t kMaxBatchFrames = 16;
 // Blocks per frame in a batch: one per kPrivatizedThreads x this many chunks,
 // at most the device's resident blocks (a single frame gets one per
 // kPrivatizedThreads chunks). Each block pays for zeroing and merging its
@@ -140,17 +102,6 @@ constexpr bool kBatchRowWalk = CUDAHIST_BATCH_ROW_WALK != 0;
 // shared memory overlap. H200, 2026-11-22, one call per frame back to back:
 // 1080p NV12 9.20 -> 7.26 us, 4K NV12 11.41 -> 9.68, 4K RGBA 19.16 -> 17.45.
 constexpr bool kProgrammaticLaunch = CUDAHIST_PROGRAMMATIC_LAUNCH != 0;
-
-// The last-block ticket (LastBlockToArrive, device_helpers.cuh): 0 fences in
-// thread 0 only, before its ticket and, in the last block, after it, with the
-// barriers carrying the order to the other threads (as cooperative groups'
-// grid sync does); 1 fences in every thread, as the CUDA samples'
-// threadFenceReduction. A fence in every thread was the signalstats kernel's
-// largest single stall (8% of Nsight Compute's samples, H100 2026-11-23);
-// bench/tune_signalstats.sh's fence_all variant: 13.10 us a 1080p
-// signalstats frame against 12.06 with thread 0's fences (H100, 06:05 UTC);
-// the Y/U/V histograms went from 7.82 to 7.52 us over the two changes.
-constexpr bool kTicketFenceEveryThread = CUDAHIST_TICKET_FENCE_EVERY_THREAD != 0;
 
 // --- privatized-packed: seed 003's per-thread 8-bit counters -----------------
 // 64 threads as in the seed: every thread owns one 32-bit column per four

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "launch.h"
-#include "launch_plan.h"
+#include "histogram/histogram_launch.h"
+#include "launch/launch_plan.h"
 
 namespace cudahist {
 

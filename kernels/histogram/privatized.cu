@@ -13,10 +13,13 @@
 // deep kernel), and batches count a frame per row of blocks (with the deep
 // kernel's row walk; tuning.h, kBatchRowWalk). dispatch.cu picks the kernel
 // and sizes the grid.
-#include "device_helpers.cuh"
-#include "lane_copies.cuh"
-#include "launch.h"
-#include "tuning.h"
+#include "device/plan_walk.cuh"
+#include "device/row_walk.cuh"
+#include "device/bank_swizzle.cuh"
+#include "device/grid_completion.cuh"
+#include "device/lane_copies.cuh"
+#include "histogram/histogram_launch.h"
+#include "histogram/histogram_tuning.h"
 
 namespace cudahist::detail {
 namespace {

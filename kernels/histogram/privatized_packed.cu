@@ -18,9 +18,10 @@
 // Shared memory: threads x counters bytes of columns + counters x 4 bytes of
 // totals (64 x 1024 + 4096 for 4 x 256 bins). More counters than fit: the
 // Histogrammer reports kUnsupported and auto never picks this algorithm.
-#include "device_helpers.cuh"
-#include "launch.h"
-#include "tuning.h"
+#include "device/plan_walk.cuh"
+#include "device/grid_completion.cuh"
+#include "histogram/histogram_launch.h"
+#include "histogram/histogram_tuning.h"
 
 namespace cudahist::detail {
 namespace {

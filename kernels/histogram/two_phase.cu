@@ -20,9 +20,10 @@
 
 #include <algorithm>
 
-#include "device_helpers.cuh"
-#include "launch.h"
-#include "tuning.h"
+#include "device/plan_walk.cuh"
+#include "device/grid_completion.cuh"
+#include "histogram/histogram_launch.h"
+#include "histogram/histogram_tuning.h"
 
 namespace cudahist::detail {
 namespace {

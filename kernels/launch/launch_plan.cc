@@ -1,11 +1,11 @@
 // Builds the launch plan: groups components that share a plane so that it is
 // read once, and chooses each group's layout (see launch_plan.h).
-#include "launch_plan.h"
+#include "launch/launch_plan.h"
 
 #include <algorithm>
 #include <string>
 
-#include "tuning.h"
+#include "launch/walk_tuning.h"
 
 namespace cudahist::detail {
 namespace {

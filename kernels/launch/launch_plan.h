@@ -14,7 +14,7 @@
 #include "cudahist/histogram_spec.h"
 #include "cudahist/plane_view.h"
 #include "cudahist/status.h"
-#include "tuning.h"
+#include "launch/walk_tuning.h"
 
 #if defined(__CUDACC__)
 #define CUDAHIST_HD __host__ __device__ __forceinline__
@@ -108,6 +108,13 @@ struct Plan {
 struct AccumulatorScratch {
   uint32_t* totals = nullptr;
   uint32_t* ticket = nullptr;
+};
+
+// The scratch of direct launches, zero before the first: TakeLaunchTicket's
+// word and the arrival counters of two consecutive launches.
+struct DirectLaunchScratch {
+  unsigned long long ticket;
+  uint32_t arrivals[2];
 };
 
 // Counters an algorithm stores: the reported ones and the trash counter.

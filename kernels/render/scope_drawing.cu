@@ -3,9 +3,9 @@
 #include <cuda_runtime.h>
 
 #include "cudahist/scope_render.h"
-#include "launch.h"
-#include "scope_pixels.h"
-#include "scope_render_tuning.h"
+#include "launch/kernel_launch.h"
+#include "render/scope_pixels.cuh"
+#include "render/scope_drawing_tuning.h"
 
 namespace cudahist {
 namespace {

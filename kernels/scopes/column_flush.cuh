@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "column_shape.cuh"
+#include "scopes/column_shape.cuh"
 
 namespace cudahist::detail {
 

@@ -25,12 +25,13 @@
 
 #include <algorithm>
 
-#include "column_flush.cuh"
-#include "column_shape.cuh"
-#include "column_walks.cuh"
-#include "device_helpers.cuh"
-#include "scopes_launch.h"
-#include "scopes_tuning.h"
+#include "scopes/column_flush.cuh"
+#include "scopes/column_shape.cuh"
+#include "scopes/column_walks.cuh"
+#include "device/plan_walk.cuh"
+#include "device/grid_completion.cuh"
+#include "scopes/scopes_launch.h"
+#include "scopes/scopes_tuning.h"
 
 namespace cudahist::detail {
 namespace {

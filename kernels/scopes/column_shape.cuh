@@ -6,9 +6,9 @@
 
 #include <cstdint>
 
-#include "device_helpers.cuh"
-#include "scopes_launch.h"
-#include "scopes_tuning.h"
+#include "device/plan_walk.cuh"
+#include "scopes/scopes_launch.h"
+#include "scopes/scopes_tuning.h"
 
 namespace cudahist::detail {
 

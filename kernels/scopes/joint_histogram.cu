@@ -22,11 +22,11 @@
 
 #include <algorithm>
 
-#include "device_helpers.cuh"
-#include "grid_arrivals.cuh"
-#include "joint_slices.h"
-#include "scopes_launch.h"
-#include "scopes_tuning.h"
+#include "device/plan_walk.cuh"
+#include "device/grid_completion.cuh"
+#include "scopes/joint_slices.cuh"
+#include "scopes/scopes_launch.h"
+#include "scopes/scopes_tuning.h"
 
 namespace cudahist::detail {
 namespace {

@@ -8,8 +8,8 @@
 
 #include <cstdint>
 
-#include "device_helpers.cuh"
-#include "scopes_launch.h"
+#include "device/plan_walk.cuh"
+#include "scopes/scopes_launch.h"
 
 namespace cudahist::detail {
 

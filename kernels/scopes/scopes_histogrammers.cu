@@ -6,8 +6,8 @@
 
 #include "cudahist/histogrammer.h"
 #include "cudahist/scopes.h"
-#include "scopes_launch.h"
-#include "scopes_tuning.h"
+#include "scopes/scopes_launch.h"
+#include "scopes/scopes_tuning.h"
 
 namespace cudahist {
 

@@ -10,9 +10,8 @@
 
 #include "cudahist/scopes.h"
 #include "cudahist/status.h"
-#include "grid_arrivals.cuh"
-#include "launch.h"
-#include "launch_plan.h"
+#include "launch/kernel_launch.h"
+#include "launch/launch_plan.h"
 
 namespace cudahist::detail {
 

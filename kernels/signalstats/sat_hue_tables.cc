@@ -5,7 +5,7 @@
 // floor, is what puts u < mid, v = mid at hue 90 and not 89); fmodf keeps 360
 // (atan2f of (0, -x) is the float just above pi) at 0. sat is stored into a
 // uint8_t (8-bit) or uint16_t: a truncation.
-#include "signalstats_tables.h"
+#include "signalstats/sat_hue_tables.h"
 
 #include <cmath>
 #include <mutex>

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "device_helpers.cuh"
+#include "device/plan_walk.cuh"
 
 namespace cudahist::detail {
 

@@ -23,12 +23,12 @@
 #include <type_traits>
 
 #include "cudahist/signalstats.h"
-#include "device_helpers.cuh"
-#include "grid_arrivals.cuh"
-#include "lane_copies.cuh"
-#include "launch.h"
-#include "signalstats_timeline.h"
-#include "signalstats_walk.h"
+#include "device/plan_walk.cuh"
+#include "device/grid_completion.cuh"
+#include "device/lane_copies.cuh"
+#include "histogram/histogram_launch.h"
+#include "signalstats/signalstats_timeline.h"
+#include "signalstats/signalstats_walk.cuh"
 
 namespace cudahist {
 namespace detail {

@@ -20,10 +20,10 @@
 #include <cstdint>
 
 #include "cudahist/signalstats.h"
-#include "device_helpers.cuh"
-#include "signalstats_byte_lanes.h"
-#include "signalstats_tables.h"
-#include "signalstats_tuning.h"
+#include "device/plan_walk.cuh"
+#include "signalstats/signalstats_byte_lanes.cuh"
+#include "signalstats/sat_hue_tables.h"
+#include "signalstats/signalstats_tuning.h"
 
 namespace cudahist::detail {
 

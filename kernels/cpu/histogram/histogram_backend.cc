@@ -17,7 +17,7 @@
 #include <cstring>
 
 #include "cudahist/cpu.h"
-#include "sample_access.h"
+#include "cpu/sample_access.h"
 
 namespace cudahist {
 namespace {

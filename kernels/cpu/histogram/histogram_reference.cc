@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "cudahist/cpu.h"
-#include "sample_access.h"
+#include "cpu/sample_access.h"
 
 namespace cudahist {
 using cpu_detail::SampleValue;

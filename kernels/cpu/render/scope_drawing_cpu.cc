@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "../scope_pixels.h"
+#include "render/scope_pixels.cuh"
 #include "cudahist/scope_render.h"
 
 namespace cudahist {

@@ -15,7 +15,7 @@
 
 #include "cudahist/histogram_spec.h"
 #include "cudahist/scopes.h"
-#include "sample_access.h"
+#include "cpu/sample_access.h"
 
 namespace cudahist {
 namespace {

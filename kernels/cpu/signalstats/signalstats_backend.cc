@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cudahist/signalstats.h"
-#include "signalstats_tables.h"
+#include "signalstats/sat_hue_tables.h"
 
 namespace cudahist {
 namespace {

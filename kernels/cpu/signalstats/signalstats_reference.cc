@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "cudahist/signalstats.h"
-#include "sample_access.h"
-#include "signalstats_tables.h"
+#include "cpu/sample_access.h"
+#include "signalstats/sat_hue_tables.h"
 
 namespace cudahist {
 
