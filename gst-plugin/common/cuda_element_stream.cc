@@ -1,6 +1,6 @@
-#include "cuda_element_stream.h"
+#include "common/cuda_element_stream.h"
 
-#include "cuda_support.h"
+#include "common/cuda_support.h"
 
 namespace cudahistogram {
 

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "cuda_stream_order.h"
+#include "common/cuda_stream_order.h"
 
 namespace cudahistogram {
 

@@ -1,8 +1,8 @@
-#include "cuda_stream_order.h"
+#include "common/cuda_stream_order.h"
 
 #include <gst/cuda/gstcudamemory.h>
 
-#include "cuda_support.h"
+#include "common/cuda_support.h"
 
 namespace cudahistogram {
 

@@ -1,9 +1,9 @@
-#include "element_cuda_context.h"
+#include "common/element_cuda_context.h"
 
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudautils.h>
 
-#include "settings.h"
+#include "cudahistogram/settings.h"
 
 namespace cudahistogram {
 namespace {

@@ -1,4 +1,4 @@
-#include "video_frame_access.h"
+#include "common/video_frame_access.h"
 
 #include <gst/cuda/gstcudamemory.h>
 

@@ -1,4 +1,4 @@
-#include "video_planes.h"
+#include "common/video_planes.h"
 
 #include <algorithm>
 #include <sstream>

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cudahist/plane_view.h"
-#include "settings.h"
+#include "cudahistogram/settings.h"
 
 namespace cudahistogram {
 

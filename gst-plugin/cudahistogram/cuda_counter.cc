@@ -1,8 +1,8 @@
-#include "cuda_counter.h"
+#include "cudahistogram/cuda_counter.h"
 
 #include <cuda_runtime_api.h>
 
-#include "cuda_support.h"
+#include "common/cuda_support.h"
 
 namespace cudahistogram {
 bool CudaCounter::Open(GstCudaContext* context, std::string* error) {

@@ -15,7 +15,7 @@
 #include <memory>
 #include <string>
 
-#include "cuda_element_stream.h"
+#include "common/cuda_element_stream.h"
 #include "cudahist/histogrammer.h"
 #include "cudahist/signalstats.h"
 

@@ -4,7 +4,7 @@
 // made in set_caps / on the first frame and dropped in stop; messages are
 // posted with no lock held. CUDA is handled as gst-plugins-bad's nvcodec
 // elements do it (see cuda_counter.h).
-#include "gstcudahistogram.h"
+#include "cudahistogram/gstcudahistogram.h"
 
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
@@ -14,18 +14,18 @@
 #include <string>
 #include <vector>
 
-#include "cuda_counter.h"
-#include "element_cuda_context.h"
+#include "cudahistogram/cuda_counter.h"
+#include "common/element_cuda_context.h"
 #include "cudahist/cpu.h"
 #include "gstcudahistogrammeta.h"
-#include "histogram_accumulator.h"
-#include "histogram_message.h"
-#include "settings.h"
-#include "signalstats_frame.h"
-#include "signalstats_message.h"
-#include "video_formats.h"
-#include "video_frame_access.h"
-#include "video_planes.h"
+#include "cudahistogram/histogram_accumulator.h"
+#include "cudahistogram/histogram_message.h"
+#include "cudahistogram/settings.h"
+#include "cudahistogram/signalstats_frame.h"
+#include "cudahistogram/signalstats_message.h"
+#include "common/video_formats.h"
+#include "common/video_frame_access.h"
+#include "common/video_planes.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_cuda_histogram_debug);
 #define GST_CAT_DEFAULT gst_cuda_histogram_debug

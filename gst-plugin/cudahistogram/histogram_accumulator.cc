@@ -1,4 +1,4 @@
-#include "histogram_accumulator.h"
+#include "cudahistogram/histogram_accumulator.h"
 
 namespace cudahistogram {
 

@@ -12,7 +12,7 @@
 
 #include "cudahist/signalstats.h"
 
-#include "video_planes.h"
+#include "common/video_planes.h"
 
 namespace cudahistogram {
 

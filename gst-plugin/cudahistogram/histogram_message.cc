@@ -1,11 +1,11 @@
-#include "histogram_message.h"
+#include "cudahistogram/histogram_message.h"
 
 #include <gst/video/video.h>
 
 #include <functional>
 
 #include "cudahist/statistics.h"
-#include "signalstats_message.h"
+#include "cudahistogram/signalstats_message.h"
 
 namespace cudahistogram {
 namespace {

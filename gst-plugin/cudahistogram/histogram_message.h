@@ -27,7 +27,7 @@
 
 #include <cstdint>
 
-#include "histogram_accumulator.h"
+#include "cudahistogram/histogram_accumulator.h"
 
 namespace cudahistogram {
 

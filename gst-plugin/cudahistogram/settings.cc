@@ -1,4 +1,4 @@
-#include "settings.h"
+#include "cudahistogram/settings.h"
 
 #include <glib-object.h>
 

@@ -1,4 +1,4 @@
-#include "signalstats_frame.h"
+#include "cudahistogram/signalstats_frame.h"
 
 #include <gst/cuda/gstcudamemory.h>
 

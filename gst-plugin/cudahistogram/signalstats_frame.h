@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda_counter.h"
+#include "cudahistogram/cuda_counter.h"
 #include "cudahist/signalstats.h"
-#include "video_planes.h"
+#include "common/video_planes.h"
 
 namespace cudahistogram {
 

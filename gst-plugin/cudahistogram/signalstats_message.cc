@@ -1,4 +1,4 @@
-#include "signalstats_message.h"
+#include "cudahistogram/signalstats_message.h"
 
 namespace cudahistogram {
 namespace {

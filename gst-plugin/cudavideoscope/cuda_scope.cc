@@ -1,8 +1,8 @@
-#include "cuda_scope.h"
+#include "cudavideoscope/cuda_scope.h"
 
 #include <cuda_runtime_api.h>
 
-#include "cuda_support.h"
+#include "common/cuda_support.h"
 
 namespace cudahistogram {
 

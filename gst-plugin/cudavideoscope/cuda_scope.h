@@ -8,10 +8,10 @@
 #include <memory>
 #include <string>
 
-#include "cuda_element_stream.h"
+#include "common/cuda_element_stream.h"
 #include "cudahist/scope_render.h"
 #include "cudahist/scopes.h"
-#include "scope_plan.h"
+#include "cudavideoscope/scope_plan.h"
 
 namespace cudahistogram {
 

@@ -7,7 +7,7 @@
 // CUDA memory in gives CUDA memory out (a gst-cuda buffer pool in the
 // element's context), counted and drawn on the element's stream; system
 // memory is counted and drawn on the CPU, pixel for pixel the same picture.
-#include "gstcudavideoscope.h"
+#include "cudavideoscope/gstcudavideoscope.h"
 
 #include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudamemory.h>
@@ -18,14 +18,14 @@
 #include <string>
 #include <vector>
 
-#include "cuda_scope.h"
+#include "cudavideoscope/cuda_scope.h"
 #include "cudahist/scope_render.h"
 #include "cudahist/scopes.h"
-#include "element_cuda_context.h"
-#include "scope_plan.h"
-#include "scope_settings.h"
-#include "video_formats.h"
-#include "video_frame_access.h"
+#include "common/element_cuda_context.h"
+#include "cudavideoscope/scope_plan.h"
+#include "cudavideoscope/scope_settings.h"
+#include "common/video_formats.h"
+#include "common/video_frame_access.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_cuda_video_scope_debug);
 #define GST_CAT_DEFAULT gst_cuda_video_scope_debug

@@ -1,4 +1,4 @@
-#include "scope_plan.h"
+#include "cudavideoscope/scope_plan.h"
 
 #include <algorithm>
 #include <cmath>

@@ -12,8 +12,8 @@
 
 #include "cudahist/scope_render.h"
 #include "cudahist/scopes.h"
-#include "scope_settings.h"
-#include "video_planes.h"
+#include "cudavideoscope/scope_settings.h"
+#include "common/video_planes.h"
 
 namespace cudahistogram {
 

@@ -1,4 +1,4 @@
-#include "scope_settings.h"
+#include "cudavideoscope/scope_settings.h"
 
 namespace cudahistogram {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cudahist/scope_render.h"
-#include "settings.h"
+#include "cudahistogram/settings.h"
 
 namespace cudahistogram {
 
