@@ -316,7 +316,7 @@ gboolean Stop(GstBaseTransform* trans) {
 // GStreamer's CUDA copies (cudaupload, cudadownload, gst_cuda_buffer_copy)
 // move width x pixel-stride bytes per row: for packed 4:2:2 of odd width that
 // is 2 bytes short of the row, so the last V sample of every row is not the
-// source's (seen on 1.22, see the README). The element cannot tell which
+// source's (seen on 1.22 and 1.26, see docs/versions.md). The element cannot tell which
 // producer wrote the frame, so it says so once per negotiation.
 void WarnOfOddWidthPacked422(GstCudaHistogram* self) {
   const GstVideoInfo& info = self->state->info;

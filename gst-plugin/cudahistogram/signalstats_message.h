@@ -1,5 +1,5 @@
 // FFmpeg signalstats' figures in the "cudahistogram" message and in the meta,
-// under the names the README's table gives beside signalstats' own:
+// under the names docs/signalstats.md's table gives beside signalstats' own:
 //   y-min y-low y-avg y-high y-max   (YMIN YLOW YAVG YHIGH YMAX), u-..., v-...
 //   sat-min sat-low sat-avg sat-high sat-max   (SATMIN ... SATMAX)
 //   hue-med hue-avg   (HUEMED HUEAVG)
