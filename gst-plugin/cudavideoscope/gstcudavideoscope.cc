@@ -446,7 +446,7 @@ void InstallProperties(GObjectClass* gobject_class) {
                           cudahistogram::kAllComponents, kPropFlags));
   g_object_class_install_property(
       gobject_class, PROP_SCALE,
-      g_param_spec_enum("scale", "Scale", "How a count becomes brightness (docs/scopes.md gives the exact mapping)",
+      g_param_spec_enum("scale", "Scale", "How a count becomes brightness (the README gives the exact mapping)",
                         cudahistogram::ScopeScaleEnumType(), int(cudahist::ScopeScale::kLogarithmic), kPropFlags));
   g_object_class_install_property(
       gobject_class, PROP_GRATICULE,

@@ -8,7 +8,7 @@
 //
 // The mapping from counts to pixels is integer arithmetic only, written once
 // in scope_pixels.h and compiled for both paths, so the GPU and the CPU draw
-// byte-identical images (docs/scopes.md states it; tests/kernels checks it):
+// byte-identical images (the README states it; tests/kernels checks it):
 //
 //   row r from the bottom (r = height - 1 - y) shows bin  r * bins / height
 //   column x of a panel of width P shows group  x * groups / P  (waveform,
