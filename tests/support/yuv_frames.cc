@@ -155,6 +155,32 @@ YuvAnchor AnchorOf(const YuvFrame& frame, const cudahist::PlaneView& view) {
   throw std::invalid_argument("view outside the frame's planes");
 }
 
+std::string QcCountsDifference(const cudahist::QcCounts& got, const cudahist::QcCounts& want) {
+  auto field = [](const std::string& name, uint64_t a, uint64_t b) {
+    return a == b ? std::string() : name + ": " + std::to_string(a) + " != " + std::to_string(b);
+  };
+  for (const std::string& d :
+       {field("depth", got.depth, want.depth), field("width", got.width, want.width),
+        field("height", got.height, want.height), field("chroma_width", got.chroma_width, want.chroma_width),
+        field("chroma_height", got.chroma_height, want.chroma_height),
+        field("has_line_sums", got.has_line_sums, want.has_line_sums), field("tout", got.tout, want.tout),
+        field("vrep_rows", got.vrep_rows, want.vrep_rows), field("field_sse[0]", got.field_sse[0], want.field_sse[0]),
+        field("field_sse[1]", got.field_sse[1], want.field_sse[1]),
+        field("field_sse[2]", got.field_sse[2], want.field_sse[2])}) {
+    if (!d.empty()) return d;
+  }
+  if (!want.has_line_sums) return "";
+  for (uint32_t y = 0; y < want.height; ++y) {
+    const std::string d = field("row_sums[" + std::to_string(y) + "]", got.row_sums[y], want.row_sums[y]);
+    if (!d.empty()) return d;
+  }
+  for (uint32_t x = 0; x < want.width; ++x) {
+    const std::string d = field("column_sums[" + std::to_string(x) + "]", got.column_sums[x], want.column_sums[x]);
+    if (!d.empty()) return d;
+  }
+  return "";
+}
+
 std::string CountsDifference(const cudahist::SignalStatsCounts& got, const cudahist::SignalStatsCounts& want) {
   auto field = [](const char* name, uint64_t a, uint64_t b) {
     return a == b ? std::string() : std::string(name) + ": " + std::to_string(a) + " != " + std::to_string(b);
