@@ -29,6 +29,24 @@ CLIPS = (
 # The clip nvh264dec can decode (NVDEC's H.264 is 8-bit 4:2:0): the GPU-host comparison's own.
 NVDEC_CLIPS = ("h264-420-640x360",)
 
+# The clips of QCTools' whole graph (TOUT, VREP, cropdetect, field PSNR):
+# the same content, then black bars that move from frame to frame (cropdetect
+# moves; rows of the bars repeat, so VREP is not 0) and two frames' fields
+# woven into one (tinterlace: the fields differ), or every row doubled (the
+# fields are equal: PSNR inf). (name, width, height, pixel format, codec, layout)
+QC_FRAMES = 10
+QC_CLIPS = (
+    ("qc-h264-420-320x240-letterbox", 320, 240, "yuv420p", "h264", "letterbox"),
+    ("qc-ffv1-422p10-320x240-pillarbox", 320, 240, "yuv422p10le", "ffv1", "pillarbox"),
+    ("qc-ffv1-420-333x240-letterbox", 333, 240, "yuv420p", "ffv1", "letterbox"),
+    # Odd height: FFmpeg's graph refuses it (the fields differ in height): compared without psnr.
+    ("qc-ffv1-420-333x241-pillarbox", 333, 241, "yuv420p", "ffv1", "pillarbox"),
+    # Every row doubled: top and bottom field equal.
+    ("qc-ffv1-420-320x240-equal-fields", 320, 240, "yuv420p", "ffv1", "equal-fields"),
+    # 4:2:0 of height 2 mod 4: the last chroma row has no partner (FFmpeg reads past the plane).
+    ("qc-ffv1-420-320x242-letterbox", 320, 242, "yuv420p", "ffv1", "letterbox"),
+)
+
 
 def filter_graph(width, height, pix_fmt, frames_rate=30):
     """lavfi source and filters of a clip in `pix_fmt` (8 or 10 bits)."""
@@ -40,6 +58,23 @@ def filter_graph(width, height, pix_fmt, frames_rate=30):
             "lutyuv=y=%s:u=%s:v=%s" % (width, height, frames_rate, pix_fmt, luma, chroma, chroma))
 
 
+def qc_filter_graph(width, height, pix_fmt, layout):
+    """lavfi graph of a QC clip: filter_graph's content with moving bars and woven or doubled fields."""
+    rate = 30 if layout == "equal-fields" else 60  # tinterlace weaves two frames into one
+    source = filter_graph(width, height, pix_fmt, rate)
+    if layout == "letterbox":  # a top bar of 12 to 30 rows and a bottom one of 10 to 18
+        bars = ("color=black:size=%dx60:rate=%d[t];color=black:size=%dx60:rate=%d[b];"
+                "[v][t]overlay=x=0:y=-48+6*mod(n\\,4):shortest=1[v2];"
+                "[v2][b]overlay=x=0:y=H-10-4*mod(n\\,3):shortest=1" % (width, rate, width, rate))
+    else:  # pillarbox: bars of 16 to 34 columns left and 9 to 17 right
+        bars = ("color=black:size=60x%d:rate=%d[t];color=black:size=60x%d:rate=%d[b];"
+                "[v][t]overlay=x=-44+6*mod(n\\,4):y=0:shortest=1[v2];"
+                "[v2][b]overlay=x=W-9-4*mod(n\\,3):y=0:shortest=1" % (height, rate, height, rate))
+    fields = ("scale=%d:%d,scale=%d:%d:flags=neighbor" % (width, height // 2, width, height)
+              if layout == "equal-fields" else "tinterlace=mode=interleave_top")
+    return "%s[v];%s,%s,format=%s" % (source, bars, fields, pix_fmt)
+
+
 def codec_args(codec, pix_fmt):
     if codec == "h264":
         return ["-c:v", "libx264", "-preset", "ultrafast", "-crf", "18", "-g", "15", "-bf", "2",
@@ -49,10 +84,10 @@ def codec_args(codec, pix_fmt):
     raise ValueError("unknown codec %s" % codec)
 
 
-def make_clip(path, width, height, pix_fmt, codec, frames=FRAMES, ffmpeg="ffmpeg"):
+def make_clip(path, width, height, pix_fmt, codec, frames=FRAMES, ffmpeg="ffmpeg", graph=None):
     """Writes one clip (MP4 for H.264, Matroska for FFV1); raises RuntimeError naming FFmpeg's words."""
     command = [ffmpeg, "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
-               filter_graph(width, height, pix_fmt), "-frames:v", str(frames)] + \
+               graph or filter_graph(width, height, pix_fmt), "-frames:v", str(frames)] + \
         codec_args(codec, pix_fmt) + [path]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
     if result.returncode != 0 or not os.path.getsize(path):
@@ -68,6 +103,13 @@ def make_clips(directory, ffmpeg="ffmpeg", frames=FRAMES, clips=CLIPS):
     """Every clip of `clips` in `directory`; returns {name: path}."""
     return {name: make_clip(clip_path(directory, name, codec), w, h, fmt, codec, frames, ffmpeg)
             for name, w, h, fmt, codec in clips}
+
+
+def make_qc_clips(directory, ffmpeg="ffmpeg", frames=QC_FRAMES, clips=QC_CLIPS):
+    """Every QC clip of `clips` in `directory`; returns {name: path}."""
+    return {name: make_clip(clip_path(directory, name, codec), w, h, fmt, codec, frames, ffmpeg,
+                            qc_filter_graph(w, h, fmt, layout))
+            for name, w, h, fmt, codec, layout in clips}
 
 
 def main():
