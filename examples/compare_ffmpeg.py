@@ -83,8 +83,8 @@ def movie_source(clip):
     return "movie=" + "".join("\\" + c if c in "\\'[],;" else c for c in as_option)
 
 
-def ffprobe_qc_graph(clip, ffprobe="ffprobe"):
-    """QCTools' graph over `clip` as qcli runs it: a list of {name: text} per frame (qc_name's names)."""
+def ffprobe_qc_json(clip, ffprobe="ffprobe"):
+    """ffprobe's JSON of QCTools' graph over `clip`, as qcli runs the graph (frames and their tags)."""
     probe = subprocess.run([ffprobe, "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=height",
                             "-of", "json", clip], capture_output=True, text=True, timeout=TIMEOUT)
     streams = json.loads(probe.stdout or "{}").get("streams", []) if probe.returncode == 0 else []
@@ -96,7 +96,17 @@ def ffprobe_qc_graph(clip, ffprobe="ffprobe"):
     result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
     if result.returncode != 0:
         raise RuntimeError("%s failed (exit %d): %s" % (" ".join(command), result.returncode, result.stderr.strip()))
-    return [{qc_name(k): v for k, v in frame.get("tags", {}).items()} for frame in json.loads(result.stdout)["frames"]]
+    return result.stdout
+
+
+def parse_ffprobe_frames(text):
+    """ffprobe's JSON (-show_frames): a list of {name: text} per frame, qc_name's names."""
+    return [{qc_name(k): v for k, v in frame.get("tags", {}).items()} for frame in json.loads(text)["frames"]]
+
+
+def ffprobe_qc_graph(clip, ffprobe="ffprobe"):
+    """QCTools' graph over `clip` as qcli runs it: a list of {name: text} per frame (qc_name's names)."""
+    return parse_ffprobe_frames(ffprobe_qc_json(clip, ffprobe))
 
 
 def element_signalstats(clip, monitor, cpu, qc=False):
@@ -155,7 +165,10 @@ def main():
     parser.add_argument("--monitor", default=os.path.join(os.environ.get("BUILD_DIR", "build"), "examples", "monitor"),
                         help="the monitor example (default $BUILD_DIR/examples/monitor)")
     parser.add_argument("--ffmpeg", default="ffmpeg", help="the FFmpeg that computes the reference")
-    parser.add_argument("--expected", help="FFmpeg's metadata=print output for FILE, saved earlier (no FFmpeg run)")
+    parser.add_argument("--expected", help="FFmpeg's metadata=print output for FILE, saved earlier (no FFmpeg run); "
+                        "with --qc ffprobe's JSON of QCTools' graph (--save-expected's)")
+    parser.add_argument("--save-expected", metavar="OUT",
+                        help="with --qc: write ffprobe's JSON of QCTools' graph over FILE to OUT and stop")
     parser.add_argument("--qc", action="store_true",
                         help="QCTools' whole graph (TOUT, VREP, cropdetect, field PSNR) through ffprobe")
     parser.add_argument("--ffprobe", default="ffprobe", help="the ffprobe that runs QCTools' graph (--qc)")
@@ -166,7 +179,16 @@ def main():
     if not os.path.isfile(args.file):
         parser.error("no such file: %s" % args.file)
     try:
-        if args.qc:
+        if args.save_expected:
+            if not args.qc:
+                parser.error("--save-expected goes with --qc")
+            with open(args.save_expected, "w") as f:
+                f.write(ffprobe_qc_json(args.file, args.ffprobe))
+            return 0
+        if args.qc and args.expected:
+            with open(args.expected) as f:
+                expected = parse_ffprobe_frames(f.read())
+        elif args.qc:
             expected = ffprobe_qc_graph(args.file, args.ffprobe)
         elif args.expected:
             with open(args.expected) as f:

@@ -8,8 +8,9 @@ then lutyuv stretches luma beyond 16..235 (both ends clip) and chroma beyond
 (8-bit 4:2:0, 4:2:2 and 10-bit 4:2:0: High, High 4:2:2, High 10); odd sizes
 through FFV1 in Matroska, lossless, which H.264 cannot carry.
 
-    signalstats_clips.py OUTDIR [--ffmpeg PATH] [--frames N] [--size WxH --name NAME --codec h264 --pix-fmt F]
-prints the clips' paths, one a line (scripts/gpuhost-pack.sh uses it).
+    signalstats_clips.py OUTDIR [--ffmpeg PATH] [--frames N] [--qc] [--size WxH --name NAME --codec h264 --pix-fmt F]
+prints the clips' paths, one a line (scripts/gpuhost-pack.sh uses it); --qc
+makes the QC clips (QC_CLIPS) instead.
 """
 import argparse
 import os
@@ -116,7 +117,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("outdir")
     parser.add_argument("--ffmpeg", default="ffmpeg")
-    parser.add_argument("--frames", type=int, default=FRAMES)
+    parser.add_argument("--frames", type=int, help="frames a clip (default %d, with --qc %d)" % (FRAMES, QC_FRAMES))
+    parser.add_argument("--qc", action="store_true", help="the clips of QCTools' whole graph (QC_CLIPS)")
     parser.add_argument("--name", help="one clip of this name instead of the set (with --size, --pix-fmt, --codec)")
     parser.add_argument("--size", default="1920x1080")
     parser.add_argument("--pix-fmt", default="yuv420p")
@@ -129,7 +131,9 @@ def main():
     else:
         clips = CLIPS
     try:
-        for path in make_clips(args.outdir, args.ffmpeg, args.frames, clips).values():
+        made = (make_qc_clips(args.outdir, args.ffmpeg, args.frames or QC_FRAMES) if args.qc
+                else make_clips(args.outdir, args.ffmpeg, args.frames or FRAMES, clips))
+        for path in made.values():
             print(path)
     except (RuntimeError, OSError) as e:
         sys.exit("signalstats_clips: %s" % e)
