@@ -237,9 +237,15 @@ bool UseYuvFigures(GstCudaHistogram* self, const Settings& settings) {
   if (cudahistogram::SignalStatsReads(st->info, &why)) return true;
   if (!st->signalstats_warned) {
     st->signalstats_warned = true;
+    std::string asked;
+    for (const auto& [on, name] : {std::pair<bool, const char*>{settings.signalstats, "signalstats=true"},
+                                   {settings.cropdetect, "cropdetect=true"},
+                                   {settings.field_psnr, "field-psnr=true"}}) {
+      if (on) asked += std::string(asked.empty() ? "" : " and ") + name;
+    }
     GST_ELEMENT_WARNING(self, STREAM, FORMAT,
-                        ("signalstats, cropdetect or field-psnr is on, but %s: these frames get "
-                         "none of their figures, only histograms", why.c_str()),
+                        ("%s, but %s: these frames get no such figures, only histograms", asked.c_str(),
+                         why.c_str()),
                         ("signalstats reads YUV formats of 8 to 10 bits (NV12, I420, YUY2, "
                          "P010_10LE, I420_10LE, Y444 ...)"));
   }
