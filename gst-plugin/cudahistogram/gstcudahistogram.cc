@@ -237,15 +237,17 @@ bool UseYuvFigures(GstCudaHistogram* self, const Settings& settings) {
   if (cudahistogram::SignalStatsReads(st->info, &why)) return true;
   if (!st->signalstats_warned) {
     st->signalstats_warned = true;
-    std::string asked;
-    for (const auto& [on, name] : {std::pair<bool, const char*>{settings.signalstats, "signalstats=true"},
-                                   {settings.cropdetect, "cropdetect=true"},
-                                   {settings.field_psnr, "field-psnr=true"}}) {
-      if (on) asked += std::string(asked.empty() ? "" : " and ") + name;
+    std::string asked, figures;  // "signalstats=true and cropdetect=true", "signalstats and cropdetect"
+    for (const auto& [on, name] : {std::pair<bool, const char*>{settings.signalstats, "signalstats"},
+                                   {settings.cropdetect, "cropdetect"},
+                                   {settings.field_psnr, "field-psnr"}}) {
+      if (!on) continue;
+      asked += std::string(asked.empty() ? "" : " and ") + name + "=true";
+      figures += std::string(figures.empty() ? "" : " and ") + name;
     }
     GST_ELEMENT_WARNING(self, STREAM, FORMAT,
-                        ("%s, but %s: these frames get no such figures, only histograms", asked.c_str(),
-                         why.c_str()),
+                        ("%s, but %s: these frames get no %s figures, only histograms", asked.c_str(),
+                         why.c_str(), figures.c_str()),
                         ("signalstats reads YUV formats of 8 to 10 bits (NV12, I420, YUY2, "
                          "P010_10LE, I420_10LE, Y444 ...)"));
   }
