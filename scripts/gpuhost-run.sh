@@ -149,6 +149,17 @@ PY
   rm -rf "$dir"
 }
 
+# The monitor with avdec_*: the bundle's FFmpeg libraries AFTER the GStreamer
+# bundle's lib/, so that its real GLib & co. win over the stubs of the same
+# names; only there (python3 and the rest keep the plain environment).
+write_monitor_with_ffmpeg_libs() {  # write_monitor_with_ffmpeg_libs PATH
+  cat > "$1" <<WRAP
+#!/bin/sh
+LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/monitor" "\$@"
+WRAP
+  chmod +x "$1"
+}
+
 # The QC counts on the GPU: the kernel against the reference, then the
 # element's figures against what ffprobe printed for QCTools' graph at pack
 # time (the H.264 clip decoded by nvh264dec, the others by avdec_* and
@@ -166,11 +177,7 @@ qc_checks() {
     return 0
   fi
   local work; work=$(mktemp -d)
-  cat > "$work/monitor" <<WRAP
-#!/bin/sh
-LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/monitor" "\$@"
-WRAP
-  chmod +x "$work/monitor"
+  write_monitor_with_ffmpeg_libs "$work/monitor"
   local clip name
   for clip in "$media"/*.mp4 "$media"/*.mkv; do
     name=$(basename "$clip"); name=qc_gpu_${name%.*}
@@ -218,15 +225,8 @@ signalstats_checks() {
     return 0
   fi
   use_gst 122
-  # The monitor with avdec_*: the bundle's FFmpeg libraries AFTER the GStreamer
-  # bundle's lib/, so that its real GLib & co. win over the stubs of the same
-  # names; only there (python3 and the rest keep the plain environment).
   local work; work=$(mktemp -d)
-  cat > "$work/monitor" <<WRAP
-#!/bin/sh
-LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/monitor" "\$@"
-WRAP
-  chmod +x "$work/monitor"
+  write_monitor_with_ffmpeg_libs "$work/monitor"
   step ffmpeg_version "$ffmpeg" -version
   step ffmpeg_bundle_matches bash -c 'status=0
     for c in "$1"/*.mp4 "$1"/*.mkv; do

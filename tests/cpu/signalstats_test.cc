@@ -569,15 +569,19 @@ TEST(QcCpuBackend, EqualsReferenceOverTheMatrix) {
   for (const cudahist_test::YuvFrameSpec& spec : cudahist_test::SignalStatsMatrix()) {
     SCOPED_TRACE(cudahist_test::Describe(spec));
     const cudahist_test::YuvFrame frame = cudahist_test::MakeYuvFrame(spec, rng);
-    std::memset(&got, 0xCD, sizeof(got));
-    const cudahist::Status s = cpu.ComputeQc(frame.view, &got);
-    ASSERT_TRUE(s.ok()) << s.message();
-    EXPECT_EQ(cudahist_test::QcCountsDifference(got, ReferenceQc(frame.view)), "");
+    for (int structured = 0; structured < 2; ++structured) {
+      if (structured) cudahist_test::AddQcStructure(frame, rng);
+      std::memset(&got, 0xCD, sizeof(got));
+      const cudahist::Status s = cpu.ComputeQc(frame.view, &got);
+      ASSERT_TRUE(s.ok()) << s.message();
+      EXPECT_EQ(cudahist_test::QcCountsDifference(got, ReferenceQc(frame.view)), "");
+    }
   }
 }
 
-// Frames with structure (repeated rows, spikes, dark borders) as well as
-// noise, so that every count is non-zero somewhere.
+// Planar frames of every depth and vertical subsampling with structure
+// (repeated rows, spikes, dark rows) as well as noise, so that every count is
+// non-zero somewhere.
 TEST(QcCpuBackend, EqualsReferenceOnStructuredFrames) {
   const uint64_t seed = cudahist_test::FreshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));

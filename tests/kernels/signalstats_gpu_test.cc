@@ -311,45 +311,6 @@ const QcCounts& ReferenceQc(const YuvPlanes& frame) {
   return c;
 }
 
-// Luma sample (x, y) of a host frame.
-uint32_t LumaAt(const YuvFrame& frame, uint32_t x, uint32_t y) {
-  const cudahist::PlaneView& p = frame.view.y;
-  const auto* at = static_cast<const uint8_t*>(p.data) + size_t(y) * p.pitch + size_t(x) * p.pixel_stride + p.offset;
-  uint32_t word = 0;
-  for (uint32_t b = 0; b < p.sample_size; ++b) word |= uint32_t(at[b]) << (8 * b);
-  return (word >> p.shift) & ((1u << p.depth) - 1);
-}
-
-// Writes `value` into luma sample (x, y) of a host frame, whatever its layout.
-void SetLuma(const YuvFrame& frame, uint32_t x, uint32_t y, uint32_t value) {
-  const cudahist::PlaneView& p = frame.view.y;
-  auto* at = static_cast<uint8_t*>(const_cast<void*>(p.data)) + size_t(y) * p.pitch + size_t(x) * p.pixel_stride +
-             p.offset;
-  uint32_t word = 0;
-  for (uint32_t b = 0; b < p.sample_size; ++b) word |= uint32_t(at[b]) << (8 * b);
-  const uint32_t mask = ((1u << p.depth) - 1) << p.shift;
-  word = (word & ~mask) | ((value << p.shift) & mask);
-  for (uint32_t b = 0; b < p.sample_size; ++b) at[b] = uint8_t(word >> (8 * b));
-}
-
-// Rows with something for every QC count: every fourth row a copy of the
-// one four above (VREP), every fourth a spike over dark neighbours (TOUT),
-// a dark band at the top and left (cropdetect).
-void Structure(const YuvFrame& frame, std::mt19937_64& rng) {
-  const cudahist::Roi r = cudahist::CountedRegion(frame.view.y);
-  const uint32_t top = (1u << frame.view.y.depth) - 1;
-  std::uniform_int_distribution<uint32_t> any(0, top);
-  for (uint32_t y = 0; y < r.height; ++y) {
-    for (uint32_t x = 0; x < r.width; ++x) {
-      uint32_t v = any(rng);
-      if (y < r.height / 5 || x < r.width / 7) v = 0;
-      else if (y % 4 == 1 && y >= 4) v = LumaAt(frame, r.x + x, r.y + y - 4);
-      else if (y % 4 == 3) v = x % 2 ? top : 3;
-      SetLuma(frame, r.x + x, r.y + y, v);
-    }
-  }
-}
-
 // The QC counts of `frame` on the GPU into pinned and into device memory,
 // each poisoned first; "" when both equal the reference.
 std::string QcGpuDifference(SignalStatsCounter& counter, const YuvFrame& frame, cudahist::PinnedQcCounts& pinned) {
@@ -399,7 +360,7 @@ TEST_F(QcGpu, EqualsReferenceOverTheMatrix) {
     SCOPED_TRACE(Describe(spec));
     const YuvFrame frame = MakeYuvFrame(spec, rng);
     EXPECT_EQ(QcGpuDifference(*counter, frame, *pinned_qc), "");
-    Structure(frame, rng);
+    AddQcStructure(frame, rng);
     EXPECT_EQ(QcGpuDifference(*counter, frame, *pinned_qc), "");
   }
 }
@@ -427,7 +388,7 @@ TEST_F(QcGpu, LargeFrames) {
     spec.pitch_padding = 64;
     SCOPED_TRACE(Describe(spec));
     const YuvFrame frame = MakeYuvFrame(spec, rng);
-    if (c.structured) Structure(frame, rng);
+    if (c.structured) AddQcStructure(frame, rng);
     EXPECT_EQ(QcGpuDifference(*counter, frame, *pinned_qc), "");
   }
 }
@@ -447,7 +408,7 @@ TEST_F(QcGpu, BackToBackWithSignalStatsOnOneStream) {
     spec.width = i < 2 ? 640 : 333;
     spec.height = i < 2 ? 360 : 242;
     frames.push_back(MakeYuvFrame(spec, rng));
-    Structure(frames.back(), rng);
+    AddQcStructure(frames.back(), rng);
     device.push_back(std::make_unique<DeviceYuvFrame>(frames.back()));
     ASSERT_TRUE(device.back()->ok());
   }
@@ -486,7 +447,7 @@ TEST_F(QcGpu, GraphLaunchesEachCountTheFrameAgain) {
   spec.width = 1280;
   spec.height = 720;
   const YuvFrame frame = MakeYuvFrame(spec, rng);
-  Structure(frame, rng);
+  AddQcStructure(frame, rng);
   DeviceYuvFrame d(frame);
   ASSERT_TRUE(d.ok());
   const QcCounts& want = ReferenceQc(frame.view);
