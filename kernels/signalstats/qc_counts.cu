@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "cudahist/signalstats.h"
+#include "device/warp_sum.cuh"
 #include "launch/kernel_launch.h"
 #include "signalstats/qc_counts.h"
 #include "signalstats/qc_rules.cuh"
@@ -53,16 +54,6 @@ __device__ __forceinline__ bool ToutColumn(const QcParams& p, int x, int y, bool
   const uint32_t at = Luma(p, x, y);
   if (!ToutOutlier(Luma(p, x, y - 1), at, Luma(p, x, y + 1))) return false;
   return !use_far || ToutOutlier(Luma(p, x, y - 2), at, Luma(p, x, y + 2));
-}
-
-__device__ __forceinline__ unsigned long long WarpSum64(unsigned long long v) {
-  for (uint32_t d = 16; d > 0; d /= 2) v += __shfl_xor_sync(0xffffffffu, v, d);
-  return v;
-}
-
-__device__ __forceinline__ uint32_t WarpSum32(uint32_t v) {
-  for (uint32_t d = 16; d > 0; d /= 2) v += __shfl_xor_sync(0xffffffffu, v, d);
-  return v;
 }
 
 // Squared differences of chroma rows 2k and 2k + 1 of one plane in the
@@ -123,8 +114,8 @@ __global__ void __launch_bounds__(kQcThreads) QcCountsKernel(const QcParams p, Q
                        ToutColumn(p, x + 1, y, use_far);
       }
     }
-    sum = WarpSum32(sum);
-    repeat = WarpSum32(repeat);
+    sum = WarpSum(sum);
+    repeat = WarpSum(repeat);
     if (threadIdx.x % 32 == 0) {
       atomicAdd(&row_sum[r], sum);
       atomicAdd(&row_repeat[r], repeat);
@@ -133,7 +124,7 @@ __global__ void __launch_bounds__(kQcThreads) QcCountsKernel(const QcParams p, Q
   sums[kSseU] = ChromaBandSse(p, p.u);
   sums[kSseV] = ChromaBandSse(p, p.v);
   for (uint32_t i = 0; i < kQcSums; ++i) {
-    const unsigned long long warp = WarpSum64(sums[i]);
+    const unsigned long long warp = WarpSum(sums[i]);
     if (threadIdx.x % 32 == 0 && warp != 0) atomicAdd(&block_sums[i], warp);
   }
   __syncthreads();
@@ -150,7 +141,7 @@ __global__ void __launch_bounds__(kQcThreads) QcCountsKernel(const QcParams p, Q
     const int y = y0 + int(threadIdx.x);
     const bool repeated = threadIdx.x < kQcBandRows && y < h && y >= kVrepDistance &&
                           row_repeat[threadIdx.x] < p.width;
-    repeats = WarpSum32(repeated ? 1u : 0u);
+    repeats = WarpSum(repeated ? 1u : 0u);
     if (threadIdx.x == 0 && repeats != 0) {
       atomicAdd(reinterpret_cast<unsigned long long*>(&out->vrep_rows), (unsigned long long)repeats);
     }

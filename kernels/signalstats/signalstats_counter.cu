@@ -26,6 +26,7 @@
 #include "device/plan_walk.cuh"
 #include "device/grid_completion.cuh"
 #include "device/lane_copies.cuh"
+#include "device/warp_sum.cuh"
 #include "histogram/histogram_launch.h"
 #include "signalstats/qc_counts.h"
 #include "signalstats/signalstats_timeline.h"
@@ -81,12 +82,6 @@ __device__ __forceinline__ void MergeCopiesInPairs(const uint32_t* copies, uint3
     const unsigned long long pair = PairOfCopies<kLogCopies>(copies, k);
     if (pair != 0) atomicAdd(totals + k, pair);
   }
-}
-
-__device__ __forceinline__ unsigned long long WarpSum(unsigned long long v) {
-CUDAHIST_UNROLL
-  for (uint32_t d = 16; d > 0; d /= 2) v += __shfl_xor_sync(0xffffffffu, v, d);
-  return v;
 }
 
 // Bin i of SignalStatsCounts' y..hue array from the compact totals (zero
