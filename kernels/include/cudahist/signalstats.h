@@ -132,10 +132,10 @@ struct SignalStatsFigures {
 //         (top field) and 2k + 1 (bottom field) of that plane. A plane with an
 //         odd number of rows (4:2:0 chroma of a frame whose height is 2 mod 4)
 //         leaves its last row without a partner: FFmpeg's bottom field then
-//         reads one row past the plane, memory that its decoders' zeroed
-//         buffer pools leave 0 for intra codecs such as FFV1 (H.264 keeps the
-//         decoder's padding rows there). The count compares that row with
-//         zeros, which is FFmpeg's figure in the first case only.
+//         reads one row past the plane, memory that reads 0 after FFmpeg's
+//         FFV1 decoder but holds the decoder's padding rows after its H.264
+//         one. The count compares that row with zeros: FFmpeg's figure in the
+//         first case only (docs/qc-figures.md says by how much).
 constexpr uint32_t kQcMaxWidth = 8192;   // columns of QcCounts' column sums (8K DCI)
 constexpr uint32_t kQcMaxHeight = 8192;  // rows of its row sums
 constexpr int kCropDetectSkippedFrames = 2;  // cropdetect's skip: frames it leaves without figures
@@ -237,9 +237,10 @@ class SignalStatsCounter {
   Status Compute(const YuvPlanes& frame, const YuvPlanes* previous, cudaStream_t stream,
                  SignalStatsCounts* counts);
   // The QC counts of the frame (ReferenceQcCounts' contract), enqueued on
-  // `stream` after Compute's launch: a second kernel (QcCountsKernel) between
-  // a zeroing of the counter's device scratch and one copy into *counts
-  // (device memory or PinnedQcCounts). Allocates nothing, synchronises nothing.
+  // `stream` (after Compute's launch, where a frame wants both): a second
+  // kernel (QcCountsKernel) between a zeroing of the counter's device scratch
+  // and one copy into *counts (device memory or PinnedQcCounts). Allocates
+  // nothing, synchronises nothing; may be captured into a CUDA graph.
   Status ComputeQc(const YuvPlanes& frame, cudaStream_t stream, QcCounts* counts);
 
   struct Impl;
