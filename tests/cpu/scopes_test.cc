@@ -33,16 +33,7 @@ const uint8_t kTiny[12] = {0, 64, 128, 192, 255, 0xEE, 255, 0, 63, 64, 128, 0xEE
 
 PlaneView View(const void* data, uint32_t width, uint32_t height, size_t pitch, uint32_t stride = 1,
                uint32_t sample_size = 1, uint32_t shift = 0, uint32_t depth = 8) {
-  PlaneView p;
-  p.data = data;
-  p.width = width;
-  p.height = height;
-  p.pitch = pitch;
-  p.pixel_stride = stride;
-  p.sample_size = sample_size;
-  p.shift = shift;
-  p.depth = depth;
-  return p;
+  return PlaneView{data, width, height, pitch, stride, /*offset=*/0, sample_size, shift, depth};
 }
 
 PlaneView TinyPlane() { return View(kTiny, 5, 2, 6); }

@@ -21,16 +21,8 @@ uint32_t WordAt(const uint8_t* p, uint32_t size) {
 
 // The luma of a Y416-like layout: 10 bits at shift 6 of the second 16-bit word of each pixel.
 PlaneLayout HighBitsOfSecondWord(uint32_t width, uint32_t height, size_t pitch_padding) {
-  PlaneLayout l;
-  l.width = width;
-  l.height = height;
-  l.pixel_stride = 4;
-  l.offset = 2;
-  l.sample_size = 2;
-  l.shift = 6;
-  l.depth = 10;
-  l.pitch_padding = pitch_padding;
-  return l;
+  return PlaneLayout{width, height, /*pixel_stride=*/4, /*offset=*/2, /*sample_size=*/2, /*shift=*/6,
+                     /*depth=*/10, pitch_padding};
 }
 
 TEST(TestPlanes, LayoutAlignmentAndSizes) {

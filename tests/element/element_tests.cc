@@ -24,24 +24,7 @@ using namespace element_test;
 
 namespace {
 
-class GstEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    gst_init(nullptr, nullptr);
-    GstElementFactory* factory = gst_element_factory_find("cudahistogram");
-    ASSERT_NE(factory, nullptr)
-        << "element cudahistogram not found: GST_PLUGIN_PATH="
-        << (g_getenv("GST_PLUGIN_PATH") ? g_getenv("GST_PLUGIN_PATH") : "(unset)")
-        << " must name the folder holding libgstcudahistogram.so";
-    gst_object_unref(factory);
-  }
-};
-const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GstEnvironment);
-
-
-std::vector<uint32_t> MetaCounts(const GstCudaHistogramMeta* m) {
-  return std::vector<uint32_t>(m->counts, m->counts + size_t(m->bins) * m->n_components);
-}
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new PluginEnvironment("cudahistogram"));
 
 std::vector<std::string> MetaNames(const GstCudaHistogramMeta* m) {
   return std::vector<std::string>(m->component_names, m->component_names + m->n_components);
@@ -114,10 +97,6 @@ const GstVideoFormat kSystemFormats[] = {
     GST_VIDEO_FORMAT_GBRA,       GST_VIDEO_FORMAT_GRAY8,      GST_VIDEO_FORMAT_GRAY16_LE,
 };
 
-struct SizeCase {
-  guint width, height;
-};
-
 class EveryFormat : public ::testing::TestWithParam<std::tuple<GstVideoFormat, SizeCase>> {};
 
 TEST_P(EveryFormat, MetaAndMessageEqualReference) {
@@ -145,11 +124,7 @@ INSTANTIATE_TEST_SUITE_P(
     SystemMemory, EveryFormat,
     ::testing::Combine(::testing::ValuesIn(kSystemFormats),
                        ::testing::Values(SizeCase{33, 17}, SizeCase{1, 1}, SizeCase{2, 3})),
-    [](const auto& p) {
-      const SizeCase s = std::get<1>(p.param);
-      return std::string(gst_video_format_to_string(std::get<0>(p.param))) + "_" +
-             std::to_string(s.width) + "x" + std::to_string(s.height);
-    });
+    FormatAndSizeName);
 
 TEST(Element, MessageFieldsHaveTheirTypes) {
   Harness hx;
@@ -521,9 +496,7 @@ TEST(Element, CudaCapsWithoutAUsableDeviceAreAnElementError) {
   const bool have_cuda = cudahist::CheckCudaDevice().ok();
   Harness hx(have_cuda ? "cuda-device-id=99" : "");
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 32, 16);
-  std::string caps = CapsString(info);
-  caps.replace(caps.find("video/x-raw"), strlen("video/x-raw"), "video/x-raw(memory:CUDAMemory)");
-  gst_harness_set_src_caps_str(hx.h(), caps.c_str());
+  gst_harness_set_src_caps_str(hx.h(), CudaCapsString(info).c_str());
   GstBuffer* frame = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
   EXPECT_NE(hx.Push(frame, 0, kFrame), GST_FLOW_OK);
   gst_buffer_unref(frame);

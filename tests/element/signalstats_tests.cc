@@ -99,10 +99,6 @@ void ExpectMetaFigures(const GstCudaSignalStats* m, const Figures& f) {
   EXPECT_EQ(m->brng, f.brng);
 }
 
-std::vector<uint32_t> MetaCounts(const GstCudaHistogramMeta* m) {
-  return std::vector<uint32_t>(m->counts, m->counts + size_t(m->bins) * m->n_components);
-}
-
 // What one frame pushed into a harness gave: the meta's counts and figures
 // (copied out of the pulled buffer) and the message, when there was one.
 struct FrameResult {
@@ -179,10 +175,6 @@ void UnrefAll(const std::vector<GstBuffer*>& frames) {
 
 // --- every YUV format signalstats reads, odd sizes ------------------------------------
 
-struct SizeCase {
-  guint width, height;
-};
-
 class SignalStatsFormats : public ::testing::TestWithParam<std::tuple<GstVideoFormat, SizeCase>> {};
 
 TEST_P(SignalStatsFormats, FiguresDifAndHistogramsEqualTheReference) {
@@ -208,11 +200,7 @@ INSTANTIATE_TEST_SUITE_P(
                                          GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I420_10LE,
                                          GST_VIDEO_FORMAT_I422_10LE),
                        ::testing::Values(SizeCase{33, 17}, SizeCase{1, 1}, SizeCase{5, 3})),
-    [](const auto& p) {
-      const SizeCase s = std::get<1>(p.param);
-      return std::string(gst_video_format_to_string(std::get<0>(p.param))) + "_" +
-             std::to_string(s.width) + "x" + std::to_string(s.height);
-    });
+    FormatAndSizeName);
 
 TEST(SignalStats, RoiWithOddEdges) {
   const FrameRoi roi{3, 1, 6, 4};
@@ -627,46 +615,6 @@ INSTANTIATE_TEST_SUITE_P(Gpu, CudaSignalStats,
                                            GST_VIDEO_FORMAT_YUY2),
                          [](const auto& p) { return std::string(gst_video_format_to_string(p.param)); });
 
-// Runs `pipeline` to its end; its "cudahistogram" messages and the texts of
-// its warnings (RunToEnd drops warnings).
-std::string RunCollectingWarnings(GstElement* pipeline, std::vector<GstMessage*>* histograms,
-                                  std::vector<std::string>* warnings) {
-  GstBus* bus = gst_element_get_bus(pipeline);
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  std::string error;
-  for (;;) {
-    GstMessage* m = gst_bus_timed_pop_filtered(
-        bus, 20 * GST_SECOND,
-        GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT));
-    if (!m) {
-      error = "timeout";
-      break;
-    }
-    const GstMessageType type = GST_MESSAGE_TYPE(m);
-    if (type == GST_MESSAGE_ELEMENT && gst_message_has_name(m, "cudahistogram")) {
-      histograms->push_back(m);
-      continue;
-    }
-    if (type == GST_MESSAGE_WARNING || type == GST_MESSAGE_ERROR) {
-      GError* e = nullptr;
-      if (type == GST_MESSAGE_WARNING) {
-        gst_message_parse_warning(m, &e, nullptr);
-        warnings->push_back(e->message);
-      } else {
-        gst_message_parse_error(m, &e, nullptr);
-        error = e->message;
-      }
-      g_error_free(e);
-    }
-    const bool end = type == GST_MESSAGE_EOS || type == GST_MESSAGE_ERROR;
-    gst_message_unref(m);
-    if (end) break;
-  }
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(bus);
-  return error;
-}
-
 // RGB in CUDA memory: the warning, the histograms on the GPU as before.
 TEST(GpuSignalStats, RgbaInCudaMemoryWarnsAndCountsHistograms) {
   SKIP_WITHOUT_CUDA();
@@ -676,7 +624,7 @@ TEST(GpuSignalStats, RgbaInCudaMemoryWarnsAndCountsHistograms) {
   ASSERT_NE(p, nullptr);
   std::vector<GstMessage*> messages;
   std::vector<std::string> warnings;
-  EXPECT_EQ(RunCollectingWarnings(p, &messages, &warnings), "");
+  EXPECT_EQ(RunToEnd(p, &messages, &warnings), "");
   EXPECT_EQ(messages.size(), 3u);
   for (GstMessage* m : messages) {
     EXPECT_FALSE(HasAnySignalStatsField(gst_message_get_structure(m)));

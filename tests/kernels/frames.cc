@@ -5,22 +5,9 @@
 namespace cudahist_test {
 namespace {
 
-void ApplyRoi(const FrameSpec& spec, Frame& frame) {
-  if (!spec.has_roi) return;
-  for (cudahist::PlaneView& v : frame.views) {
-    v.has_roi = true;
-    v.roi = spec.roi;
-  }
-}
-
 PlaneLayout Bytes(uint32_t width, uint32_t height, uint32_t stride, const PlaneLayout& like) {
-  PlaneLayout l;
-  l.width = width;
-  l.height = height;
-  l.pixel_stride = stride;
-  l.pitch_padding = like.pitch_padding;
-  l.base_offset = like.base_offset;
-  return l;
+  return PlaneLayout{width, height, stride, /*offset=*/0, /*sample_size=*/1, /*shift=*/0, /*depth=*/8,
+                     like.pitch_padding, like.base_offset};
 }
 
 // NV12: a W x H luma plane and a (W+1)/2 x (H+1)/2 plane of interleaved U, V.
@@ -90,7 +77,7 @@ Frame MakeFrame(const FrameSpec& spec, std::mt19937_64& rng) {
       AddPackedWords(spec, rng, frame);
       break;
   }
-  ApplyRoi(spec, frame);
+  if (spec.has_roi) RestrictToRoi(frame, spec.roi);
   return frame;
 }
 

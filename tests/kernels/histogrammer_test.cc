@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_test.h"
 #include "frames.h"
 #include "launch/launch_plan.h"
 #include "test_planes.h"
@@ -31,14 +32,6 @@ using cudahist::StatusCode;
 constexpr uint32_t kPoison = 0xDEADBEEFu;
 constexpr Algorithm kAlgorithms[] = {Algorithm::kPrivatized, Algorithm::kPrivatizedSharedAtomic,
                                      Algorithm::kPrivatizedPacked, Algorithm::kTwoPhase, Algorithm::kAuto};
-
-#define SKIP_WITHOUT_CUDA_DEVICE()                       \
-  do {                                                   \
-    const Status cuda_ = cudahist::CheckCudaDevice();    \
-    if (!cuda_.ok()) GTEST_SKIP() << cuda_.message();    \
-  } while (0)
-
-#define ASSERT_CUDA(call) ASSERT_EQ((call), cudaSuccess) << #call << ": " << cudaGetErrorString(cudaGetLastError())
 
 // Without a device, the library says so instead of failing later.
 TEST(CudaDeviceTest, CheckCudaDeviceSaysWhyWhenThereIsNone) {

@@ -47,15 +47,8 @@ ColumnKernels H100Kernels() {
 alignas(256) const uint8_t kNowhere[16] = {};
 
 PlaneView Plane(uint32_t width, uint32_t height, size_t pitch, uint32_t sample_size = 1, uint32_t depth = 8) {
-  PlaneView p;
-  p.data = kNowhere;
-  p.width = width;
-  p.height = height;
-  p.pitch = pitch;
-  p.pixel_stride = sample_size;
-  p.sample_size = sample_size;
-  p.depth = depth;
-  return p;
+  return PlaneView{kNowhere, width, height, pitch, /*pixel_stride=*/sample_size, /*offset=*/0, sample_size,
+                   /*shift=*/0, depth};
 }
 
 ColumnPlan PlanOf(uint32_t groups, uint32_t bins, const PlaneView& plane) {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuda_test.h"
 #include "frames.h"
 #include "scope_cases.h"
 #include "test_planes.h"
@@ -32,12 +33,6 @@ using cudahist::Status;
 using cudahist::StatusCode;
 
 constexpr uint32_t kPoison = 0xDEADBEEFu;
-
-#define SKIP_WITHOUT_CUDA_DEVICE()                    \
-  do {                                                \
-    const Status cuda_ = cudahist::CheckCudaDevice(); \
-    if (!cuda_.ok()) GTEST_SKIP() << cuda_.message(); \
-  } while (0)
 
 // Poisoned device and pinned counts on a non-blocking stream.
 class ScopeOutputs {

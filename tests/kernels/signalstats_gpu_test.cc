@@ -16,6 +16,7 @@
 #include "cudahist/cpu.h"
 #include "cudahist/histogrammer.h"
 #include "cudahist/signalstats.h"
+#include "cuda_test.h"
 #include "frames.h"
 #include "test_planes.h"
 #include "yuv_frames.h"
@@ -28,14 +29,6 @@ using cudahist::SignalStatsCounts;
 using cudahist::Status;
 using cudahist::StatusCode;
 using cudahist::YuvPlanes;
-
-#define SKIP_WITHOUT_CUDA_DEVICE()                    \
-  do {                                                \
-    const Status cuda_ = cudahist::CheckCudaDevice(); \
-    if (!cuda_.ok()) GTEST_SKIP() << cuda_.message(); \
-  } while (0)
-
-#define ASSERT_CUDA(call) ASSERT_EQ((call), cudaSuccess) << #call << ": " << cudaGetErrorString(cudaGetLastError())
 
 // Device copies of a YuvFrame's allocations (cudaMalloc'ed: 256-byte aligned
 // like the host storage, so every view keeps its alignment), views rebased.

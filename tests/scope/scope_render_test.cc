@@ -13,6 +13,7 @@
 
 #include "cudahist/histogrammer.h"
 #include "cudahist/scope_render.h"
+#include "cuda_test.h"
 #include "render/scope_pixels.cuh"
 #include "test_planes.h"
 
@@ -200,12 +201,6 @@ TEST(ScopeValidation, BadRequestsNameTheField) {
 
 // --- GPU == CPU ---------------------------------------------------------------------
 
-#define SKIP_WITHOUT_CUDA()                                                    \
-  do {                                                                         \
-    const cudahist::Status device_ = cudahist::CheckCudaDevice();              \
-    if (!device_.ok()) GTEST_SKIP() << device_.message();                      \
-  } while (0)
-
 template <typename T>
 T* ToDevice(const std::vector<T>& host) {
   T* device = nullptr;
@@ -239,7 +234,7 @@ std::vector<uint32_t> RandomCounts(size_t n, std::mt19937_64& rng) {
 }
 
 TEST(ScopeGpu, ColumnScopesEqualTheCpuByteForByte) {
-  SKIP_WITHOUT_CUDA();
+  SKIP_WITHOUT_CUDA_DEVICE();
   const uint64_t seed = cudahist_test::FreshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
@@ -282,7 +277,7 @@ TEST(ScopeGpu, ColumnScopesEqualTheCpuByteForByte) {
 }
 
 TEST(ScopeGpu, VectorscopeEqualsTheCpuByteForByte) {
-  SKIP_WITHOUT_CUDA();
+  SKIP_WITHOUT_CUDA_DEVICE();
   const uint64_t seed = cudahist_test::FreshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);

@@ -76,16 +76,8 @@ HostPlane AllocatePlane(const PlaneLayout& l, std::mt19937_64& rng) {
   // At least one byte, so that view.data is never null even for an empty plane.
   plane.storage.resize(l.base_offset + plane.bytes + (plane.bytes == 0 ? 1 : 0));
   FillWithGarbage(plane.storage, rng);
-  cudahist::PlaneView& v = plane.view;
-  v.data = plane.storage.data() + l.base_offset;
-  v.width = l.width;
-  v.height = l.height;
-  v.pitch = pitch;
-  v.pixel_stride = l.pixel_stride;
-  v.offset = l.offset;
-  v.sample_size = l.sample_size;
-  v.shift = l.shift;
-  v.depth = l.depth;
+  plane.view = cudahist::PlaneView{plane.storage.data() + l.base_offset, l.width, l.height, pitch,
+                                   l.pixel_stride, l.offset, l.sample_size, l.shift, l.depth};
   return plane;
 }
 
@@ -144,6 +136,13 @@ uint64_t FreshSeed() {
   }
   std::random_device device;
   return (uint64_t(device()) << 32) ^ device();
+}
+
+void RestrictToRoi(Frame& frame, const cudahist::Roi& roi) {
+  for (cudahist::PlaneView& v : frame.views) {
+    v.has_roi = true;
+    v.roi = roi;
+  }
 }
 
 ViewAnchor AnchorOf(const Frame& frame, const cudahist::PlaneView& view) {

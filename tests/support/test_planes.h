@@ -94,6 +94,9 @@ struct Frame {
   Frame& operator=(const Frame&) = delete;
 };
 
+// Every view of `frame` counts only `roi` (which may be empty).
+void RestrictToRoi(Frame& frame, const cudahist::Roi& roi);
+
 // Byte offset of view.data inside one of the frame's allocations, and which.
 struct ViewAnchor {
   size_t plane;
