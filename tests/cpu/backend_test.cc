@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cudahist/cpu.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 
 namespace {
@@ -74,10 +75,7 @@ class CpuBackend : public ::testing::Test {
     return cudahist_test::MakePlane(layout, dist, rng_, RandomValue(layout.depth));
   }
 
-  const uint64_t seed_ = cudahist_test::FreshSeed();
-  std::mt19937_64 rng_{seed_};
-  ::testing::ScopedTrace trace_{__FILE__, __LINE__,
-                                "seed " + std::to_string(seed_) + " (CUDAHIST_TEST_SEED)"};
+  cudahist_test::SeededRng rng_;
 };
 
 struct Format {

@@ -13,6 +13,7 @@
 
 #include "cudahist/scopes.h"
 #include "scope_cases.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 
 namespace cudahist_test {
@@ -132,9 +133,7 @@ TEST(ScopeGroups, ColumnGroupOfCutsEqualGroups) {
 class CpuColumnMatrix : public ::testing::TestWithParam<ColumnCase> {};
 
 TEST_P(CpuColumnMatrix, FastPathEqualsReference) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const ColumnCase& c = GetParam();
   const Frame f = MakeColumnFrame(c, rng);
   const std::vector<uint32_t> reference = Column(ColumnSpecOf(c), f.views[0], false);
@@ -147,9 +146,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, CpuColumnMatrix, ::testing::ValuesIn(ColumnCases
 class CpuJointMatrix : public ::testing::TestWithParam<JointCase> {};
 
 TEST_P(CpuJointMatrix, FastPathEqualsReference) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const JointCase& c = GetParam();
   const Frame f = MakeJointFrame(c, rng);
   const std::vector<uint32_t> reference = Joint(JointSpecOf(c), f.views[0], f.views[1], false);

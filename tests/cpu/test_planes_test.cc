@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <set>
 
+#include "seeded_rng.h"
+
 namespace {
 
 using cudahist_test::Distribution;
@@ -26,7 +28,7 @@ PlaneLayout HighBitsOfSecondWord(uint32_t width, uint32_t height, size_t pitch_p
 }
 
 TEST(TestPlanes, LayoutAlignmentAndSizes) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   PlaneLayout l = HighBitsOfSecondWord(33, 5, 10);
   for (size_t base = 0; base < 20; base += 2) {
     l.base_offset = base;
@@ -46,9 +48,7 @@ TEST(TestPlanes, LayoutAlignmentAndSizes) {
 // kOneValue writes exactly the component's bits; every other bit stays random
 // (so across the plane the garbage takes many values).
 TEST(TestPlanes, OneValueTouchesOnlyTheComponentBits) {
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  cudahist_test::SeededRng rng;
   const PlaneLayout l = HighBitsOfSecondWord(40, 6, 8);
   const HostPlane p = cudahist_test::MakePlane(l, Distribution::kOneValue, rng, 777);
   const auto* data = static_cast<const uint8_t*>(p.view.data);
@@ -69,7 +69,7 @@ TEST(TestPlanes, OneValueTouchesOnlyTheComponentBits) {
 }
 
 TEST(TestPlanes, InterleavedComponentsAndTheirViews) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   PlaneLayout l;
   l.width = 5;
   l.height = 2;
@@ -87,7 +87,7 @@ TEST(TestPlanes, InterleavedComponentsAndTheirViews) {
 }
 
 TEST(TestPlanes, PeakedIsCentredAndUniformSpreads) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   PlaneLayout l;
   l.width = 4096;
   const HostPlane peaked = cudahist_test::MakePlane(l, Distribution::kPeaked, rng);

@@ -25,6 +25,14 @@ void PluginEnvironment::SetUp() {
 
 namespace {
 
+// appsink "new-sample": appends the sample to the std::vector<GstSample*> at `data`.
+GstFlowReturn KeepSample(GstElement* sink, gpointer data) {
+  GstSample* sample = nullptr;
+  g_signal_emit_by_name(sink, "pull-sample", &sample);
+  if (sample) static_cast<std::vector<GstSample*>*>(data)->push_back(sample);
+  return GST_FLOW_OK;
+}
+
 // Unpacked pixel layout: A, then Y/R, U/G, V/B.
 int UnpackedIndex(guint component) { return component == GST_VIDEO_COMP_A ? 0 : int(component) + 1; }
 
@@ -196,6 +204,10 @@ std::string FormatAndSizeName(const ::testing::TestParamInfo<std::tuple<GstVideo
          "x" + std::to_string(s.height);
 }
 
+std::string FormatName(const ::testing::TestParamInfo<GstVideoFormat>& p) {
+  return gst_video_format_to_string(p.param);
+}
+
 std::vector<uint32_t> MetaCounts(const GstCudaHistogramMeta* m) {
   return std::vector<uint32_t>(m->counts, m->counts + size_t(m->bins) * m->n_components);
 }
@@ -302,6 +314,15 @@ std::string RunToEnd(GstElement* pipeline, std::vector<GstMessage*>* histograms,
   return error;
 }
 
+std::string RunToSink(GstElement* pipeline, std::vector<GstSample*>* samples,
+                      std::vector<GstMessage*>* histograms) {
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  g_signal_connect(sink, "new-sample", G_CALLBACK(KeepSample), samples);
+  const std::string error = RunToEnd(pipeline, histograms);
+  gst_object_unref(sink);
+  return error;
+}
+
 bool CudaPipelinesAvailable(std::string* why) {
   const cudahist::Status device = cudahist::CheckCudaDevice();
   if (!device.ok()) {
@@ -348,11 +369,13 @@ GstBuffer* DownloadPlanes(const GstVideoInfo& info, GstBuffer* buffer) {
   return host;
 }
 
-GstFlowReturn KeepSample(GstElement* sink, gpointer data) {
-  GstSample* sample = nullptr;
-  g_signal_emit_by_name(sink, "pull-sample", &sample);
-  if (sample) static_cast<std::vector<GstSample*>*>(data)->push_back(sample);
-  return GST_FLOW_OK;
+void CopyCudaFrameToHost(GstSample* sample, GstVideoInfo* info, GstBuffer** host) {
+  ASSERT_TRUE(gst_video_info_from_caps(info, gst_sample_get_caps(sample)));
+  GstBuffer* buffer = gst_sample_get_buffer(sample);
+  ASSERT_TRUE(gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0)))
+      << "the frame was not in CUDA memory: the GPU path was not taken";
+  *host = DownloadPlanes(*info, buffer);
+  ASSERT_NE(*host, nullptr) << "could not copy the CUDA frame to the host";
 }
 
 }  // namespace element_test

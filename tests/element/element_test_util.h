@@ -70,6 +70,8 @@ struct SizeCase {
   guint width, height;
 };
 std::string FormatAndSizeName(const ::testing::TestParamInfo<std::tuple<GstVideoFormat, SizeCase>>& p);
+// The format matrices' test names: FORMAT.
+std::string FormatName(const ::testing::TestParamInfo<GstVideoFormat>& p);
 
 // The meta's counts, component-major.
 std::vector<uint32_t> MetaCounts(const GstCudaHistogramMeta* m);
@@ -149,6 +151,11 @@ bool CudaPipelinesAvailable(std::string* why);
     if (!::element_test::CudaPipelinesAvailable(&why_)) GTEST_SKIP() << why_; \
   } while (0)
 
+// RunToEnd for a pipeline ending in "appsink name=sink emit-signals=true":
+// the samples the sink received are appended to `samples` too.
+std::string RunToSink(GstElement* pipeline, std::vector<GstSample*>* samples,
+                      std::vector<GstMessage*>* histograms);
+
 // The frame in `buffer` (CUDA memory) copied plane by plane from its device
 // pointers into a system-memory buffer laid out as `info` says. Not a plain
 // GST_MAP_READ: on the H200 host gst-cuda 1.22's host copy of an I420 frame
@@ -156,7 +163,9 @@ bool CudaPipelinesAvailable(std::string* why);
 // oracle takes the bytes the kernels read.
 GstBuffer* DownloadPlanes(const GstVideoInfo& info, GstBuffer* buffer);
 
-// appsink "new-sample": appends the sample to the std::vector<GstSample*> at `data`.
-GstFlowReturn KeepSample(GstElement* sink, gpointer data);
+// The frame of `sample`, which must be in CUDA memory (the GPU path was
+// taken), copied to `*host` by DownloadPlanes, and its caps as `*info`.
+// Fails the test (fatally: wrap in ASSERT_NO_FATAL_FAILURE) otherwise.
+void CopyCudaFrameToHost(GstSample* sample, GstVideoInfo* info, GstBuffer** host);
 
 }  // namespace element_test

@@ -18,6 +18,7 @@
 #include "cudahist/histogrammer.h"
 #include "element_test_util.h"
 #include "gstcudahistogrammeta.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 
 using namespace element_test;
@@ -47,9 +48,7 @@ void ExpectMessageMatches(const GstStructure* s, const Expected& e, guint bins) 
 void CheckOneFrame(GstVideoFormat format, guint width, guint height, guint bins,
                    const std::string& properties, const std::vector<guint>& components,
                    const FrameRoi& roi) {
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  cudahist_test::SeededRng rng;
   const GstVideoInfo info = VideoInfo(format, width, height);
   SCOPED_TRACE(CapsString(info) + " " + properties);
   Harness hx("bins=" + std::to_string(bins) + " " + properties);
@@ -244,7 +243,7 @@ TEST(Element, IntervalAddsFramesUpAndPostsTheRestAtEos) {
   Harness hx("interval=" + std::to_string(3 * kFrame));
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
   hx.SetCaps(info);
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   std::vector<uint64_t> sum(256 * 3, 0), rest(256 * 3, 0);
   for (int i = 0; i < 5; ++i) {
     GstBuffer* frame = RandomFrame(info, rng);
@@ -750,23 +749,18 @@ TEST_P(CudaFormats, MetaEqualsReferenceOfTheSameFrame) {
                            "cudahistogram algorithm=" +
                            algorithm + " ! appsink name=sink emit-signals=true sync=false");
     ASSERT_NE(p, nullptr);
-    GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
     std::vector<GstSample*> samples;
-    g_signal_connect(sink, "new-sample", G_CALLBACK(KeepSample), &samples);
     std::vector<GstMessage*> messages;
-    EXPECT_EQ(RunToEnd(p, &messages), "");
+    EXPECT_EQ(RunToSink(p, &samples, &messages), "");
     for (GstMessage* m : messages) gst_message_unref(m);
     EXPECT_EQ(samples.size(), 3u);
     for (GstSample* sample : samples) {
       GstVideoInfo info;
-      ASSERT_TRUE(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
+      GstBuffer* host = nullptr;
+      ASSERT_NO_FATAL_FAILURE(CopyCudaFrameToHost(sample, &info, &host));
       GstBuffer* buffer = gst_sample_get_buffer(sample);
-      ASSERT_TRUE(gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0)))
-          << "the frame was not in CUDA memory: the GPU path was not taken";
       const GstCudaHistogramMeta* meta = gst_buffer_get_cuda_histogram_meta(buffer);
       ASSERT_NE(meta, nullptr);
-      GstBuffer* host = DownloadPlanes(info, buffer);
-      ASSERT_NE(host, nullptr) << "could not copy the CUDA frame to the host";
       const Expected e = ExpectedCounts(info, host, 256, AllComponentsFor(info, 256), FrameRoi());
       gst_buffer_unref(host);
       EXPECT_EQ(MetaNames(meta), e.names);
@@ -774,7 +768,6 @@ TEST_P(CudaFormats, MetaEqualsReferenceOfTheSameFrame) {
       EXPECT_TRUE(got == e.counts) << DescribeMismatch(got, e, 256, buffer);
       gst_sample_unref(sample);
     }
-    gst_object_unref(sink);
     gst_object_unref(p);
   }
 }
@@ -784,7 +777,7 @@ INSTANTIATE_TEST_SUITE_P(Gpu, CudaFormats,
                                            GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_P010_10LE,
                                            GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_BGR,
                                            GST_VIDEO_FORMAT_Y444_16LE),
-                         [](const auto& p) { return std::string(gst_video_format_to_string(p.param)); });
+                         FormatName);
 
 TEST(Gpu, InvalidCudaDeviceIdIsAnElementError) {
   SKIP_WITHOUT_CUDA();

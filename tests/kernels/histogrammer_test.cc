@@ -16,6 +16,7 @@
 #include "cuda_test.h"
 #include "frames.h"
 #include "launch/launch_plan.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 #include "histogram/histogram_tuning.h"
 
@@ -130,10 +131,8 @@ std::vector<uint32_t> Reference(const Frame& frame, uint32_t bins) {
 // Every algorithm on `spec`'s frame equals the reference (or, where the
 // counters cannot fit its layout, says kUnsupported).
 void ExpectEveryAlgorithmMatches(const FrameSpec& spec, Output output) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
+  SeededRng rng;
   SCOPED_TRACE(Describe(spec));
-  std::mt19937_64 rng(seed);
   const Frame frame = MakeFrame(spec, rng);
   const std::vector<uint32_t> expected = Reference(frame, spec.bins);
   DeviceFrame device;
@@ -182,9 +181,7 @@ TEST(GpuOutputTest, PinnedHostCountsAreWrittenByTheKernel) {
 // scratch each launch leaves behind must be ready for the next.
 TEST(GpuReuseTest, OneHistogrammerAcrossFramesOfDifferentSizes) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   std::vector<FrameSpec> specs;
   for (auto [w, h] : {std::pair{1920u, 1080u}, {17u, 3u}, {333u, 77u}, {1u, 1u}, {1920u, 1080u}}) {
     FrameSpec s;
@@ -330,9 +327,7 @@ Status RunBatch(Histogrammer& h, const std::vector<PlaneView>& views, int frames
 
 void ExpectBatchMatches(const std::vector<FrameSpec>& specs, uint32_t bins) {
   const int components = specs[0].kind == FrameSpec::Kind::kNv12 ? 3 : 1;
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   DeviceBatch batch;
   UploadBatch(specs, bins, rng, &batch);
   for (Algorithm algorithm : kAlgorithms) {
@@ -387,7 +382,7 @@ TEST(GpuBatchTest, ManyBinsPerComponent) {
 // behind is ready for the other.
 TEST(GpuBatchTest, BatchesAndSingleFramesInterleave) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  std::mt19937_64 rng(FreshSeed());
+  SeededRng rng;
   DeviceBatch batch;
   UploadBatch(BatchSpecs(20, false), 256, rng, &batch);
   for (Algorithm algorithm : kAlgorithms) {
@@ -411,7 +406,7 @@ TEST(GpuBatchTest, BatchesAndSingleFramesInterleave) {
 // and says which frame.
 TEST(GpuBatchTest, BadFramesLaunchNothing) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  std::mt19937_64 rng(FreshSeed());
+  SeededRng rng;
   DeviceBatch batch;
   UploadBatch(BatchSpecs(20, false), 256, rng, &batch);
   GpuRun run;

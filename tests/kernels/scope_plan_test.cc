@@ -18,6 +18,7 @@
 #include "scope_cases.h"
 #include "scopes/scopes_launch.h"
 #include "scopes/scopes_tuning.h"
+#include "seeded_rng.h"
 
 namespace cudahist_test {
 namespace {
@@ -176,9 +177,7 @@ TEST(ScopePlan, JointSlicesOfAnH100) {
 // chunks with unaligned starts and ROI, two planes, P010, RGBA) and for part
 // counts that divide the b bins, do not, or exceed them.
 TEST(ScopePlan, JointSlicedWalkEqualsReference) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   for (const JointCase& c : JointCases()) {
     SCOPED_TRACE(Describe(c));
     const Frame frame = MakeJointFrame(c, rng);

@@ -19,6 +19,7 @@
 #include "cuda_test.h"
 #include "frames.h"
 #include "scope_cases.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 
 namespace cudahist_test {
@@ -117,9 +118,7 @@ class GpuColumnMatrix : public ::testing::TestWithParam<ColumnCase> {};
 
 TEST_P(GpuColumnMatrix, EqualsReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   ExpectColumnMatches(ColumnSpecOf(GetParam()), MakeColumnFrame(GetParam(), rng));
 }
 
@@ -129,9 +128,7 @@ class GpuJointMatrix : public ::testing::TestWithParam<JointCase> {};
 
 TEST_P(GpuJointMatrix, EqualsReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const Frame frame = MakeJointFrame(GetParam(), rng);
   const JointHistogramSpec spec = JointSpecOf(GetParam());
   const std::vector<uint32_t> expected = JointReference(spec, frame.views[0], frame.views[1]);
@@ -161,9 +158,7 @@ TEST(GpuSeed004Shape, LengthBy512ChannelsEqualsReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
   for (uint32_t length : {300u, 5000u}) {
     SCOPED_TRACE("length " + std::to_string(length));
-    const uint64_t seed = FreshSeed();
-    SCOPED_TRACE("seed " + std::to_string(seed));
-    std::mt19937_64 rng(seed);
+    SeededRng rng;
     ColumnCase c;
     c.layout.width = 512;
     c.layout.height = length;
@@ -177,9 +172,7 @@ TEST(GpuSeed004Shape, LengthBy512ChannelsEqualsReference) {
 // and a frame wide enough for 32-column bands of whole groups.
 TEST(GpuColumnLarge, VideoFramesEqualReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   for (const auto& [width, height, groups] :
        std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{1920, 1080, 1920}, {1920, 1080, 1024}, {3840, 2160, 3840}, {4300, 20, 4300}, {4300, 20, 2150}}) {
     SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " groups " + std::to_string(groups));
@@ -200,9 +193,7 @@ TEST(GpuColumnLarge, VideoFramesEqualReference) {
 // of 8 and 16 columns) and a narrow one.
 TEST(GpuColumnCountsOffset, FourByteAlignedCountsEqualReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   for (const auto& [width, height] : std::vector<std::pair<uint32_t, uint32_t>>{{1920, 1080}, {3840, 2160}, {333, 77}}) {
     SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height));
     ColumnCase c;
@@ -221,9 +212,7 @@ TEST(GpuColumnCountsOffset, FourByteAlignedCountsEqualReference) {
 // its own arrival counter whatever the plan, every count written).
 TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const std::vector<ColumnCase> columns = ColumnCases();
   const std::vector<JointCase> joint_cases = JointCases();
   std::vector<JointCase> joints;
@@ -273,9 +262,7 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
 // counter is counted on the device, not frozen in the graph's arguments).
 TEST(GpuJointGraph, LaunchesEachCountTheFrameAgain) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const JointCase c = JointShapeChanges().front();  // 1080p's chroma
   const Frame frame = MakeJointFrame(c, rng);
   const std::vector<uint32_t> expected = JointReference(JointSpecOf(c), frame.views[0], frame.views[1]);
@@ -305,7 +292,7 @@ TEST(GpuJointGraph, LaunchesEachCountTheFrameAgain) {
 // Bad requests are refused before anything is launched: the counts stay poisoned.
 TEST(GpuScopesBadInput, RefusedWithTheFieldNamedAndCountsUntouched) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  std::mt19937_64 rng(FreshSeed());
+  SeededRng rng;
   ColumnCase c;
   c.layout.width = 64;
   c.layout.height = 8;

@@ -18,6 +18,7 @@
 #include "cudahist/signalstats.h"
 #include "cuda_test.h"
 #include "frames.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 #include "yuv_frames.h"
 
@@ -125,9 +126,7 @@ TEST(SignalStatsGpuNoDevice, CreateSaysWhy) {
 using SignalStatsGpu = GpuFixture;
 
 TEST_F(SignalStatsGpu, EqualsReferenceOverTheMatrix) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
     SCOPED_TRACE(Describe(spec));
     const YuvFrame frame = MakeYuvFrame(spec, rng);
@@ -140,9 +139,7 @@ TEST_F(SignalStatsGpu, EqualsReferenceOverTheMatrix) {
 // Full HD and 4K: many blocks, the last-block ticket, flat frames on the
 // lane copies, 10 bits.
 TEST_F(SignalStatsGpu, LargeFrames) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   struct Case {
     YuvFormat format;
     uint32_t w, h;
@@ -178,9 +175,7 @@ TEST_F(SignalStatsGpu, LargeFrames) {
 // as a decoder hands them (the first of a run has none). Every launch leaves
 // the scratch zero for the next, whatever the frame, layout or previous.
 TEST_F(SignalStatsGpu, BackToBackOnOneStream) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const Distribution dists[] = {Distribution::kUniform, Distribution::kOneValue, Distribution::kPeaked,
                                 Distribution::kUniform, Distribution::kOneValue, Distribution::kPeaked};
   constexpr size_t kRun = 3;  // frames of one layout in a row
@@ -228,9 +223,7 @@ TEST_F(SignalStatsGpu, BackToBackOnOneStream) {
 // blocks what the zeros of an earlier launch look like) and into pinned
 // memory (the accumulator).
 TEST_F(SignalStatsGpu, GraphLaunchesEachCountTheFrameAgain) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   YuvFrameSpec spec;
   spec.width = 1920;
   spec.height = 1080;

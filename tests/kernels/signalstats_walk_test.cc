@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cudahist/signalstats.h"
+#include "seeded_rng.h"
 #include "signalstats/signalstats_walk.cuh"
 #include "test_planes.h"
 #include "yuv_frames.h"
@@ -63,9 +64,7 @@ cudahist::SignalStatsCounts WalkOnHost(const cudahist::YuvPlanes& frame, const c
 }
 
 TEST(SignalStatsWalk, EqualsReferenceOverTheMatrix) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
     SCOPED_TRACE(Describe(spec));
     const YuvFrame frame = MakeYuvFrame(spec, rng);
@@ -98,9 +97,7 @@ uint32_t WideUnits(const SignalStatsParams& p) {
 // the whole frame then goes sample by sample), one unit at a time and in the
 // pairs of two units in flight.
 TEST(SignalStatsWalk, WideLoadsEqualReference) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   // The last region starts on a wide run (luma column kWideLumaBytes) with an
   // odd first row, height and end.
   const cudahist::Roi rois[] = {

@@ -15,6 +15,7 @@
 #include "cudahist/scope_render.h"
 #include "cuda_test.h"
 #include "render/scope_pixels.cuh"
+#include "seeded_rng.h"
 #include "test_planes.h"
 
 namespace {
@@ -235,9 +236,7 @@ std::vector<uint32_t> RandomCounts(size_t n, std::mt19937_64& rng) {
 
 TEST(ScopeGpu, ColumnScopesEqualTheCpuByteForByte) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  cudahist_test::SeededRng rng;
   for (ColumnScopeStyle style : {ColumnScopeStyle::kHistogram, ColumnScopeStyle::kWaveform, ColumnScopeStyle::kParade}) {
     for (ScopeScale scale : {ScopeScale::kLinear, ScopeScale::kLogarithmic}) {
       const bool histogram = style == ColumnScopeStyle::kHistogram;
@@ -278,9 +277,7 @@ TEST(ScopeGpu, ColumnScopesEqualTheCpuByteForByte) {
 
 TEST(ScopeGpu, VectorscopeEqualsTheCpuByteForByte) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  cudahist_test::SeededRng rng;
   for (ScopeScale scale : {ScopeScale::kLinear, ScopeScale::kLogarithmic}) {
     VectorScope s;
     s.bins_a = 256;
