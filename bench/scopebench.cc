@@ -104,9 +104,7 @@ struct Pool {
     return v;
   }
   cudahist::ColumnHistogramSpec ColumnSpec() const {
-    cudahist::ColumnHistogramSpec s;
-    s.groups = shape.groups;
-    s.bins = 256;
+    const cudahist::ColumnHistogramSpec s{/*groups=*/shape.groups, /*bins=*/256};
     return s;
   }
 };

@@ -59,9 +59,7 @@ class ScopesByPath : public ::testing::TestWithParam<bool> {};  // false: refere
 
 // groups 2 of width 5: columns 0-2 and 3-4 (x * 2 / 5); 4 bins: value / 64.
 TEST_P(ScopesByPath, ColumnGroupsThatDoNotDivideTheWidth) {
-  ColumnHistogramSpec spec;
-  spec.groups = 2;
-  spec.bins = 4;
+  const ColumnHistogramSpec spec{/*groups=*/2, /*bins=*/4};
   EXPECT_EQ(Column(spec, TinyPlane(), GetParam()), (std::vector<uint32_t>{3, 1, 1, 1, 0, 1, 1, 2}));
 }
 
@@ -70,9 +68,7 @@ TEST_P(ScopesByPath, ColumnRoi) {
   PlaneView p = TinyPlane();
   p.has_roi = true;
   p.roi = cudahist::Roi{1, 1, 3, 1};
-  ColumnHistogramSpec spec;
-  spec.groups = 3;
-  spec.bins = 4;
+  const ColumnHistogramSpec spec{/*groups=*/3, /*bins=*/4};
   EXPECT_EQ(Column(spec, p, GetParam()), (std::vector<uint32_t>{1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0}));
 }
 
@@ -80,9 +76,7 @@ TEST_P(ScopesByPath, ColumnRoi) {
 TEST_P(ScopesByPath, ColumnShiftedWords) {
   alignas(4) const uint16_t words[2] = {uint16_t(1023u << 6 | 0x15u), uint16_t(511u << 6 | 0x2Au)};
   const PlaneView p = View(words, 2, 1, 4, 2, 2, 6, 10);
-  ColumnHistogramSpec spec;
-  spec.groups = 2;
-  spec.bins = 2;
+  const ColumnHistogramSpec spec{/*groups=*/2, /*bins=*/2};
   EXPECT_EQ(Column(spec, p, GetParam()), (std::vector<uint32_t>{0, 1, 1, 0}));
 }
 
@@ -90,9 +84,7 @@ TEST_P(ScopesByPath, ColumnEmptyRoiCountsNothing) {
   PlaneView p = TinyPlane();
   p.has_roi = true;
   p.roi = cudahist::Roi{2, 0, 0, 2};
-  ColumnHistogramSpec spec;
-  spec.groups = 4;
-  spec.bins = 3;
+  const ColumnHistogramSpec spec{/*groups=*/4, /*bins=*/3};
   EXPECT_EQ(Column(spec, p, GetParam()), std::vector<uint32_t>(12, 0));
 }
 
@@ -103,9 +95,7 @@ TEST_P(ScopesByPath, JointPairsOfInterleavedComponents) {
   const PlaneView u = View(kUv, 3, 1, 8, 2);
   PlaneView v = u;
   v.offset = 1;
-  JointHistogramSpec spec;
-  spec.bins_a = 2;
-  spec.bins_b = 2;
+  JointHistogramSpec spec{/*bins_a=*/2, /*bins_b=*/2};
   // (a, b) bins: (0, 1), (1, 1), (1, 0) -> counts[b * 2 + a].
   EXPECT_EQ(Joint(spec, u, v, GetParam()), (std::vector<uint32_t>{0, 1, 1, 1}));
   spec.bins_a = 4;

@@ -380,10 +380,8 @@ TEST(SignalStatsValidate, PreviousMustMatch) {
 TEST(SignalStatsCpuBackend, EqualsReferenceOverTheMatrix) {
   cudahist_test::SeededRng rng;
   cudahist::CpuSignalStats cpu;
-  for (const cudahist_test::YuvFrameSpec& spec : cudahist_test::SignalStatsMatrix()) {
+  for (const auto& [spec, frame, previous] : cudahist_test::SignalStatsMatrixFrames(rng)) {
     SCOPED_TRACE(cudahist_test::Describe(spec));
-    const cudahist_test::YuvFrame frame = cudahist_test::MakeYuvFrame(spec, rng);
-    const cudahist_test::YuvFrame previous = cudahist_test::MakePreviousYuvFrame(spec, rng);
     for (const YuvPlanes* prev : {static_cast<const YuvPlanes*>(nullptr), &previous.view}) {
       SignalStatsCounts got;
       std::memset(&got, 0xCD, sizeof(got));

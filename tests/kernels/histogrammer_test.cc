@@ -119,6 +119,17 @@ class GpuRun {
   uint32_t* device_counts_ = nullptr;
 };
 
+// `views` refused with `code` and a message naming `field`; the poisoned
+// counts (`n` of them) untouched: nothing was launched.
+void ExpectRefused(GpuRun& run, const std::vector<PlaneView>& views, StatusCode code, const char* field,
+                   size_t n) {
+  std::vector<uint32_t> counts;
+  const Status s = run.Run(views, Output::kDevice, &counts);
+  EXPECT_EQ(s.code(), code) << s.message();
+  EXPECT_NE(s.message().find(field), std::string::npos) << s.message();
+  EXPECT_EQ(counts, std::vector<uint32_t>(n, kPoison));
+}
+
 std::vector<uint32_t> Reference(const Frame& frame, uint32_t bins) {
   HistogramSpec spec;
   spec.bins = bins;
@@ -228,11 +239,7 @@ TEST(GpuBadInputTest, InvalidPlanesLaunchNothing) {
     GpuRun run;
     ASSERT_TRUE(run.Create(algorithm, 256, 1).ok());
     const auto expect_refused = [&](const std::vector<PlaneView>& views, const char* field) {
-      std::vector<uint32_t> counts;
-      const Status s = run.Run(views, Output::kDevice, &counts);
-      EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.message();
-      EXPECT_NE(s.message().find(field), std::string::npos) << s.message();
-      EXPECT_EQ(counts, std::vector<uint32_t>(256, kPoison));
+      ExpectRefused(run, views, StatusCode::kInvalidArgument, field, 256);
     };
     std::vector<PlaneView> bad = device.views();
     bad[0].pitch = 10;  // smaller than a row
@@ -455,11 +462,7 @@ TEST(GpuUnsupportedTest, PackedCountersBeyondSharedMemoryAreRefused) {
   GpuRun run;
   ASSERT_TRUE(run.Create(Algorithm::kPrivatizedPacked, 4096, 1).ok());
   ASSERT_FALSE(Supported(Algorithm::kPrivatizedPacked, 4096));
-  std::vector<uint32_t> counts;
-  const Status s = run.Run(device.views(), Output::kDevice, &counts);
-  EXPECT_EQ(s.code(), StatusCode::kUnsupported);
-  EXPECT_NE(s.message().find("privatized-packed"), std::string::npos) << s.message();
-  EXPECT_EQ(counts, std::vector<uint32_t>(4096, kPoison));
+  ExpectRefused(run, device.views(), StatusCode::kUnsupported, "privatized-packed", 4096);
 }
 
 TEST(GpuAutoTest, AutoFollowsTheRuleInDispatch) {

@@ -53,9 +53,7 @@ PlaneView Plane(uint32_t width, uint32_t height, size_t pitch, uint32_t sample_s
 }
 
 ColumnPlan PlanOf(uint32_t groups, uint32_t bins, const PlaneView& plane) {
-  cudahist::ColumnHistogramSpec spec;
-  spec.groups = groups;
-  spec.bins = bins;
+  const cudahist::ColumnHistogramSpec spec{/*groups=*/groups, /*bins=*/bins};
   ColumnPlan plan{};
   const cudahist::Status s = cudahist::detail::BuildColumnPlan(
       H100Kernels(), spec, plane, cudahist::detail::kColumnPartialBudgetBytes / 4, &plan);
@@ -106,9 +104,7 @@ TEST(ScopePlan, WideGroupsGoThroughPartials) {
 }
 
 TEST(ScopePlan, PartialsBeyondTheBudgetAreRefusedWithTheSizes) {
-  cudahist::ColumnHistogramSpec spec;
-  spec.groups = 1;
-  spec.bins = 65536;
+  const cudahist::ColumnHistogramSpec spec{/*groups=*/1, /*bins=*/65536};
   ColumnPlan plan{};
   const cudahist::Status s = cudahist::detail::BuildColumnPlan(
       H100Kernels(), spec, Plane(7680, 100, 15360, 2, 16), cudahist::detail::kColumnPartialBudgetBytes / 4, &plan);

@@ -127,10 +127,8 @@ using SignalStatsGpu = GpuFixture;
 
 TEST_F(SignalStatsGpu, EqualsReferenceOverTheMatrix) {
   SeededRng rng;
-  for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
+  for (const auto& [spec, frame, previous] : SignalStatsMatrixFrames(rng)) {
     SCOPED_TRACE(Describe(spec));
-    const YuvFrame frame = MakeYuvFrame(spec, rng);
-    const YuvFrame previous = MakePreviousYuvFrame(spec, rng);
     EXPECT_EQ(GpuDifference(*counter, frame, nullptr, *pinned), "");
     EXPECT_EQ(GpuDifference(*counter, frame, &previous, *pinned), "");
   }

@@ -65,10 +65,8 @@ cudahist::SignalStatsCounts WalkOnHost(const cudahist::YuvPlanes& frame, const c
 
 TEST(SignalStatsWalk, EqualsReferenceOverTheMatrix) {
   SeededRng rng;
-  for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
+  for (const auto& [spec, frame, previous] : SignalStatsMatrixFrames(rng)) {
     SCOPED_TRACE(Describe(spec));
-    const YuvFrame frame = MakeYuvFrame(spec, rng);
-    const YuvFrame previous = MakePreviousYuvFrame(spec, rng);
     for (const cudahist::YuvPlanes* prev : {static_cast<const cudahist::YuvPlanes*>(nullptr), &previous.view}) {
       ASSERT_TRUE(cudahist::ValidateYuvPlanes(frame.view, prev).ok());
       cudahist::SignalStatsCounts want;

@@ -144,17 +144,11 @@ Frame MakeJointFrame(const JointCase& c, std::mt19937_64& rng) {
 }
 
 cudahist::ColumnHistogramSpec ColumnSpecOf(const ColumnCase& c) {
-  cudahist::ColumnHistogramSpec spec;
-  spec.groups = c.groups;
-  spec.bins = c.bins;
-  return spec;
+  return cudahist::ColumnHistogramSpec{c.groups, c.bins};
 }
 
 cudahist::JointHistogramSpec JointSpecOf(const JointCase& c) {
-  cudahist::JointHistogramSpec spec;
-  spec.bins_a = c.bins_a;
-  spec.bins_b = c.bins_b;
-  return spec;
+  return cudahist::JointHistogramSpec{c.bins_a, c.bins_b};
 }
 
 std::string Describe(const ColumnCase& c) {

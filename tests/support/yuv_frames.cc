@@ -218,4 +218,13 @@ std::vector<YuvFrameSpec> SignalStatsMatrix() {
   return all;
 }
 
+std::vector<MatrixFrames> SignalStatsMatrixFrames(std::mt19937_64& rng) {
+  std::vector<MatrixFrames> all;
+  for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
+    YuvFrame frame = MakeYuvFrame(spec, rng);
+    all.push_back(MatrixFrames{spec, std::move(frame), MakePreviousYuvFrame(spec, rng)});
+  }
+  return all;
+}
+
 }  // namespace cudahist_test

@@ -68,4 +68,11 @@ std::string CountsDifference(const cudahist::SignalStatsCounts& got, const cudah
 // odd corner, empty) x distributions: the matrix both backends are checked on.
 std::vector<YuvFrameSpec> SignalStatsMatrix();
 
+// Every spec of SignalStatsMatrix() with its frame and a previous frame (for DIF).
+struct MatrixFrames {
+  YuvFrameSpec spec;
+  YuvFrame frame, previous;
+};
+std::vector<MatrixFrames> SignalStatsMatrixFrames(std::mt19937_64& rng);
+
 }  // namespace cudahist_test
