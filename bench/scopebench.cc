@@ -40,7 +40,6 @@
 namespace bench {
 namespace {
 
-constexpr int kExitSkip = 77;
 constexpr int kDefaultRepeats = 20;
 constexpr size_t kRotationOverL2 = 2;
 constexpr int kMaxFrames = 128;

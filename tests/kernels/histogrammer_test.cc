@@ -229,8 +229,7 @@ TEST(GpuBadInputTest, InvalidPlanesLaunchNothing) {
   SKIP_WITHOUT_CUDA_DEVICE();
   std::mt19937_64 rng(7);
   FrameSpec spec;
-  spec.layout.width = 64;
-  spec.layout.height = 8;
+  spec.layout = PlaneLayout{/*width=*/64, /*height=*/8};
   const Frame frame = MakeFrame(spec, rng);
   DeviceFrame device;
   ASSERT_CUDA(device.Upload(frame));
@@ -450,11 +449,8 @@ TEST(GpuUnsupportedTest, PackedCountersBeyondSharedMemoryAreRefused) {
   SKIP_WITHOUT_CUDA_DEVICE();
   std::mt19937_64 rng(11);
   FrameSpec spec;
-  spec.layout.width = 64;
-  spec.layout.height = 8;
-  spec.layout.pixel_stride = 2;
-  spec.layout.sample_size = 2;
-  spec.layout.depth = 16;
+  spec.layout = PlaneLayout{/*width=*/64, /*height=*/8, /*pixel_stride=*/2, /*offset=*/0, /*sample_size=*/2,
+                            /*shift=*/0, /*depth=*/16};
   spec.bins = 4096;
   const Frame frame = MakeFrame(spec, rng);
   DeviceFrame device;
