@@ -90,17 +90,18 @@ DeviceFrame::~DeviceFrame() {
   for (void* p : buffers_) cudaFree(p);
 }
 
-cudaError_t DeviceFrame::Upload(const Frame& frame) {
-  for (const HostPlane& p : frame.planes) {
+cudaError_t DeviceFrame::Upload(const std::vector<HostPlane>& planes,
+                                const std::vector<cudahist::PlaneView>& views, size_t slack) {
+  for (const HostPlane& p : planes) {
     void* d = nullptr;
-    cudaError_t e = cudaMalloc(&d, p.storage.size() + 16);
+    cudaError_t e = cudaMalloc(&d, p.storage.size() + slack);
     if (e != cudaSuccess) return e;
     buffers_.push_back(d);
     e = CopyToDevice(d, p.storage.data(), p.storage.size());
     if (e != cudaSuccess) return e;
   }
-  for (const cudahist::PlaneView& v : frame.views) {
-    const ViewAnchor a = AnchorOf(frame, v);
+  for (const cudahist::PlaneView& v : views) {
+    const ViewAnchor a = AnchorOf(planes, v);
     cudahist::PlaneView d = v;
     d.data = static_cast<const uint8_t*>(buffers_[a.plane]) + a.offset;
     views_.push_back(d);
@@ -121,7 +122,7 @@ PaddedCopy CopyWithSlack(const Frame& frame) {
     std::copy(frame.planes[i].storage.begin(), frame.planes[i].storage.end(), copy.bytes.begin() + starts[i]);
   }
   for (const cudahist::PlaneView& v : frame.views) {
-    const ViewAnchor a = AnchorOf(frame, v);
+    const ViewAnchor a = AnchorOf(frame.planes, v);
     cudahist::PlaneView rebased = v;
     rebased.data = copy.bytes.data() + starts[a.plane] + a.offset;
     copy.views.push_back(rebased);

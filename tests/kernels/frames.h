@@ -56,7 +56,11 @@ class DeviceFrame {
   DeviceFrame(const DeviceFrame&) = delete;
   DeviceFrame& operator=(const DeviceFrame&) = delete;
   ~DeviceFrame();
-  cudaError_t Upload(const Frame& frame);
+  cudaError_t Upload(const Frame& frame) { return Upload(frame.planes, frame.views, 16); }
+  // Any frame's allocations and the views into them (a YuvFrame's y, u, v),
+  // each allocation `slack` bytes longer on the device.
+  cudaError_t Upload(const std::vector<HostPlane>& planes, const std::vector<cudahist::PlaneView>& views,
+                     size_t slack);
   const std::vector<cudahist::PlaneView>& views() const { return views_; }
 
  private:

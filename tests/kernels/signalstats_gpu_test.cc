@@ -31,33 +31,24 @@ using cudahist::Status;
 using cudahist::StatusCode;
 using cudahist::YuvPlanes;
 
-// Device copies of a YuvFrame's allocations (cudaMalloc'ed: 256-byte aligned
-// like the host storage, so every view keeps its alignment), views rebased.
+// Device copies of a YuvFrame's allocations, of their exact sizes (DeviceFrame
+// with no slack), views rebased.
 class DeviceYuvFrame {
  public:
   explicit DeviceYuvFrame(const YuvFrame& host) : view_(host.view) {
-    for (const HostPlane& p : host.planes) {
-      void* d = nullptr;
-      ok_ = ok_ && cudaMalloc(&d, p.storage.size()) == cudaSuccess &&
-            CopyToDevice(d, p.storage.data(), p.storage.size()) == cudaSuccess;
-      buffers_.push_back(static_cast<uint8_t*>(d));
-    }
-    for (cudahist::PlaneView* v : {&view_.y, &view_.u, &view_.v}) {
-      const YuvAnchor a = AnchorOf(host, *v);
-      v->data = buffers_[a.plane] + a.offset;
+    ok_ = device_.Upload(host.planes, {host.view.y, host.view.u, host.view.v}, 0) == cudaSuccess;
+    if (ok_) {
+      view_.y = device_.views()[0];
+      view_.u = device_.views()[1];
+      view_.v = device_.views()[2];
     }
   }
-  ~DeviceYuvFrame() {
-    for (uint8_t* b : buffers_) cudaFree(b);
-  }
-  DeviceYuvFrame(const DeviceYuvFrame&) = delete;
-  DeviceYuvFrame& operator=(const DeviceYuvFrame&) = delete;
   bool ok() const { return ok_; }
   const YuvPlanes& view() const { return view_; }
 
  private:
-  bool ok_ = true;
-  std::vector<uint8_t*> buffers_;
+  DeviceFrame device_;
+  bool ok_ = false;
   YuvPlanes view_;
 };
 

@@ -145,10 +145,10 @@ void RestrictToRoi(Frame& frame, const cudahist::Roi& roi) {
   }
 }
 
-ViewAnchor AnchorOf(const Frame& frame, const cudahist::PlaneView& view) {
+ViewAnchor AnchorOf(const std::vector<HostPlane>& planes, const cudahist::PlaneView& view) {
   const auto* p = static_cast<const uint8_t*>(view.data);
-  for (size_t i = 0; i < frame.planes.size(); ++i) {
-    const AlignedBytes& s = frame.planes[i].storage;
+  for (size_t i = 0; i < planes.size(); ++i) {
+    const AlignedBytes& s = planes[i].storage;
     if (p >= s.data() && p < s.data() + s.size()) return {i, size_t(p - s.data())};
   }
   throw std::logic_error("view does not point into the frame");

@@ -141,15 +141,6 @@ YuvFrame MakePreviousYuvFrame(const YuvFrameSpec& spec, std::mt19937_64& rng) {
   return MakeYuvFrame(previous, rng);
 }
 
-YuvAnchor AnchorOf(const YuvFrame& frame, const cudahist::PlaneView& view) {
-  const auto* p = static_cast<const uint8_t*>(view.data);
-  for (size_t i = 0; i < frame.planes.size(); ++i) {
-    const AlignedBytes& s = frame.planes[i].storage;
-    if (p >= s.data() && p < s.data() + s.size()) return YuvAnchor{i, size_t(p - s.data())};
-  }
-  throw std::invalid_argument("view outside the frame's planes");
-}
-
 std::string CountsDifference(const cudahist::SignalStatsCounts& got, const cudahist::SignalStatsCounts& want) {
   auto field = [](const char* name, uint64_t a, uint64_t b) {
     return a == b ? std::string() : std::string(name) + ": " + std::to_string(a) + " != " + std::to_string(b);
