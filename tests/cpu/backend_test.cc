@@ -22,7 +22,7 @@ using cudahist_test::Distribution;
 using cudahist_test::HostPlane;
 using cudahist_test::PlaneLayout;
 
-constexpr uint32_t kPoison = 0xDEADBEEFu;
+using cudahist_test::kPoison;
 constexpr uint32_t kAllBins[] = {1, 2, 7, 64, 256, 1000, 1024, 4096, 65536};
 constexpr Distribution kAllDistributions[] = {Distribution::kUniform, Distribution::kOneValue,
                                               Distribution::kPeaked};

@@ -6,12 +6,13 @@
 #include <vector>
 
 #include "cudahist/cpu.h"
+#include "test_planes.h"
 
 namespace {
 
 using cudahist::PlaneView;
 
-constexpr uint32_t kPoison = 0xDEADBEEFu;
+using cudahist_test::kPoison;
 
 // One row of `width` samples, no padding.
 PlaneView OneRow(const void* data, uint32_t width, uint32_t pixel_stride = 1,

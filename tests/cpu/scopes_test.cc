@@ -25,8 +25,6 @@ using cudahist::PlaneView;
 using cudahist::Status;
 using cudahist::StatusCode;
 
-constexpr uint32_t kPoison = 0xDEADBEEFu;
-
 // 5 x 2 8-bit samples, pitch 6 (the sixth byte of a row is garbage).
 //   row 0:   0  64 128 192 255
 //   row 1: 255   0  63  64 128

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cudahist/cpu.h"
+#include "test_planes.h"
 
 namespace {
 
@@ -17,7 +18,7 @@ using cudahist::HistogramSpec;
 using cudahist::PlaneView;
 using cudahist::StatusCode;
 
-constexpr uint32_t kPoison = 0xDEADBEEFu;
+using cudahist_test::kPoison;
 
 // Never read: every view built on it is either refused or counts nothing.
 alignas(16) const uint8_t kBytes[4096] = {};

@@ -1,5 +1,8 @@
 #include "frames.h"
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <stdexcept>
 
 namespace cudahist_test {
@@ -107,6 +110,38 @@ cudaError_t DeviceFrame::Upload(const std::vector<HostPlane>& planes,
     views_.push_back(d);
   }
   return cudaSuccess;
+}
+
+PoisonedCounts::PoisonedCounts(size_t n) : n_(n) {
+  cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+  cudaMalloc(reinterpret_cast<void**>(&device_), n * sizeof(uint32_t));
+  cudahist::PinnedCounts::Create(n, &pinned_);
+}
+
+PoisonedCounts::~PoisonedCounts() {
+  cudaFree(device_);
+  cudaStreamDestroy(stream_);
+}
+
+uint32_t* PoisonedCounts::Poisoned(bool pinned) {
+  std::vector<uint32_t> poison(n_, kPoison);
+  if (pinned) {
+    std::copy(poison.begin(), poison.end(), pinned_->data());
+    return pinned_->data();
+  }
+  EXPECT_EQ(CopyToDevice(device_, poison.data(), n_ * sizeof(uint32_t)), cudaSuccess);
+  return device_;
+}
+
+std::vector<uint32_t> PoisonedCounts::Read(bool pinned) {
+  EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess) << cudaGetErrorString(cudaGetLastError());
+  std::vector<uint32_t> counts(n_);
+  if (pinned) {
+    std::copy(pinned_->data(), pinned_->data() + n_, counts.begin());
+  } else {
+    EXPECT_EQ(cudaMemcpy(counts.data(), device_, n_ * sizeof(uint32_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  }
+  return counts;
 }
 
 PaddedCopy CopyWithSlack(const Frame& frame) {

@@ -30,7 +30,6 @@ using cudahist::PlaneView;
 using cudahist::Status;
 using cudahist::StatusCode;
 
-constexpr uint32_t kPoison = 0xDEADBEEFu;
 constexpr Algorithm kAlgorithms[] = {Algorithm::kPrivatized, Algorithm::kPrivatizedSharedAtomic,
                                      Algorithm::kPrivatizedPacked, Algorithm::kTwoPhase, Algorithm::kAuto};
 
@@ -69,54 +68,30 @@ bool Supported(Algorithm algorithm, uint32_t counters) {
 
 enum class Output { kDevice, kPinned };
 
-// One Compute into a poisoned output; the counts as the kernel left them.
+// One Compute into poisoned counts; the counts as the kernel left them.
 class GpuRun {
  public:
-  GpuRun() { cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking); }
-  ~GpuRun() {
-    if (device_counts_ != nullptr) cudaFree(device_counts_);
-    cudaStreamDestroy(stream_);
-  }
-
   Status Create(Algorithm algorithm, uint32_t bins, int components) {
     HistogramSpec spec;
     spec.bins = bins;
     spec.algorithm = algorithm;
-    const size_t n = size_t(bins) * components;
-    CUDAHIST_RETURN_IF_ERROR(cudahist::PinnedCounts::Create(n, &pinned_));
-    if (cudaMalloc(reinterpret_cast<void**>(&device_counts_), n * 4) != cudaSuccess) {
-      return Status(StatusCode::kCudaError, "cudaMalloc(counts)");
-    }
+    out_ = std::make_unique<PoisonedCounts>(size_t(bins) * components);
+    if (!out_->ok()) return Status(StatusCode::kCudaError, "stream, device or pinned counts");
     return Histogrammer::Create(spec, components, &h_);
   }
 
   Status Run(const std::vector<PlaneView>& views, Output output, std::vector<uint32_t>* counts) {
-    const size_t n = pinned_->size();
-    std::fill(pinned_->data(), pinned_->data() + n, kPoison);
-    std::vector<uint32_t> poison(n, kPoison);
-    if (CopyToDevice(device_counts_, poison.data(), n * 4) != cudaSuccess) {
-      return Status(StatusCode::kCudaError, "poisoning counts");
-    }
-    uint32_t* target = output == Output::kPinned ? pinned_->data() : device_counts_;
-    const Status s = h_->Compute(views.data(), int(views.size()), stream_, target);
-    const cudaError_t synced = cudaStreamSynchronize(stream_);
-    if (synced != cudaSuccess) return Status(StatusCode::kCudaError, cudaGetErrorString(synced));
-    counts->assign(n, 0);
-    if (output == Output::kPinned) {
-      std::copy(pinned_->data(), pinned_->data() + n, counts->begin());
-    } else if (cudaMemcpy(counts->data(), device_counts_, n * 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
-      return Status(StatusCode::kCudaError, "reading counts");
-    }
+    const bool pinned = output == Output::kPinned;
+    const Status s = h_->Compute(views.data(), int(views.size()), out_->stream(), out_->Poisoned(pinned));
+    *counts = out_->Read(pinned);
     return s;
   }
 
   Histogrammer& histogrammer() { return *h_; }
 
  private:
-  cudaStream_t stream_ = nullptr;
+  std::unique_ptr<PoisonedCounts> out_;
   std::unique_ptr<Histogrammer> h_;
-  std::unique_ptr<cudahist::PinnedCounts> pinned_;
-  uint32_t* device_counts_ = nullptr;
 };
 
 // `views` refused with `code` and a message naming `field`; the poisoned

@@ -123,7 +123,7 @@ TEST_P(PlanWalkTest, EqualsReference) {
   hspec.bins = spec.bins;
   const int n = int(copy.views.size());
   ASSERT_TRUE(cudahist::ValidateRequest(hspec, copy.views.data(), n).ok());
-  std::vector<uint32_t> expected(cudahist::CountsLength(hspec, n), 0xDEADBEEFu);
+  std::vector<uint32_t> expected(cudahist::CountsLength(hspec, n), kPoison);
   ASSERT_TRUE(cudahist::ReferenceHistogram(hspec, copy.views.data(), n, expected.data()).ok());
 
   Plan plan;

@@ -33,50 +33,6 @@ using cudahist::PlaneView;
 using cudahist::Status;
 using cudahist::StatusCode;
 
-constexpr uint32_t kPoison = 0xDEADBEEFu;
-
-// Poisoned device and pinned counts on a non-blocking stream.
-class ScopeOutputs {
- public:
-  explicit ScopeOutputs(size_t n) : n_(n) {
-    cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
-    cudaMalloc(reinterpret_cast<void**>(&device_), n * sizeof(uint32_t));
-    cudahist::PinnedCounts::Create(n, &pinned_);
-  }
-  ~ScopeOutputs() {
-    cudaFree(device_);
-    cudaStreamDestroy(stream_);
-  }
-  bool ok() const { return stream_ != nullptr && device_ != nullptr && pinned_ != nullptr; }
-  uint32_t* Poisoned(bool pinned) {
-    std::vector<uint32_t> poison(n_, kPoison);
-    if (pinned) {
-      std::copy(poison.begin(), poison.end(), pinned_->data());
-      return pinned_->data();
-    }
-    EXPECT_EQ(CopyToDevice(device_, poison.data(), n_ * sizeof(uint32_t)), cudaSuccess);
-    return device_;
-  }
-  // After the stream's work: the counts as the kernel left them.
-  std::vector<uint32_t> Read(bool pinned) {
-    EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess) << cudaGetErrorString(cudaGetLastError());
-    std::vector<uint32_t> counts(n_);
-    if (pinned) {
-      std::copy(pinned_->data(), pinned_->data() + n_, counts.begin());
-    } else {
-      EXPECT_EQ(cudaMemcpy(counts.data(), device_, n_ * sizeof(uint32_t), cudaMemcpyDeviceToHost), cudaSuccess);
-    }
-    return counts;
-  }
-  cudaStream_t stream() const { return stream_; }
-
- private:
-  size_t n_;
-  cudaStream_t stream_ = nullptr;
-  uint32_t* device_ = nullptr;
-  std::unique_ptr<cudahist::PinnedCounts> pinned_;
-};
-
 std::vector<uint32_t> ColumnReference(const ColumnHistogramSpec& spec, const PlaneView& plane) {
   std::vector<uint32_t> counts(cudahist::ColumnCountsLength(spec));
   const Status s = cudahist::ReferenceColumnHistogram(spec, plane, counts.data());
@@ -101,7 +57,7 @@ void ExpectColumnMatches(const ColumnHistogramSpec& spec, const Frame& frame, ui
   std::unique_ptr<ColumnHistogrammer> h;
   const Status created = ColumnHistogrammer::Create(&h);
   ASSERT_TRUE(created.ok()) << created.message();
-  ScopeOutputs out(counts_offset + expected.size());
+  PoisonedCounts out(counts_offset + expected.size());
   ASSERT_TRUE(out.ok());
   for (bool pinned : {false, true}) {
     SCOPED_TRACE(pinned ? "pinned counts" : "device counts");
@@ -137,7 +93,7 @@ TEST_P(GpuJointMatrix, EqualsReference) {
   std::unique_ptr<JointHistogrammer> h;
   const Status created = JointHistogrammer::Create(&h);
   ASSERT_TRUE(created.ok()) << created.message();
-  ScopeOutputs out(expected.size());
+  PoisonedCounts out(expected.size());
   ASSERT_TRUE(out.ok());
   // Twice each: the second launch finds the accumulator the first left zero.
   for (bool pinned : {false, true, false}) {
@@ -221,7 +177,7 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
   std::vector<Frame> frames;
   std::vector<std::unique_ptr<DeviceFrame>> device;
   std::vector<std::vector<uint32_t>> expected;
-  std::vector<std::unique_ptr<ScopeOutputs>> outs;
+  std::vector<std::unique_ptr<PoisonedCounts>> outs;
   std::unique_ptr<ColumnHistogrammer> column;
   std::unique_ptr<JointHistogrammer> joint;
   ASSERT_TRUE(ColumnHistogrammer::Create(&column).ok());
@@ -235,7 +191,7 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
       expected.push_back(ColumnReference(ColumnSpecOf(columns[i]), frames.back().views[0]));
       device.push_back(std::make_unique<DeviceFrame>());
       ASSERT_EQ(device.back()->Upload(frames.back()), cudaSuccess);
-      outs.push_back(std::make_unique<ScopeOutputs>(expected.back().size()));
+      outs.push_back(std::make_unique<PoisonedCounts>(expected.back().size()));
       const Status s = column->Compute(ColumnSpecOf(columns[i]), device.back()->views()[0], stream,
                                        outs.back()->Poisoned(false));
       ASSERT_TRUE(s.ok()) << s.message();
@@ -245,7 +201,7 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
       expected.push_back(JointReference(JointSpecOf(joints[i]), frames.back().views[0], frames.back().views[1]));
       device.push_back(std::make_unique<DeviceFrame>());
       ASSERT_EQ(device.back()->Upload(frames.back()), cudaSuccess);
-      outs.push_back(std::make_unique<ScopeOutputs>(expected.back().size()));
+      outs.push_back(std::make_unique<PoisonedCounts>(expected.back().size()));
       const Status s = joint->Compute(JointSpecOf(joints[i]), device.back()->views()[0], device.back()->views()[1],
                                       stream, outs.back()->Poisoned(false));
       ASSERT_TRUE(s.ok()) << s.message();
@@ -270,7 +226,7 @@ TEST(GpuJointGraph, LaunchesEachCountTheFrameAgain) {
   ASSERT_EQ(device.Upload(frame), cudaSuccess);
   std::unique_ptr<JointHistogrammer> joint;
   ASSERT_TRUE(JointHistogrammer::Create(&joint).ok());
-  ScopeOutputs out(expected.size());
+  PoisonedCounts out(expected.size());
   ASSERT_TRUE(out.ok());
   uint32_t* counts = out.Poisoned(false);
   cudaGraph_t graph = nullptr;
@@ -303,7 +259,7 @@ TEST(GpuScopesBadInput, RefusedWithTheFieldNamedAndCountsUntouched) {
   std::unique_ptr<JointHistogrammer> joint;
   ASSERT_TRUE(ColumnHistogrammer::Create(&column).ok());
   ASSERT_TRUE(JointHistogrammer::Create(&joint).ok());
-  ScopeOutputs out(65 * 256);
+  PoisonedCounts out(65 * 256);
   ASSERT_TRUE(out.ok());
   ColumnHistogramSpec spec;
   spec.groups = 65;

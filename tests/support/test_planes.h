@@ -22,6 +22,10 @@
 
 namespace cudahist_test {
 
+// What counts hold before a call that must leave them alone (a refused
+// request, words outside the counts it was given).
+constexpr uint32_t kPoison = 0xDEADBEEFu;
+
 enum class Distribution { kUniform, kOneValue, kPeaked };  // peaked: mean of four uniform draws
 const char* DistributionName(Distribution d);
 
