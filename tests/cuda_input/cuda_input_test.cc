@@ -171,9 +171,8 @@ TEST(CudaInput, FrameStillMappedForWritingIsAnElementError) {
 
 #if GST_CHECK_VERSION(1, 24, 0)
 
-// The race a count not ordered after the producer loses: each frame is pushed
-// while the producer's stream is still 20 ms away from writing it. Every
-// count must be of the final bytes.
+// The race of issue 9: each frame is pushed while the producer's stream is
+// still 20 ms away from writing it. Every count must be of the final bytes.
 TEST(StreamOrder, CountsWaitForTheProducersPendingWrite) {
   SKIP_WITHOUT_CUDA_DEVICE();
   auto producer = MakeProducer(ProducerStream::kOwn);

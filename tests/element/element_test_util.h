@@ -96,10 +96,10 @@ std::vector<double> MessageDoubles(const GstStructure* s, const char* field);
 cudahist::SignalStatsFigures ExpectedSignalStats(const GstVideoInfo& info, GstBuffer* buffer,
                                                  GstBuffer* previous, const FrameRoi& roi);
 
-// A harness around one element (cudahistogram unless `factory` says
-// another) with a bus to catch its messages.
+// A harness around one cudahistogram with a bus to catch its messages.
 class Harness {
  public:
+  // `factory`: another element of the plugin in its place (cudavideoscope).
   explicit Harness(const std::string& properties = "", const char* factory = "cudahistogram") {
     h_ = gst_harness_new_parse((std::string(factory) + " " + properties).c_str());
     element_ = gst_harness_find_element(h_, factory);
