@@ -82,11 +82,10 @@ bool CudaCounter::CountSignalStats(GstBuffer* frame, const cudahist::YuvPlanes& 
   const bool ok = RunAfterProducers(
       frame, [&] { return EnsureSignalStats(qc != nullptr, error); },
       [&] {
-        return LibraryOk(
-                   signalstats_->Compute(planes, previous, stream_.stream(), pinned_signalstats_->get()),
-                   error) &&
-               (qc == nullptr ||
-                LibraryOk(signalstats_->ComputeQc(planes, stream_.stream(), pinned_qc_->get()), error));
+        return LibraryOk(signalstats_->Compute(planes, previous, stream_.stream(),
+                                               pinned_signalstats_->get(),
+                                               qc != nullptr ? pinned_qc_->get() : nullptr),
+                         error);
       },
       error);
   if (ok) *counts = pinned_signalstats_->get();

@@ -205,7 +205,8 @@ __global__ void __launch_bounds__(kJointSliceThreads)
   const uint32_t y0 = JointSliceRow(plan, slice, slices), y1 = JointSliceRow(plan, slice + 1, slices);
   if (kJointDirect && !kJointGlobalAtomics && direct) {
     ZeroSharedThenWaitForPriorGrids(counters, length);
-    const DirectLaunch launch = StartDirectLaunch(reinterpret_cast<DirectLaunchScratch*>(accumulator + kJointDirectAt));
+    const DirectLaunch launch =
+        StartDirectLaunch(reinterpret_cast<DirectLaunchScratch*>(accumulator + kJointDirectAt), gridDim.x);
     ZeroShareThenArrive(counts + first, length, slice, slices, launch.arrivals);
     CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
                                      SharedCount{uint32_t(__cvta_generic_to_shared(counters))});
