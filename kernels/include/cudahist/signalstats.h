@@ -207,20 +207,23 @@ void RebinCounts(const uint32_t* fine, uint32_t depth, uint32_t bins, uint32_t* 
 Status ReferenceSignalStats(const YuvPlanes& frame, const YuvPlanes* previous,
                             SignalStatsCounts* counts);
 
-// The fast CPU path (system memory in the element). Same contract. Owns its
-// scratch (a chroma row of range flags, a copy of the luma histogram), as
+// The fast CPU path (system memory in the element). Same contract, and,
+// when `qc_counts` is given, the QC counts too (ReferenceQcCounts' contract,
+// a row at a time), as SignalStatsCounter::Compute. Owns its scratch (a
+// chroma row of range flags, a copy of the luma histogram, the QC rows), as
 // CpuHistogrammer does: create once, reuse per frame.
 class CpuSignalStats {
  public:
-  Status Compute(const YuvPlanes& frame, const YuvPlanes* previous, SignalStatsCounts* counts);
-  // The QC counts (ReferenceQcCounts' contract), a row at a time.
-  Status ComputeQc(const YuvPlanes& frame, QcCounts* counts);
+  Status Compute(const YuvPlanes& frame, const YuvPlanes* previous, SignalStatsCounts* counts,
+                 QcCounts* qc_counts = nullptr);
 
  private:
+  void CountQc(const YuvPlanes& frame, QcCounts* counts);  // a validated frame
+
   std::vector<uint8_t> chroma_flags_;
   std::vector<uint32_t> luma_copy_;
-  std::vector<uint16_t> qc_rows_;   // ComputeQc's decoded rows
-  std::vector<uint8_t> qc_flags_;   // ComputeQc's per-column TOUT tests
+  std::vector<uint16_t> qc_rows_;   // CountQc's decoded rows
+  std::vector<uint8_t> qc_flags_;   // CountQc's per-column TOUT tests
 };
 
 // The GPU path: owns the device copies of the sat/hue tables (made once, in
