@@ -182,6 +182,7 @@ Status CpuSignalStats::Compute(const YuvPlanes& frame, const YuvPlanes* previous
   counts->has_previous = w.has_previous ? 1 : 0;
   counts->luma_samples = CountedSamples(frame.y);
   counts->chroma_samples = CountedSamples(frame.u);
+  if (qc_counts != nullptr) CountQc(frame, qc_counts);  // an empty region gets its header too
   if (counts->luma_samples == 0) return Status::Ok();
   w.y = RowsOf(frame.y, w.luma.x, w.luma.y);
   w.u = RowsOf(frame.u, w.chroma.x, w.chroma.y);
@@ -196,7 +197,6 @@ Status CpuSignalStats::Compute(const YuvPlanes& frame, const YuvPlanes* previous
     case 2: RunForChromaWord<uint16_t>(frame.u.sample_size, w, counts, &chroma_flags_, &luma_copy_); break;
     default: RunForChromaWord<uint32_t>(frame.u.sample_size, w, counts, &chroma_flags_, &luma_copy_); break;
   }
-  if (qc_counts != nullptr) CountQc(frame, qc_counts);
   return Status::Ok();
 }
 
