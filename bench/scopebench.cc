@@ -1,15 +1,15 @@
-// bench/scopebench: issue 11's benchmark of the scope counts, in one run.
+// bench/scopebench: the benchmark of the scope counts, in one run.
 // For each shape: the read + write roofline (the input read once, the counts
 // written once, one launch), cudahist's ColumnHistogrammer /
-// JointHistogrammer, seed 004's kernel as its article writes it (where it
+// JointHistogrammer, the two-phase per-column kernel as its article writes it (where it
 // applies) and CUB; every result checked against the CPU path
 // (CpuColumnHistogram / CpuJointHistogram, itself tested against the
 // reference) before it is timed.
-//   (a) seed 004's workload: [length, 512] 8-bit, 256 MiB, 256 bins a channel
+//   (a) the article's workload: [length, 512] 8-bit, 256 MiB, 256 bins a channel
 //   (b) 1080p luma per column: 1920 groups x 256 bins
 //   (c) 4K luma per column: 3840 groups x 256 bins
 //   (d) 1080p NV12 U-V joint, 256 x 256
-// Planes are dense (pitch = row), as seed 004's [length, channels] input is.
+// Planes are dense (pitch = row), as the article's [length, channels] input is.
 // Timing: CUDA events around a pass of back-to-back calls over a rotation of
 // frames at least kRotationOverL2 times the L2 size (each frame read from
 // DRAM), after a warm-up pass; the median over repeats, per call.
@@ -299,7 +299,7 @@ std::string RunShape(const Shape& shape, const Options& opt, const cudaDevicePro
     seed.case_name = shape.name;
     seed.method = "seed004";
     seed.status = "n/a";
-    seed.note = "seed 004's kernel counts one histogram per channel; it has no joint histogram";
+    seed.note = "the article's kernel counts one histogram per channel; it has no joint histogram";
     rows->push_back(seed);
     return "";
   }
@@ -315,7 +315,7 @@ std::string RunShape(const Shape& shape, const Options& opt, const cudaDevicePro
   Seed004Shape seed_shape;
   std::string why;
   if (!opt.Wants("seed004")) {
-    // no seed 004 row
+    // no row of the article's kernel
   } else if (Seed004ShapeFor(int(shape.height), int(shape.width), &seed_shape, &why)) {
     DeviceBuffer partials;
     if (partials.Allocate(Seed004PartialInts(seed_shape) * sizeof(int)) != cudaSuccess) return "cudaMalloc(partials)";
@@ -386,7 +386,7 @@ const Row* Find(const std::vector<Row>& rows, const std::string& case_name, cons
   return nullptr;
 }
 
-// The issue's targets, from the measured rows: >= 2x seed 004 on its own
+// The targets, from the measured rows: >= 2x the article's kernel on its own
 // workload, >= 0.8 of the read + write roofline on every shape.
 std::vector<std::string> Targets(const std::vector<Row>& rows, const std::vector<Shape>& shapes) {
   std::vector<std::string> lines;
@@ -402,7 +402,7 @@ std::vector<std::string> Targets(const std::vector<Row>& rows, const std::vector
     lines.push_back(line);
     if (const Row* seed = Find(rows, s.name, "seed004")) {
       const double x = seed->microseconds / ours->microseconds;
-      std::snprintf(line, sizeof line, "%s: cudahist %.2fx seed 004's kernel%s", s.name.c_str(), x,
+      std::snprintf(line, sizeof line, "%s: cudahist %.2fx the article's kernel%s", s.name.c_str(), x,
                     s.name.rfind("(a)", 0) == 0 ? (x >= 2.0 ? " (target 2x: met)" : " (target 2x: MISSED)") : "");
       lines.push_back(line);
     }

@@ -1,4 +1,4 @@
-// bench/seed004_baseline.cu: seed 004's kernels, transcribed from the article
+// bench/seed004_baseline.cu: the two-phase per-column histogram kernels, transcribed from the article
 // (shared/seeds/004_0f57201e56f71cd5.txt). What the article leaves out is
 // filled in the plainest way and marked "not in the article".
 #include "seed004_baseline.h"

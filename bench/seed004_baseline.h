@@ -1,4 +1,4 @@
-// bench/seed004_baseline.h: seed 004's [length, channels] histogram kernel
+// bench/seed004_baseline.h: the two-phase [length, channels] histogram kernel
 // (shared/seeds/004_0f57201e56f71cd5.txt) as its article writes it, the
 // baseline of bench/scopebench: H100 configuration (256 threads, 64 channels
 // per block, 33 row chunks), [64][257 + padding] shared histograms, 32-bit

@@ -22,7 +22,7 @@
 #       Nsight Compute (where the host has ncu) on one launch of the cudahist
 #       kernel of each case (a) to (d): duration, DRAM and L2 throughput,
 #       shared-memory wavefronts and bank conflicts, warp stall reasons,
-#       occupancy; OUTDIR/ncu-CASE.log. Then seed 004's two kernels on (a)
+#       occupancy; OUTDIR/ncu-CASE.log. Then the article's two kernels on (a)
 #       (ncu-seed004.log): the count kernel's own time, without the memset of
 #       its partials and the reduction that scopebench's seed004 row includes.
 #       Clocks as the card runs them (--clock-control none), so durations

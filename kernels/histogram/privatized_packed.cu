@@ -1,5 +1,5 @@
 // privatized-packed: per-thread packed 8-bit counters with periodic merge, as
-// seed 003 describes them (The CUDA Handbook, "Privatized (Per Thread)
+// The CUDA Handbook describes them ("Privatized (Per Thread)
 // Histograms", Listings 5-8), generalised to several components and to any
 // number of counters that fits shared memory.
 //

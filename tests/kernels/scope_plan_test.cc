@@ -177,7 +177,7 @@ TEST(ScopePlan, JointSlicesOfAnH100) {
             3u);
 }
 
-// The sliced joint kernel's walk (joint_slices.h), run on the host: every
+// The sliced joint kernel's walk (joint_slices.cuh), run on the host: every
 // (part, slice) block, each of its threads visiting the units the kernel
 // gives it, adds up to the CPU reference on every joint case (NV12's 16-byte
 // chunks with unaligned starts and ROI, two planes, P010, RGBA) and for part

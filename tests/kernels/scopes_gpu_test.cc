@@ -1,6 +1,6 @@
 // The scope kernels (ColumnHistogrammer, JointHistogrammer) against the CPU
 // reference, bit for bit, over the shared case matrix (scope_cases.h), into
-// device and pinned memory; seed 004's [length, 512] shape; back-to-back
+// device and pinned memory; the tall [length, 512] shape; back-to-back
 // launches on one stream; bad input. Each test skips (with CheckCudaDevice's
 // message) when there is no CUDA device.
 #include <cuda_runtime_api.h>
