@@ -20,6 +20,7 @@
 # histogram_variants, signalstats_variants and scope_variants run them there.
 
 kernel_variants_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck disable=SC2034  # read by the scripts that source this file
 kernel_variants_default_out=$kernel_variants_root/.gpuhost/kernel-variants
 
 # The benchmark that times a module's kernels (bench/meson.build's module_benchmarks).

@@ -19,6 +19,7 @@
 #       roofline" per variant and round. (gpuhost-run.sh step histogram_variants.)
 set -euo pipefail
 here=$(dirname "${BASH_SOURCE[0]}")
+# shellcheck source=bench/kernel_variants.sh
 source "$here/kernel_variants.sh"
 
 run_variants() {

@@ -34,6 +34,7 @@
 #   (on the host) bash .gpuhost/gpuhost-run.sh $OUT scope_variants
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/kernel_variants.sh
 source "$(dirname "${BASH_SOURCE[0]}")/kernel_variants.sh"
 
 # The standard set: base (the defaults), each technique of the column kernel

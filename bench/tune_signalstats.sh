@@ -40,6 +40,7 @@ VARIANTS=(
   "ticket_timeline=-DCUDAHIST_SIGNALSTATS_DIRECT=0 -DCUDAHIST_SIGNALSTATS_TIMELINE=1"
 )
 
+# shellcheck source=bench/kernel_variants.sh
 source "$(dirname "${BASH_SOURCE[0]}")/kernel_variants.sh"
 
 build_variants() {
