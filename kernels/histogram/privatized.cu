@@ -1,5 +1,6 @@
 // privatized: per-block sub-histograms in shared memory, merged into a global
-// accumulator; the last block writes the counts (seeds 000 v4 / 001).
+// accumulator; the last block writes the counts (the classic per-block
+// privatization of the CUDA histogram articles).
 //
 // Lane-indexed copies (the fast path): C copies of every counter, the copy of
 // counter i for lane l at i * C + l % C, 32-bit shared atomics. With C = 32

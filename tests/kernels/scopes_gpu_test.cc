@@ -158,7 +158,7 @@ TEST_P(GpuJointMatrix, EqualsReference) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, GpuJointMatrix, ::testing::ValuesIn(JointCases()));
 
-// Seed 004's workload as its article states it: [length, 512] 8-bit rows, one
+// The two-phase per-column workload as its article states it: [length, 512] 8-bit rows, one
 // 256-bin histogram per channel: width 512, pitch 512, stride 1, 512 groups.
 // 300 rows take the 32-column bands; 5000 the 128-column bands with 32-bit
 // loads, row slices and the second phase.
