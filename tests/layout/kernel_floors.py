@@ -14,7 +14,8 @@ Floors, from the ground up (docs/architecture.md):
   signalstats, scopes   (siblings: neither includes the other)
   render
   cpu              the CPU mirror of every module; nothing outside it includes it
-Prints every include that breaks them and exits 1; exits 0 when none does.
+Host headers (.h) include no device code (.cuh). Prints every include that
+breaks these rules and exits 1; exits 0 when none does.
 """
 import os
 import re
@@ -44,6 +45,8 @@ def breaks(kernels):
             with open(path, encoding="utf-8") as f:
                 for number, line in enumerate(f, 1):
                     m = INCLUDE.match(line)
+                    if m and name.endswith(".h") and m.group(1).endswith(".cuh"):
+                        found.append(f"{path}:{number}: the host header includes device code, {m.group(1)}")
                     if not m or "/" not in m.group(1):
                         continue
                     there = m.group(1).split("/")[0]
@@ -57,9 +60,10 @@ def breaks(kernels):
 
 
 def check_the_check():
-    """The check itself finds an include that runs up and one between siblings, and nothing else."""
+    """The check itself finds each kind of break, and nothing else."""
     files = {
         "launch/plan.h": '#include "cudahist/status.h"\n#include "scopes/scopes_launch.h"\n',
+        "device/walk.h": '#include "device/plan_walk.cuh"\n',
         "scopes/walk.cuh": '#include "device/plan_walk.cuh"\n#include "signalstats/tables.h"\n',
         "cpu/backend.cc": '#include "render/pixels.cuh"\n#include "cpu/sample_access.h"\n',
     }
@@ -69,7 +73,8 @@ def check_the_check():
             with open(os.path.join(kernels, name), "w", encoding="utf-8") as f:
                 f.write(text)
         found = breaks(kernels)
-    wanted = ["launch/plan.h:2: launch includes scopes/scopes_launch.h, a floor above it",
+    wanted = ["device/walk.h:1: the host header includes device code, device/plan_walk.cuh",
+              "launch/plan.h:2: launch includes scopes/scopes_launch.h, a floor above it",
               "scopes/walk.cuh:2: scopes includes its sibling signalstats/tables.h"]
     got = sorted(line[len(kernels) + 1:] for line in found)
     if got != wanted:
