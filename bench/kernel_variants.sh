@@ -15,13 +15,17 @@
 #       lists every variant there as "BENCHMARK-NAME FLAGS". The rest of the
 #       library is built once in that folder and kept between calls.
 #
-# scripts/gpuhost-pack.sh packs .gpuhost/kernel-variants (the default OUTDIR of
-# the three scripts) as kernel_variants.tar.xz; scripts/gpuhost-run.sh's steps
-# histogram_variants, signalstats_variants and scope_variants run them there.
+# The default OUTDIR of the three scripts is build-variants/kernel-variants
+# (KERNEL_VARIANTS_BUILD/kernel-variants): each script replaces its own
+# module's variants there and leaves the others', and scripts/gpuhost-pack.sh
+# packs all of them as kernel_variants.tar.xz (rm -rf that folder to pack none);
+# scripts/gpuhost-run.sh's steps histogram_variants, signalstats_variants and
+# scope_variants run them on the GPU host.
 
 kernel_variants_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+kernel_variants_build=${KERNEL_VARIANTS_BUILD:-$kernel_variants_root/build-variants}
 # shellcheck disable=SC2034  # read by the scripts that source this file
-kernel_variants_default_out=$kernel_variants_root/.gpuhost/kernel-variants
+kernel_variants_default_out=$kernel_variants_build/kernel-variants
 
 # The benchmark that times a module's kernels (bench/meson.build's module_benchmarks).
 benchmark_of_module() {
@@ -37,7 +41,7 @@ build_kernel_variants() {
   local module=${1:?usage: build_kernel_variants MODULE OUTDIR NAME=FLAGS...} out=${2:?OUTDIR}
   shift 2
   [ $# -gt 0 ] || { echo "kernel_variants: no variant for $module" >&2; return 2; }
-  local bench build=${KERNEL_VARIANTS_BUILD:-$kernel_variants_root/build-variants}
+  local bench build=$kernel_variants_build
   bench=$(benchmark_of_module "$module") || return 2
   export PATH="/usr/local/cuda/bin:$PATH" CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$kernel_variants_root")}
   local entries=() targets=() variant name

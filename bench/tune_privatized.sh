@@ -7,7 +7,7 @@
 #
 #   bench/tune_privatized.sh [OUTDIR] NAME=FLAGS...      here, before gpuhost-pack.sh
 #       one histbench per variant, for sm_90, as OUTDIR/histbench-NAME (default
-#       OUTDIR: .gpuhost/kernel-variants, which gpuhost-pack.sh packs), built
+#       OUTDIR: build-variants/kernel-variants, which gpuhost-pack.sh packs), built
 #       by bench/kernel_variants.sh: the histogram kernels and the launch plan
 #       compiled again per variant. Example:
 #         bench/tune_privatized.sh base= loads4="-DCUDAHIST_PRIVATIZED_LOADS=4"

@@ -5,7 +5,7 @@
 #
 #   bench/tune_scopes.sh build [OUTDIR] [NAME=FLAGS | NAME]...
 #       one scopebench per variant, for sm_90, as OUTDIR/scopebench-NAME
-#       (default OUTDIR: .gpuhost/kernel-variants; NAME: letters, digits, _;
+#       (default OUTDIR: build-variants/kernel-variants; NAME: letters, digits, _;
 #       a NAME alone: that standard variant), built by bench/kernel_variants.sh:
 #       the flags reach only the three scope kernel files. With none, the
 #       standard set below.
@@ -28,7 +28,7 @@
 #       Clocks as the card runs them (--clock-control none), so durations
 #       compare with scopebench's; ncu's replays still serialise the launches.
 #
-# scripts/gpuhost-pack.sh packs .gpuhost/kernel-variants and
+# scripts/gpuhost-pack.sh packs build-variants/kernel-variants and
 # scripts/gpuhost-run.sh's step scope_variants runs its scopebench-*:
 #   bench/tune_scopes.sh build && scripts/gpuhost-pack.sh build
 #   (on the host) bash .gpuhost/gpuhost-run.sh $OUT scope_variants

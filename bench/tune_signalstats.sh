@@ -5,7 +5,7 @@
 #
 #   bench/tune_signalstats.sh build [OUTDIR]      here, before gpuhost-pack.sh
 #       one signalstats_bench per variant below, and `default` (no flags), as
-#       OUTDIR/signalstats_bench-NAME (default OUTDIR: .gpuhost/kernel-variants,
+#       OUTDIR/signalstats_bench-NAME (default OUTDIR: build-variants/kernel-variants,
 #       which gpuhost-pack.sh packs), built by bench/kernel_variants.sh: only
 #       the signalstats kernel is compiled again per variant.
 #   bench/tune_signalstats.sh run BIN_DIR OUT_DIR [ROUNDS]   on the GPU host

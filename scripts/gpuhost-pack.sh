@@ -134,16 +134,16 @@ pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz, ${xz_level:
 }
 pack gst122.tar.xz bin gst gst-plugin lib
 # The tuning variants (bench/kernel_variants.sh, through bench/tune_privatized.sh,
-# tune_signalstats.sh and tune_scopes.sh: .gpuhost/kernel-variants): one
-# stripped benchmark each, some 6.8 MB that differ only in one module's
-# kernels; xz -9's 64 MiB window stores each after the first of its
-# benchmark in a few tens of KB (two scopebench variants: 1.8 MB together).
-if [ -d "$out/kernel-variants" ]; then
+# tune_signalstats.sh and tune_scopes.sh; KERNEL_VARIANTS_BUILD, default
+# build-variants): one stripped benchmark each, some 6.8 MB that differ only
+# in one module's kernels; xz -9's 64 MiB window stores each after the first
+# of its benchmark in a few tens of KB (two scopebench variants: 1.8 MB together).
+variants=${KERNEL_VARIANTS_BUILD:-build-variants}/kernel-variants
+rm -rf "$out/kernel-variants" "$out/kernel_variants.tar.xz" "$out/scope_variants.tar.xz"  # and earlier packs' name
+if [ -d "$variants" ]; then
+  cp -r "$variants" "$out/kernel-variants"
   xz_level=-9 pack kernel_variants.tar.xz kernel-variants
-elif [ -f "$out/kernel_variants.tar.xz" ]; then
-  echo "gpuhost-pack: kernel_variants.tar.xz kept from an earlier pack (bench/tune_*.sh build them again)" >&2
 fi
-rm -f "$out/scope_variants.tar.xz"  # the name of earlier packs
 rm -f "$out/ffmpeg.tar.xz"
 [ -d "$out/ffmpeg" ] && pack ffmpeg.tar.xz ffmpeg
 
