@@ -23,8 +23,8 @@
 #       kernel of each case (a) to (d): duration, DRAM and L2 throughput,
 #       shared-memory wavefronts and bank conflicts, warp stall reasons,
 #       occupancy; OUTDIR/ncu-CASE.log. Then the article's two kernels on (a)
-#       (ncu-seed004.log): the count kernel's own time, without the memset of
-#       its partials and the reduction that scopebench's seed004 row includes.
+#       (ncu-article.log): the count kernel's own time, without the memset of
+#       its partials and the reduction that scopebench's article row includes.
 #       Clocks as the card runs them (--clock-control none), so durations
 #       compare with scopebench's; ncu's replays still serialise the launches.
 #
@@ -131,9 +131,9 @@ profile() {
   local rc=0
   timeout 120 "$ncu" --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
     -k regex:'histogram_optimized_kernel|histogram_reduce_kernel' -c 2 \
-    "$binary" --cases a --methods seed004 --repeats 1 > "$out/ncu-seed004.log" 2>&1 || rc=$?
-  echo "ncu (seed004 on a): exit $rc"
-  grep -E "histogram_(optimized|reduce)_kernel|gpu__time_duration|dram__bytes" "$out/ncu-seed004.log" | sed 's/^ */  /' ||
+    "$binary" --cases a --methods article --repeats 1 > "$out/ncu-article.log" 2>&1 || rc=$?
+  echo "ncu (article on a): exit $rc"
+  grep -E "histogram_(optimized|reduce)_kernel|gpu__time_duration|dram__bytes" "$out/ncu-article.log" | sed 's/^ */  /' ||
     true
 }
 

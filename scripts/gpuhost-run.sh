@@ -286,10 +286,10 @@ for s in $steps; do
       # The scope counts: the kernels against the CPU reference, the
       # same under memcheck, then the benchmark (the two-phase per-column baseline, CUB, roofline) in one run.
       use_gst 122
-      scope_tests='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuSeed004*:GpuColumnLarge*:GpuScopes*'
+      scope_tests='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuArticle*:GpuColumnLarge*:GpuScopes*'
       TAIL_LINES=8 step scope_tests "$bin/kernel_tests" --gtest_filter="$scope_tests"
       TAIL_LINES=8 step scope_memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin/kernel_tests" \
-        --gtest_filter='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuSeed004*:GpuScopes*'
+        --gtest_filter='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuArticle*:GpuScopes*'
       TAIL_LINES=40 step scopebench "$bin/scopebench" --json "$logs/scopebench.json"
       # The same on peaked samples (a bell around mid-range, like real video):
       # fewer distinct counters a block, which is what the joint kernel's merge costs.

@@ -91,7 +91,7 @@ TEST(ScopePlan, VideoFramesSpreadOverEverySmAndWriteTheCountsDirectly) {
   EXPECT_TRUE(waveform.direct);
 }
 
-TEST(ScopePlan, Seed004WorkloadTakesWideBandsAndRowSlices) {
+TEST(ScopePlan, ArticleWorkloadTakesWideBandsAndRowSlices) {
   const ColumnPlan p = PlanOf(512, 256, Plane(512, 524288, 512));
   EXPECT_EQ(p.lane_columns, 4u);
   EXPECT_TRUE(p.bytes);  // 32-bit loads of four whole-byte bins

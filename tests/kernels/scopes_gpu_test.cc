@@ -162,7 +162,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, GpuJointMatrix, ::testing::ValuesIn(JointCases()
 // 256-bin histogram per channel: width 512, pitch 512, stride 1, 512 groups.
 // 300 rows take the 32-column bands; 5000 the 128-column bands with 32-bit
 // loads, row slices and the second phase.
-TEST(GpuSeed004Shape, LengthBy512ChannelsEqualsReference) {
+TEST(GpuArticleShape, LengthBy512ChannelsEqualsReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
   for (uint32_t length : {300u, 5000u}) {
     SCOPED_TRACE("length " + std::to_string(length));
