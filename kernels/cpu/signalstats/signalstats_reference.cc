@@ -1,6 +1,6 @@
 // ReferenceSignalStats: the oracle of the signalstats tests. One pixel at a
 // time, straight from the definitions in cudahist/signalstats.h; sat and hue
-// from the shared tables (signalstats/sat_hue_tables.h), the one place their formula
+// from the shared tables (signalstats_tables.h), the one place their formula
 // lives.
 #include <cstring>
 
