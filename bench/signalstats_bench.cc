@@ -1,4 +1,4 @@
-// signalstats_bench: the library half of issue 10's speed target. On 1080p
+// signalstats_bench: the library half of signalstats' speed target. On 1080p
 // NV12 frames counted back to back (one call per frame, frames rotating over
 // four times the L2 so that each comes from device memory, as a decoder's
 // output does), it times with CUDA events (warm-up, then the median of

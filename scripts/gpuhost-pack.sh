@@ -5,7 +5,7 @@
 # example binaries (bin/), the scripts that run them, and H.264 test clips
 # made here with x264enc (media/). The GPU host has no GStreamer and no
 # registry. All of it but the scripts and clips travels as gst122.tar.xz.
-# Issue 10 (gpuhost-run.sh signalstats_ffmpeg): Debian's ffmpeg made relocatable
+# For gpuhost-run.sh's signalstats_ffmpeg step: Debian's ffmpeg made relocatable
 # (scripts/ffmpeg_bundle.py) with GStreamer's libav plugin, as ffmpeg.tar.xz,
 # and the signalstats comparison clips with FFmpeg's figures of them
 # (media/signalstats/); skipped, with a warning, where ffmpeg is missing.
@@ -55,7 +55,6 @@ copy_if_built() {  # copy_if_built DEST PATH...
 }
 # pack_binaries BUILD DEST: the plugin, the meta library and every test,
 # benchmark and example executable of BUILD into DEST/{gst-plugin,lib,bin}
-# (with bench/tune_signalstats.sh's signalstats_bench-NAME variants, when built).
 pack_binaries() {
   local from=$1 dest=$2
   rm -rf "$dest/bin" "$dest/gst-plugin" "$dest/lib"
@@ -150,14 +149,16 @@ pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz, ${xz_level:
   (cd "$out" && rm -rf "$@")
 }
 pack gst122.tar.xz bin gst gst-plugin lib
-# Issue 11's scope-kernel variants (bench/tune_scopes.sh build
-# .gpuhost/scope-variants): one stripped scopebench each, 6.8 MB that differ
-# only in the scope kernels; xz -9's 64 MiB window stores each after the
-# first in a few tens of KB (two variants: 1.8 MB together).
-if [ -d "$out/scope-variants" ]; then
-  xz_level=-9 pack scope_variants.tar.xz scope-variants
-elif [ -f "$out/scope_variants.tar.xz" ]; then
-  echo "gpuhost-pack: scope_variants.tar.xz kept from an earlier pack (bench/tune_scopes.sh build .gpuhost/scope-variants rebuilds it)" >&2
+# The tuning variants (bench/kernel_variants.sh, through bench/tune_privatized.sh,
+# tune_signalstats.sh and tune_scopes.sh; KERNEL_VARIANTS_BUILD, default
+# build-variants): one stripped benchmark each, some 6.8 MB that differ only
+# in one module's kernels; xz -9's 64 MiB window stores each after the first
+# of its benchmark in a few tens of KB (two scopebench variants: 1.8 MB together).
+variants=${KERNEL_VARIANTS_BUILD:-build-variants}/kernel-variants
+rm -rf "$out/kernel-variants" "$out/kernel_variants.tar.xz" "$out/scope_variants.tar.xz"  # and earlier packs' name
+if [ -d "$variants" ]; then
+  cp -r "$variants" "$out/kernel-variants"
+  xz_level=-9 pack kernel_variants.tar.xz kernel-variants
 fi
 rm -f "$out/baseline.tar.xz"
 if [ -n "$baseline" ]; then

@@ -75,7 +75,7 @@ __device__ __forceinline__ void ZeroSharedThenWaitForPriorGrids(uint32_t* words,
 // (block-uniform) in the last of the `blocks` blocks to arrive at `ticket`.
 // The barrier orders every thread's atomics before thread 0's fence, which
 // is cumulative, so one fence orders them all before the block's ticket (as
-// cooperative groups' grid sync does); kTicketFenceEveryThread (tuning.h)
+// cooperative groups' grid sync does); kTicketFenceEveryThread (launch/walk_tuning.h)
 // says why not a fence in every thread.
 __device__ __forceinline__ bool LastBlockToArrive(uint32_t* ticket, uint32_t blocks) {
   __shared__ bool is_last_block;

@@ -17,7 +17,7 @@
 // With CUDAHIST_JOINT_SLICED, JointSlicedKernel instead (scopes_tuning.h says
 // why): a block per (part of the b range, slice of rows), shared counters of
 // its part, no grid sync; the last block of a part to arrive moves that part
-// of the accumulator to the counts (joint_slices.h: the walk).
+// of the accumulator to the counts (joint_slices.cuh: the walk).
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -171,7 +171,7 @@ CUDAHIST_UNROLL
   if (threadIdx.x == 0) *ticket = 0;
 }
 
-// The sliced walk's count (joint_slices.h) into the block's shared counters:
+// The sliced walk's count (joint_slices.cuh) into the block's shared counters:
 // one reduction, predicated on `add`, at a shared address computed once (a
 // generic pointer into shared memory costs the address's conversion at every
 // sample on sm_90, and a branch around each reduction a divergent warp).

@@ -36,16 +36,11 @@
 
 namespace cudahist::detail {
 
-// Luma rows a QC block takes: a multiple of 4 (4:2:0 chroma pairs stay in the
-// band); 16 gives a 1080p frame 68 blocks, and its column sums 68 global
-// atomics a column.
-constexpr uint32_t kQcBandRows = 16;
 static_assert(kQcBandRows % 4 == 0, "4:2:0 chroma pairs stay in a band");
 static_assert(kQcBandRows <= 32, "one warp decides the band's VREP rows");
 
-// The QC blocks share the signalstats blocks' shared memory: their column
-// sums of a band live in the dynamic shared memory of the lane copies, which
-// the launch sizes at least this large.
+// A QC block's column sums of its band live in the dynamic shared memory of
+// the signalstats blocks' lane copies, which the launch sizes at least this.
 constexpr uint32_t kQcSharedBytes = kQcMaxWidth * sizeof(uint32_t);
 
 struct QcParams {

@@ -10,7 +10,7 @@
 // shared memory (lane_copies.cuh), merged into compact global totals; the
 // sums are reduced per warp (shuffles), per block (shared) and then per grid
 // (64-bit global atomics). Counts in device memory take a direct launch
-// (grid_arrivals.cuh, kSignalStatsDirect): the first block to start zeroes
+// (device/grid_completion.cuh, kSignalStatsDirect): the first block to start zeroes
 // the counts, and every block adds its merged copies and sums straight into
 // them once those zeros are in place. Pinned or managed counts go to compact
 // totals in the scratch, and the last block to arrive (the privatized
@@ -54,8 +54,8 @@ constexpr uint32_t kTotals = kSignalStatsPairedTotals ? kCountsBins / 2 : kCount
 struct Scratch {
   unsigned long long sums[kSignalStatsSums];
   uint32_t ticket;
-  DirectLaunchScratch direct;  // grid_arrivals.cuh
-  Total totals[kTotals];  // the walk's compact numbering (signalstats_walk.h)
+  DirectLaunchScratch direct;  // device/grid_completion.cuh
+  Total totals[kTotals];  // the walk's compact numbering (signalstats_walk.cuh)
   QcScratch qc;           // the QC blocks' (qc_band.cuh)
 };
 

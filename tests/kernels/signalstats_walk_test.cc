@@ -1,4 +1,4 @@
-// The signalstats kernel's walk (kernels/signalstats_walk.h) run on the host,
+// The signalstats kernel's walk (kernels/signalstats/signalstats_walk.cuh) run on the host,
 // unit by unit as the kernel's threads take them, against the reference over
 // the format matrix: the units' chroma runs, luma blocks, ROI clipping, table
 // lookups and the compact counter numbering, checked without a GPU; and the

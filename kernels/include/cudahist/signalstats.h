@@ -32,7 +32,7 @@
 //               < 16 mult or > 240 mult
 //   DIF       : sum over the samples of |sample - previous frame's sample|
 // sat and hue come from a table of all 2^(2d) chroma pairs made on the host
-// with the same float functions (kernels/signalstats_tables.h), so the GPU,
+// with the same float functions (kernels/signalstats/sat_hue_tables.h), so the GPU,
 // the CPU paths and FFmpeg put every pair in the same bin (checked against
 // Debian's ffmpeg 5.1.9: all 65536 8-bit pairs, 41960 10-bit ones).
 #pragma once
