@@ -22,6 +22,7 @@
 // the order or residency in which the blocks run.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -59,7 +60,7 @@ struct QcParams {
 inline uint32_t QcBlocks(uint32_t height, uint32_t chroma_height, uint32_t chroma_band_rows) {
   const uint32_t bands = (height + kQcBandRows - 1) / kQcBandRows;
   const uint32_t chroma_bands = (chroma_height + chroma_band_rows - 1) / chroma_band_rows;
-  return bands > chroma_bands ? (bands > 1 ? bands : 1) : (chroma_bands > 1 ? chroma_bands : 1);
+  return std::max({1u, bands, chroma_bands});
 }
 
 // The QC parameters of a validated frame (ValidateYuvPlanes).
