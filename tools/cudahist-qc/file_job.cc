@@ -1,8 +1,10 @@
 #include "file_job.h"
 
 #include <glib/gstdio.h>
+#include <gst/pbutils/missing-plugins.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace qc {
@@ -14,12 +16,14 @@ std::string FactoryKlass(GstElement* element) {
   return klass ? klass : "";
 }
 
-void OnDemuxerPad(GstElement*, GstPad* pad, gpointer result) {
-  GstCaps* caps = gst_pad_query_caps(pad, nullptr);
-  if (caps && !gst_caps_is_empty(caps) &&
-      g_str_has_prefix(gst_structure_get_name(gst_caps_get_structure(caps, 0)), "audio/"))
-    static_cast<JobResult*>(result)->has_audio = true;
-  if (caps) gst_caps_unref(caps);
+// The video may end this much before the duration its container declares
+// (an audio stream may run a little longer) before the file is called truncated.
+constexpr GstClockTime kTruncationSlack = GST_SECOND / 2;
+
+std::string SecondsText(GstClockTime t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f s", double(t) / GST_SECOND);
+  return text;
 }
 
 bool CreateParentFolder(const std::string& path, std::string* problem) {
@@ -64,6 +68,7 @@ void FileJob::Start() {
   if (!CreateParentFolder(result_.report, &problem) || !writer_.Open(result_.report, overwrite_, &problem))
     return Fail(problem);
 
+  cudahist_tools::MatchBinsToDepth(parts_.analysis);
   ledger_.Watch(parts_.pipeline);
   g_signal_connect(parts_.pipeline, "deep-element-added", G_CALLBACK(OnElementAdded), this);
   GstPad* sink = gst_element_get_static_pad(parts_.analysis, "sink");
@@ -90,8 +95,37 @@ void FileJob::OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer sel
   const std::string klass = FactoryKlass(element);
   if (klass.find("Decoder") != std::string::npos && klass.find("Video") != std::string::npos)
     job->result_.decoder = GST_OBJECT_NAME(gst_element_get_factory(element));
-  if (klass.find("Demux") != std::string::npos)
-    g_signal_connect(element, "pad-added", G_CALLBACK(OnDemuxerPad), &job->result_);
+  if (klass.find("Demux") != std::string::npos) {
+    g_signal_connect(element, "pad-added", G_CALLBACK(OnDemuxerPad), job);
+    g_signal_connect(element, "no-more-pads", G_CALLBACK(OnDemuxerDone), job);
+  }
+}
+
+void FileJob::OnDemuxerPad(GstElement*, GstPad* pad, gpointer self) {
+  FileJob* job = static_cast<FileJob*>(self);
+  GstCaps* caps = gst_pad_query_caps(pad, nullptr);
+  const std::string name =
+      caps && !gst_caps_is_empty(caps) ? gst_structure_get_name(gst_caps_get_structure(caps, 0)) : "";
+  if (caps) gst_caps_unref(caps);
+  if (name.rfind("audio/", 0) == 0) job->result_.has_audio = true;
+  if (name.rfind("video/", 0) == 0 || name.rfind("image/", 0) == 0) job->demuxer_has_video_ = true;
+}
+
+void FileJob::OnDemuxerDone(GstElement*, gpointer self) { static_cast<FileJob*>(self)->demuxer_done_ = true; }
+
+std::string FileJob::Explain(const std::string& pipeline_error) const {
+  if (demuxer_done_ && !demuxer_has_video_) return "no video stream in the file";
+  if (!missing_decoder_.empty())
+    return "unsupported codec: GStreamer has no " + missing_decoder_ + " here (a plugin package may add it)";
+  return pipeline_error;
+}
+
+// Against the duration known at the first frames: a demuxer that meets the
+// end of a truncated file early corrects its duration to what it found.
+std::string FileJob::Truncation() const {
+  if (!GST_CLOCK_TIME_IS_VALID(duration_) || last_frame_end_ + kTruncationSlack >= duration_) return "";
+  return "truncated: its frames end at " + SecondsText(last_frame_end_) + " of the " + SecondsText(duration_) +
+         " its container declares (" + std::to_string(result_.frames) + " frames decoded)";
 }
 
 GstPadProbeReturn FileJob::OnAnalysisInput(GstPad*, GstPadProbeInfo* info, gpointer self) {
@@ -141,7 +175,10 @@ void FileJob::OnFrameFigures(const GstStructure* message) {
                           std::to_string(figures.timestamp) + ")");
   if (!writer_.Write(FrameElement(attributes, figures), &problem)) return Fail(problem);
   ++result_.frames;
-  if (GST_CLOCK_TIME_IS_VALID(attributes.pts_time)) position_ = attributes.pts_time;
+  if (GST_CLOCK_TIME_IS_VALID(attributes.pts_time)) {
+    position_ = attributes.pts_time;
+    last_frame_end_ = attributes.pts_time + (GST_CLOCK_TIME_IS_VALID(attributes.duration) ? attributes.duration : 0);
+  }
   if (!GST_CLOCK_TIME_IS_VALID(duration_) || duration_ == 0) {
     gint64 duration = 0;
     if (gst_element_query_duration(parts_.pipeline, GST_FORMAT_TIME, &duration) && duration > 0)
@@ -151,16 +188,27 @@ void FileJob::OnFrameFigures(const GstStructure* message) {
 
 gboolean FileJob::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
   FileJob* job = static_cast<FileJob*>(self);
-  if (job->finished_) return G_SOURCE_REMOVE;
+  if (job->finished_) {
+    job->bus_watch_ = 0;
+    return G_SOURCE_REMOVE;
+  }
   if (const GstStructure* figures = cudahist_tools::AnalysisMessage(message)) {
     job->OnFrameFigures(figures);
+  } else if (gst_is_missing_plugin_message(message)) {
+    gchar* description = gst_missing_plugin_message_get_description(message);
+    if (description && job->missing_decoder_.empty()) job->missing_decoder_ = description;
+    g_free(description);
   } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
-    job->Fail(cudahist_tools::ErrorText(message));
+    job->Fail(job->Explain(cudahist_tools::ErrorText(message)));
   } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS) {
-    if (job->result_.frames == 0) job->Fail("no video frame was decoded");
+    const std::string truncated = job->Truncation();
+    if (job->result_.frames == 0) job->Fail(job->Explain("no video frame was decoded"));
+    else if (!truncated.empty()) job->Fail(truncated);
     else job->Succeed();
   }
-  return job->finished_ ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+  if (!job->finished_) return G_SOURCE_CONTINUE;
+  job->bus_watch_ = 0;  // removed by returning G_SOURCE_REMOVE
+  return G_SOURCE_REMOVE;
 }
 
 void FileJob::Fail(const std::string& error) {
@@ -169,14 +217,12 @@ void FileJob::Fail(const std::string& error) {
   result_.status = JobResult::Status::kFailed;
   result_.error = error;
   writer_.Abandon();
-  Stop();
   result_.seconds = double(g_get_monotonic_time() - started_us_) / 1e6;
   on_done_(this);
 }
 
 void FileJob::Succeed() {
   std::string problem;
-  Stop();
   if (!writer_.Finish(&problem)) return Fail(problem);
   finished_ = true;
   result_.status = JobResult::Status::kWritten;

@@ -6,6 +6,7 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -33,6 +34,8 @@ class FileJob {
  public:
   FileJob(const std::string& input, const std::string& report, const cudahist_tools::AnalysisTarget& target,
           bool overwrite, std::function<void(FileJob*)> on_done);
+  // Stops the pipeline. Not from inside the job's own callbacks (the
+  // scheduler releases finished jobs from the main loop).
   ~FileJob();
   FileJob(const FileJob&) = delete;
   FileJob& operator=(const FileJob&) = delete;
@@ -48,6 +51,12 @@ class FileJob {
   static gboolean OnBusMessage(GstBus*, GstMessage* message, gpointer self);
   static GstPadProbeReturn OnAnalysisInput(GstPad*, GstPadProbeInfo* info, gpointer self);
   static void OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer self);
+  static void OnDemuxerPad(GstElement*, GstPad* pad, gpointer self);
+  static void OnDemuxerDone(GstElement*, gpointer self);
+  // The error to report for a failed pipeline: what the input lacks, where known.
+  std::string Explain(const std::string& pipeline_error) const;
+  // "" or why the frames decoded do not reach the end the container declares.
+  std::string Truncation() const;
   void OnFrameFigures(const GstStructure* message);
   void Fail(const std::string& error);
   void Succeed();
@@ -64,6 +73,11 @@ class FileJob {
   gint64 started_us_ = 0;
   GstClockTime duration_ = GST_CLOCK_TIME_NONE, position_ = 0;
   bool finished_ = false;
+  GstClockTime last_frame_end_ = 0;
+  std::string missing_decoder_;  // what decodebin found no decoder for
+
+  // Set in the streaming threads: what the demuxer exposed.
+  std::atomic<bool> demuxer_done_{false}, demuxer_has_video_{false};
 
   // Filled by the probe in the streaming thread, taken in the main loop.
   std::mutex mutex_;

@@ -1,6 +1,7 @@
 // cudahist-qc: QCTools reports (FILE.qctools.xml.gz) for video files, their
 // figures computed by the cudahistogram element on the GPU (or its CPU
 // backend), many files at once.
+#include <glib-unix.h>
 #include <gst/gst.h>
 #include <unistd.h>
 
@@ -77,8 +78,19 @@ class Scheduler {
     const gint64 start = g_get_monotonic_time();
     g_idle_add(&Scheduler::StartMoreOnIdle, this);
     const guint redraw = interactive ? g_timeout_add(200, &Scheduler::Redraw, this) : 0;
+    // Interrupted: the running jobs are released, which deletes their unfinished reports.
+    const guint interrupt = g_unix_signal_add(SIGINT, &Scheduler::Interrupt, this);
+    const guint terminate = g_unix_signal_add(SIGTERM, &Scheduler::Interrupt, this);
     g_main_loop_run(loop_);
+    g_source_remove(interrupt);
+    g_source_remove(terminate);
     if (redraw) g_source_remove(redraw);
+    if (interrupted_) {
+      running_.clear();
+      finished_.clear();
+      std::fprintf(stderr, "cudahist-qc: interrupted; unfinished reports were not kept\n");
+      return progress_.failed() + 1;
+    }
     progress_.Summary(double(g_get_monotonic_time() - start) / 1e6);
     return progress_.failed();
   }
@@ -87,6 +99,13 @@ class Scheduler {
   static gboolean StartMoreOnIdle(gpointer self) {
     static_cast<Scheduler*>(self)->StartMore();
     return G_SOURCE_REMOVE;
+  }
+
+  static gboolean Interrupt(gpointer self) {
+    Scheduler* s = static_cast<Scheduler*>(self);
+    s->interrupted_ = true;
+    g_main_loop_quit(s->loop_);
+    return G_SOURCE_CONTINUE;
   }
 
   static gboolean Redraw(gpointer self) {
@@ -154,6 +173,7 @@ class Scheduler {
   GMainLoop* loop_;
   std::vector<int> device_load_;
   std::vector<std::unique_ptr<qc::FileJob>> running_, finished_;
+  bool interrupted_ = false;
 };
 
 }  // namespace

@@ -62,9 +62,8 @@ std::string FrameAttributesText(const FrameAttributes& a) {
                   Attribute("key_frame", a.key_frame ? "1" : "0");
   const bool ticks = a.time_base_den > 0;
   if (GST_CLOCK_TIME_IS_VALID(a.pts_time)) {
-    // The decoded frame's pts, the dts of the packet that completed it (the
-    // pts again for FFmpeg's decoders on streams whose reorder delay matches
-    // the container's dts shift) and the best-effort timestamp.
+    // As qcli's graph prints them: its output frames carry the pts as their
+    // packet's dts and as the best-effort timestamp.
     for (const char* name : {"pts", "pkt_dts", "best_effort_timestamp"}) {
       if (ticks) s += Attribute(name, Integer(Ticks(a.pts_time, a.time_base_num, a.time_base_den)));
       s += Attribute((std::string(name) + "_time").c_str(), Seconds(a.pts_time));

@@ -32,13 +32,16 @@ GRAPH = ("signalstats=stat=tout+vrep+brng,cropdetect=reset=1,split[a][b];"
 FIGURES_FROM_THE_FIGURES_BRANCH = ("lavfi.signalstats.TOUT", "lavfi.signalstats.VREP",
                                    "lavfi.cropdetect.", "lavfi.psnr.")
 
-# Attributes compared with plain ffprobe where the report has them: QCTools'
-# reader uses key_frame, pkt_pts_time|pkt_dts_time, pkt_duration_time, pkt_pos,
-# pkt_size, width, height, pix_fmt, pict_type.
-ATTRIBUTES = ["media_type", "key_frame", "pts", "pts_time", "pkt_dts", "pkt_dts_time", "best_effort_timestamp",
-              "best_effort_timestamp_time", "pkt_duration", "pkt_duration_time", "pkt_pos", "pkt_size", "width",
-              "height", "pix_fmt", "sample_aspect_ratio", "pict_type", "interlaced_frame", "top_field_first",
-              "repeat_pict"]
+# QCTools' reader uses key_frame, pkt_pts_time|pkt_dts_time, pkt_duration_time,
+# pkt_pos, pkt_size, width, height, pix_fmt and pict_type. Timestamps are
+# compared with the graph's document (its frames carry the pts as pkt_dts too),
+# the packet's and the picture's attributes with plain ffprobe's (the graph's
+# output frame is the top field, a lavfi packet that is always a key frame).
+GRAPH_ATTRIBUTES = ["media_type", "stream_index", "pts", "pts_time", "pkt_dts", "pkt_dts_time",
+                    "best_effort_timestamp", "best_effort_timestamp_time", "pkt_pos"]
+PLAIN_ATTRIBUTES = ["key_frame", "pkt_duration", "pkt_duration_time", "pkt_pos", "pkt_size", "width", "height",
+                    "pix_fmt", "sample_aspect_ratio", "pict_type", "interlaced_frame", "top_field_first",
+                    "repeat_pict"]
 # What GStreamer does not tell, so the report leaves out (as ffprobe leaves out
 # what it does not know) or marks unknown; docs/qc.md says why.
 #   pkt_pos: known where the demuxer reads each packet on its own (MP4/MOV).
@@ -123,16 +126,15 @@ def compare(name, ours_root, graph_root, plain_root, until_figures_land):
                 expected = [(k, v) for k, v in expected if k not in missing]
         if got != expected:
             diffs.append(f"{name} frame {i}: tags differ\n  ours:    {got}\n  ffprobe: {expected}")
-        for a in ATTRIBUTES:
-            ov, pv = o.get(a), p.get(a)
-            if ov is None and (a in MAY_BE_ABSENT or pv is None):
-                continue
-            if a == "pict_type" and ov == "?":
-                continue  # unknown to GStreamer: neither key frame nor intra-only codec
-            if ov != pv:
-                diffs.append(f"{name} frame {i}: {a}={ov!r}, ffprobe {pv!r}")
-        if o.get("pts_time") != g.get("pts_time"):
-            diffs.append(f"{name} frame {i}: pts_time {o.get('pts_time')}, the graph's {g.get('pts_time')}")
+        for reference, attributes, source in ((g, GRAPH_ATTRIBUTES, "the graph's"), (p, PLAIN_ATTRIBUTES, "ffprobe")):
+            for a in attributes:
+                ov, rv = o.get(a), reference.get(a)
+                if ov is None and a in MAY_BE_ABSENT:
+                    continue
+                if a == "pict_type" and ov == "?":
+                    continue  # unknown to GStreamer: neither key frame nor intra-only codec
+                if ov != rv:
+                    diffs.append(f"{name} frame {i}: {a}={ov!r}, {source} {rv!r}")
     return diffs, pending
 
 
