@@ -195,7 +195,7 @@ bool ReportWriter::Flush(std::string* problem) {
     return false;
   }
   if (!g_output_stream_write_all(stream_, pending_.data(), pending_.size(), nullptr, nullptr, &error)) {
-    *problem = std::string("cannot write the report ") + temporary_path_ + ": " + error->message;
+    *problem = "cannot write the report " + report_path_ + ": " + error->message;
     g_clear_error(&error);
     return false;
   }
@@ -210,7 +210,7 @@ bool ReportWriter::Finish(std::string* problem) {
   const bool closed = g_output_stream_close(stream_, nullptr, &error);
   g_clear_object(&stream_);
   if (!closed) {
-    *problem = std::string("cannot finish the report ") + temporary_path_ + ": " + error->message;
+    *problem = "cannot write the report " + report_path_ + ": " + error->message;
     g_clear_error(&error);
     return false;
   }
