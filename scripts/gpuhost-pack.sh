@@ -127,6 +127,16 @@ if [ -x /usr/bin/ffmpeg ] && [ -e /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgst
     done
     ffmpeg -version | head -n 1 > "$signalstats_media/expected.done"
   fi
+  # gpuhost-run.sh qc: the QC clips and ffprobe's JSON of QCTools' graph over each (CLIP.qc.json).
+  qc_media="$out/media/qc"
+  if [ ! -s "$qc_media/expected.done" ]; then
+    rm -rf "$qc_media"
+    python3 examples/tests/signalstats_clips.py "$qc_media" --qc >/dev/null
+    for c in "$qc_media"/*.mp4 "$qc_media"/*.mkv; do
+      python3 examples/compare_ffmpeg.py --qc --save-expected "$c.qc.json" "$c"
+    done
+    ffprobe -version | head -n 1 > "$qc_media/expected.done"
+  fi
 else
   echo "gpuhost-pack: no ffmpeg or gstreamer1.0-libav here (scripts/install-deps.sh): no signalstats step" >&2
 fi
