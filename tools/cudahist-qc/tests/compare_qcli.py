@@ -11,11 +11,7 @@ frame attributes QCTools reads with plain `ffprobe -show_frames CLIP` (the
 graph's output frame is the top field, so its height, pkt_size, key_frame and
 pict_type are not the file's).
 
-Usage: compare_qcli.py CUDAHIST_QC [--until-figures-land] [--keep DIR]
-  --until-figures-land  temporary: while the element lacks TOUT/VREP, cropdetect
-                        and field PSNR, their missing tags are listed as an
-                        expected failure and do not fail the test; any other
-                        difference still does.
+Usage: compare_qcli.py CUDAHIST_QC [--keep DIR]
 Exit status: 0 equal, 1 different, 77 skipped (no ffmpeg/ffprobe).
 """
 import argparse
@@ -29,8 +25,6 @@ import xml.etree.ElementTree as ET
 
 GRAPH = ("signalstats=stat=tout+vrep+brng,cropdetect=reset=1,split[a][b];"
          "[a]field=top[a1];[b]field=bottom[b1],[a1][b1]psnr")
-FIGURES_FROM_THE_FIGURES_BRANCH = ("lavfi.signalstats.TOUT", "lavfi.signalstats.VREP",
-                                   "lavfi.cropdetect.", "lavfi.psnr.")
 
 # QCTools' reader uses key_frame, pkt_pts_time|pkt_dts_time, pkt_duration_time,
 # pkt_pos, pkt_size, width, height, pix_fmt and pict_type. Timestamps are
@@ -84,10 +78,9 @@ def run(args, **kw):
 
 
 def movie_source(path):
-    # movie= takes a filter-graph string: escape for the option value, then for the graph.
-    escaped = path.replace("\\", "\\\\").replace(":", "\\:").replace("'", "\\'")
-    return "movie='" + escaped.replace("'", "'\\''") + "'" if False else "movie=" + escaped.replace(
-        " ", "\\ ").replace(",", "\\,")
+    """movie=PATH in a filter graph: PATH escaped as an option value, then as part of the graph."""
+    value = "".join("\\" + c if c in "\\:'" else c for c in path)
+    return "movie=" + "".join("\\" + c if c in "\\'[],; " else c for c in value)
 
 
 def ffprobe_frames(args):
@@ -104,13 +97,9 @@ def tags(frame):
     return [(t.get("key"), t.get("value")) for t in frame.findall("tag")]
 
 
-def is_pending_figure(key):
-    return any(key.startswith(prefix) for prefix in FIGURES_FROM_THE_FIGURES_BRANCH)
-
-
-def compare(name, ours_root, graph_root, plain_root, until_figures_land):
-    """Returns (differences, missing figure tags)."""
-    diffs, pending = [], set()
+def compare(name, ours_root, graph_root, plain_root):
+    """Returns the differences, in words."""
+    diffs = []
     if ours_root.find("program_version") is None or ours_root.find("library_versions") is None:
         diffs.append(f"{name}: no program_version / library_versions element")
     ours, graph, plain = video_frames(ours_root), video_frames(graph_root), video_frames(plain_root)
@@ -119,11 +108,6 @@ def compare(name, ours_root, graph_root, plain_root, until_figures_land):
     for i, (o, g, p) in enumerate(zip(ours, graph, plain)):
         expected = tags(g)
         got = tags(o)
-        if until_figures_land:
-            missing = [k for k, _ in expected if k not in dict(got)]
-            if missing and all(is_pending_figure(k) for k in missing):
-                pending.update(missing)
-                expected = [(k, v) for k, v in expected if k not in missing]
         if got != expected:
             diffs.append(f"{name} frame {i}: tags differ\n  ours:    {got}\n  ffprobe: {expected}")
         for reference, attributes, source in ((g, GRAPH_ATTRIBUTES, "the graph's"), (p, PLAIN_ATTRIBUTES, "ffprobe")):
@@ -135,13 +119,12 @@ def compare(name, ours_root, graph_root, plain_root, until_figures_land):
                     continue  # unknown to GStreamer: neither key frame nor intra-only codec
                 if ov != rv:
                     diffs.append(f"{name} frame {i}: {a}={ov!r}, {source} {rv!r}")
-    return diffs, pending
+    return diffs
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("cudahist_qc")
-    parser.add_argument("--until-figures-land", action="store_true")
     parser.add_argument("--keep")
     args = parser.parse_args()
     if not shutil.which("ffmpeg") or not shutil.which("ffprobe"):
@@ -160,24 +143,20 @@ def main():
         if qc.returncode != 0:
             print(f"FAIL: cudahist-qc exited {qc.returncode}")
             return 1
-        all_diffs, all_pending = [], set()
+        all_diffs = []
         for name in sorted(clips()):
             path = os.path.join(clip_dir, name)
             with gzip.open(os.path.join(report_dir, name + ".qctools.xml.gz")) as f:
                 ours = ET.parse(f).getroot()
             graph = ffprobe_frames(["-f", "lavfi", movie_source(path) + "," + GRAPH])
             plain = ffprobe_frames(["-select_streams", "v:0", path])
-            diffs, pending = compare(name, ours, graph, plain, args.until_figures_land)
+            diffs = compare(name, ours, graph, plain)
             n = len(video_frames(ours))
             print(f"{name}: {n} frames, {sum(len(tags(f)) for f in video_frames(ours))} tags, "
                   f"{len(diffs)} differences")
             all_diffs += diffs
-            all_pending |= pending
         for d in all_diffs[:40]:
             print("DIFF", d)
-        if all_pending:
-            print("EXPECTED FAILURE until the figures branch is merged (--until-figures-land): the element "
-                  "does not yet give " + ", ".join(sorted(all_pending)))
         if all_diffs:
             print(f"FAIL: {len(all_diffs)} differences")
             return 1
