@@ -11,11 +11,14 @@ frame attributes QCTools reads with plain `ffprobe -show_frames CLIP` (the
 graph's output frame is the top field, so its height, pkt_size, key_frame and
 pict_type are not the file's).
 
-Usage: compare_qcli.py CUDAHIST_QC [--keep DIR]
+Usage: compare_qcli.py CUDAHIST_QC [--gpu] [--keep DIR]
+  --gpu   the GPU path (NVDEC or cudaupload, CUDA frames) instead of --cpu; skips
+          (77) where cudahist-qc finds no usable GPU
 Exit status: 0 equal, 1 different, 77 skipped (no ffmpeg/ffprobe).
 """
 import argparse
 import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -125,6 +128,7 @@ def compare(name, ours_root, graph_root, plain_root):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("cudahist_qc")
+    parser.add_argument("--gpu", action="store_true")
     parser.add_argument("--keep")
     args = parser.parse_args()
     if not shutil.which("ffmpeg") or not shutil.which("ffprobe"):
@@ -137,12 +141,18 @@ def main():
     try:
         for name, ffargs in clips().items():
             run(["ffmpeg", "-v", "error", "-y"] + ffargs + [os.path.join(clip_dir, name)])
-        qc = subprocess.run([args.cudahist_qc, "--cpu", "-j", "2", "-o", report_dir, clip_dir],
+        backend = [] if args.gpu else ["--cpu"]
+        qc = subprocess.run([args.cudahist_qc] + backend + ["-j", "2", "-o", report_dir, clip_dir],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         print(qc.stdout, qc.stderr, sep="")
         if qc.returncode != 0:
             print(f"FAIL: cudahist-qc exited {qc.returncode}")
             return 1
+        backends = {json.loads(line).get("backend") for line in qc.stdout.splitlines() if '"written"' in line}
+        print("backends:", ", ".join(sorted(b for b in backends if b)))
+        if args.gpu and not all(b and b.startswith("gpu") for b in backends):
+            print("SKIP: --gpu, but cudahist-qc found no usable GPU (it used the CPU backend)")
+            return 77
         all_diffs = []
         for name in sorted(clips()):
             path = os.path.join(clip_dir, name)
