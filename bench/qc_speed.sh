@@ -5,9 +5,10 @@
 # (gst-launch-1.0 ... ! fakesink: the ceiling). Each for 1 file, and for 8 at
 # once (cudahist-qc -j 8 in one process; 8 ffprobe and 8 gst-launch processes).
 #
-#   bench/qc_speed.sh [--cpu] [--build DIR] CLIP...
+#   bench/qc_speed.sh [--cpu] [--build DIR | --qc EXE] CLIP...
 #     --cpu        cudahist-qc --cpu (CPU decoders, the element's CPU backend)
-#     --build DIR  the meson build folder (default: build)
+#     --build DIR  the meson build folder (default: build; sets GST_PLUGIN_PATH)
+#     --qc EXE     cudahist-qc to run, with GST_PLUGIN_PATH already set (the GPU host's pack)
 #
 # Prints one table row per clip and mode:
 #   clip | decoder | files | decode fps | cudahist-qc fps | ffprobe graph fps | qc/decode | qc/ffprobe
@@ -15,20 +16,24 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$root/build
+qc=""
 cpu=()
 clips=()
 while (($#)); do
   case $1 in
     --cpu) cpu=(--cpu); shift ;;
     --build) build=$(cd "$2" && pwd); shift 2 ;;
+    --qc) qc=$2; shift 2 ;;
     -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) clips+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"); shift ;;
   esac
 done
-((${#clips[@]})) || { echo "usage: $0 [--cpu] [--build DIR] CLIP..." >&2; exit 2; }
-qc=$build/tools/cudahist-qc/cudahist-qc
+((${#clips[@]})) || { echo "usage: $0 [--cpu] [--build DIR | --qc EXE] CLIP..." >&2; exit 2; }
+if [ -z "$qc" ]; then
+  qc=$build/tools/cudahist-qc/cudahist-qc
+  export GST_PLUGIN_PATH=$build/gst-plugin
+fi
 [ -x "$qc" ] || { echo "qc_speed: $qc is not built (ninja -C $build tools/cudahist-qc/cudahist-qc)" >&2; exit 2; }
-export GST_PLUGIN_PATH=$build/gst-plugin
 graph='signalstats=stat=tout+vrep+brng,cropdetect=reset=1,split[a][b];[a]field=top[a1];[b]field=bottom[b1],[a1][b1]psnr'
 work=$(mktemp -d "${TMPDIR:-/tmp}/qc_speed.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -41,12 +46,12 @@ ratio() { awk -v x="$1" -v y="$2" 'BEGIN { printf "%.2f", (y > 0 ? x / y : 0) }'
 # movie=PATH for ffprobe's graph: PATH escaped as an option value, then within the graph.
 movie() { printf 'movie=%s' "$(printf '%s' "$1" | sed -e 's/[\\:'"'"']/\\&/g' -e 's/[\\'"'"'\[\],; ]/\\&/g')"; }
 
-# Decoding alone: cudahist-qc's source (uridecodebin, video only) with the
-# decoder it chose ranked first, into fakesink (NVDEC's output stays on the GPU).
+# Decoding alone: cudahist-qc's source (filesrc ! decodebin, as uridecodebin
+# makes it, video only) with the decoder it chose ranked first, into fakesink
+# (NVDEC's output stays on the GPU).
 decode_only() {  # decode_only CLIP DECODER
-  GST_PLUGIN_FEATURE_RANK="$2:MAX" gst-launch-1.0 -q uridecodebin uri="file://$(python3 -c \
-    'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$1")" caps='video/x-raw(ANY)' \
-    expose-all-streams=false ! fakesink sync=false >/dev/null
+  GST_PLUGIN_FEATURE_RANK="$2:MAX" gst-launch-1.0 -q filesrc location="$1" ! \
+    decodebin caps='video/x-raw(ANY)' expose-all-streams=false ! fakesink sync=false >/dev/null
 }
 
 printf '| clip | decoder | files | decode fps | cudahist-qc fps | ffprobe graph fps | qc/decode | qc/ffprobe |\n'

@@ -11,9 +11,13 @@ frame attributes QCTools reads with plain `ffprobe -show_frames CLIP` (the
 graph's output frame is the top field, so its height, pkt_size, key_frame and
 pict_type are not the file's).
 
-Usage: compare_qcli.py CUDAHIST_QC [--gpu] [--keep DIR]
-  --gpu   the GPU path (NVDEC or cudaupload, CUDA frames) instead of --cpu; skips
-          (77) where cudahist-qc finds no usable GPU
+Usage: compare_qcli.py CUDAHIST_QC [--gpu] [--clips DIR] [--keep DIR]
+       compare_qcli.py --make-clips DIR
+  --gpu         the GPU path (NVDEC or cudaupload, CUDA frames) instead of --cpu;
+                skips (77) where cudahist-qc finds no usable GPU
+  --make-clips  only make the clips, in DIR (for a machine whose ffmpeg cannot
+                encode H.264: the GPU host's bundle)
+  --clips DIR   compare on the clips made earlier in DIR
 Exit status: 0 equal, 1 different, 77 skipped (no ffmpeg/ffprobe).
 """
 import argparse
@@ -125,22 +129,34 @@ def compare(name, ours_root, graph_root, plain_root):
     return diffs
 
 
+def make_clips(clip_dir):
+    os.makedirs(clip_dir, exist_ok=True)
+    for name, ffargs in clips().items():
+        run(["ffmpeg", "-v", "error", "-y"] + ffargs + [os.path.join(clip_dir, name)])
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("cudahist_qc")
+    parser.add_argument("cudahist_qc", nargs="?")
+    parser.add_argument("--make-clips")
+    parser.add_argument("--clips")
     parser.add_argument("--gpu", action="store_true")
     parser.add_argument("--keep")
     args = parser.parse_args()
     if not shutil.which("ffmpeg") or not shutil.which("ffprobe"):
         print("SKIP: ffmpeg/ffprobe not installed")
         return 77
+    if args.make_clips:
+        make_clips(args.make_clips)
+        return 0
+    if not args.cudahist_qc:
+        parser.error("name cudahist-qc")
     work = args.keep or tempfile.mkdtemp(prefix="qc compare ")
-    clip_dir = os.path.join(work, "clips with spaces")
+    clip_dir = args.clips or os.path.join(work, "clips with spaces")
     report_dir = os.path.join(work, "reports")
-    os.makedirs(clip_dir, exist_ok=True)
     try:
-        for name, ffargs in clips().items():
-            run(["ffmpeg", "-v", "error", "-y"] + ffargs + [os.path.join(clip_dir, name)])
+        if not args.clips:
+            make_clips(clip_dir)
         backend = [] if args.gpu else ["--cpu"]
         qc = subprocess.run([args.cudahist_qc] + backend + ["-j", "2", "-o", report_dir, clip_dir],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -156,6 +172,9 @@ def main():
         all_diffs = []
         for name in sorted(clips()):
             path = os.path.join(clip_dir, name)
+            if not os.path.exists(path):
+                all_diffs.append(f"{name}: no such clip in {clip_dir}")
+                continue
             with gzip.open(os.path.join(report_dir, name + ".qctools.xml.gz")) as f:
                 ours = ET.parse(f).getroot()
             graph = ffprobe_frames(["-f", "lavfi", movie_source(path) + "," + GRAPH])
