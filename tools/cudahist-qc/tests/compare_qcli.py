@@ -93,7 +93,33 @@ def movie_source(path):
 def ffprobe_frames(args):
     out = run(["ffprobe", "-v", "error"] + args + ["-show_frames", "-show_versions", "-of", "xml=x=1:q=1",
                                                     "-noprivate"]).stdout
-    return ET.fromstring(out)
+    root = ET.fromstring(out)
+    version = root.find("program_version").get("version", "")
+    return as_ffprobe_5_1(root) if version[:1].isdigit() and int(version.split(".")[0]) >= 6 else root
+
+
+def as_ffprobe_5_1(root):
+    """A newer ffprobe's document in the form 5.1 gives it, which the report
+    follows and QCTools reads (qc-figures.md and qc.md list the differences):
+    the tags directly in <frame> (7.x puts them in <tags>), without 7.x's
+    constant lavfi.cropdetect.limit, lavfi.psnr.mse_avg in 5.1's place (7.x
+    lists it first), and pkt_duration(_time) for 7.x's duration(_time)."""
+    for frame in root.iter("frame"):
+        for group in frame.findall("tags"):
+            frame.remove(group)
+            frame.extend(group.findall("tag"))
+        tags = frame.findall("tag")
+        for tag in tags:
+            frame.remove(tag)
+        tags = [t for t in tags if t.get("key") != "lavfi.cropdetect.limit"]
+        mse_avg = [t for t in tags if t.get("key") == "lavfi.psnr.mse_avg"]
+        tags = [t for t in tags if t.get("key") != "lavfi.psnr.mse_avg"]
+        at = next((i for i, t in enumerate(tags) if t.get("key") == "lavfi.psnr.psnr_avg"), len(tags))
+        frame.extend(tags[:at] + mse_avg + tags[at:])
+        for new, old in (("duration", "pkt_duration"), ("duration_time", "pkt_duration_time")):
+            if new in frame.attrib:
+                frame.set(old, frame.attrib.pop(new))
+    return root
 
 
 def video_frames(root):
