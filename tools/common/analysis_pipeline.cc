@@ -247,7 +247,8 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   gst_caps_unref(memory_caps);
   if (target.gpu) SetIfPresent(memory, "cuda-device-id", target.cuda_device_id);
 
-  g_object_set(analysis, "signalstats", TRUE, "attach-meta", FALSE, nullptr);
+  g_object_set(analysis, "signalstats", TRUE, "attach-meta", gboolean(target.figures_in_meta), "post-messages",
+               gboolean(!target.figures_in_meta), nullptr);
   SetIfPresent(analysis, "cropdetect", TRUE);
   SetIfPresent(analysis, "field-psnr", TRUE);
   if (target.gpu) SetIfPresent(analysis, "cuda-device-id", target.cuda_device_id);

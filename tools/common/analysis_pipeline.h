@@ -5,7 +5,7 @@
 //     GPU:  ! cudaupload ! video/x-raw(memory:CUDAMemory)
 //     CPU:  ! capsfilter caps=video/x-raw
 //   ! cudahistogram name=analysis signalstats=true [cropdetect=true field-psnr=true]
-//       attach-meta=false cuda-device-id=N
+//       cuda-device-id=N, messages (attach-meta=false) or the meta (post-messages=false)
 //   ! fakesink sync=<live>
 //
 // Decoders: on the GPU path nvcodec's NVDEC decoders of the chosen device are
@@ -38,6 +38,9 @@ struct AnalysisTarget {
   bool gpu = false;
   int cuda_device_id = 0;  // which GPU decodes, uploads and counts (gpu only)
   bool live = false;       // a live source: the sink syncs to the clock
+  // Figures as GstCudaHistogramMeta on each buffer (read in a pad probe),
+  // instead of a bus message per frame.
+  bool figures_in_meta = false;
 };
 
 // The analysis pipeline for one input and its parts. `pipeline` owns the rest.

@@ -50,6 +50,14 @@ struct FrameFigures {
 // or the format has no Y, U and V).
 std::string ReadFrameFigures(const GstStructure* message, FrameFigures* figures);
 
+// The same record from the GstCudaHistogramMeta of a buffer the element
+// analysed with attach-meta=true: the way to read every frame's figures
+// without a bus message per frame (a message carries every histogram as
+// GValues, which costs more than the counting on the CPU backend).
+// timestamp and duration are the buffer's; stream_time and running_time are
+// left to the caller, who has the segment.
+std::string ReadFrameFigures(GstBuffer* buffer, FrameFigures* figures);
+
 // The structure of a "cudahistogram" element message, or nullptr.
 const GstStructure* AnalysisMessage(GstMessage* message);
 

@@ -71,10 +71,10 @@ void FileJob::Start() {
   cudahist_tools::MatchBinsToDepth(parts_.analysis);
   ledger_.Watch(parts_.pipeline);
   g_signal_connect(parts_.pipeline, "deep-element-added", G_CALLBACK(OnElementAdded), this);
-  GstPad* sink = gst_element_get_static_pad(parts_.analysis, "sink");
-  gst_pad_add_probe(sink, GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
-                    OnAnalysisInput, this, nullptr);
-  gst_object_unref(sink);
+  GstPad* src = gst_element_get_static_pad(parts_.analysis, "src");
+  gst_pad_add_probe(src, GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
+                    OnAnalysisOutput, this, nullptr);
+  gst_object_unref(src);
   GstBus* bus = gst_element_get_bus(parts_.pipeline);
   bus_watch_ = gst_bus_add_watch(bus, OnBusMessage, this);
   gst_object_unref(bus);
@@ -86,8 +86,9 @@ void FileJob::Start() {
 
 double FileJob::Progress() const {
   if (finished_) return 1.0;
-  if (!GST_CLOCK_TIME_IS_VALID(duration_) || duration_ == 0) return 0.0;
-  return std::min(1.0, double(position_) / double(duration_));
+  const GstClockTime duration = duration_, position = position_;
+  if (!GST_CLOCK_TIME_IS_VALID(duration) || duration == 0) return 0.0;
+  return std::min(1.0, double(position) / double(duration));
 }
 
 void FileJob::OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer self) {
@@ -128,7 +129,9 @@ std::string FileJob::Truncation() const {
          " its container declares (" + std::to_string(result_.frames) + " frames decoded)";
 }
 
-GstPadProbeReturn FileJob::OnAnalysisInput(GstPad*, GstPadProbeInfo* info, gpointer self) {
+// In the streaming thread, for every frame the element analysed: its
+// attributes and figures (the meta), written to the report as they come.
+GstPadProbeReturn FileJob::OnAnalysisOutput(GstPad* pad, GstPadProbeInfo* info, gpointer self) {
   FileJob* job = static_cast<FileJob*>(self);
   std::lock_guard<std::mutex> lock(job->mutex_);
   if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
@@ -145,45 +148,45 @@ GstPadProbeReturn FileJob::OnAnalysisInput(GstPad*, GstPadProbeInfo* info, gpoin
     return GST_PAD_PROBE_OK;
   }
   GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-  if (!buffer || !job->have_info_) return GST_PAD_PROBE_OK;
-  FrameAttributes attributes = AttributesOfBuffer(buffer, job->info_, job->segment_);
-  bool key = false;
-  if (GST_BUFFER_PTS_IS_VALID(buffer) &&
-      job->ledger_.Take(GST_BUFFER_PTS(buffer), &attributes.pkt_size, &attributes.pkt_pos, &key))
-    attributes.key_frame = key;
-  if (attributes.key_frame || job->ledger_.IntraOnly()) attributes.pict_type = 'I';
-  job->ledger_.TimeBase(&attributes.time_base_num, &attributes.time_base_den);
-  job->frames_.emplace_back(GST_BUFFER_PTS(buffer), attributes);
+  if (!buffer || !job->have_info_ || !job->stream_error_.empty()) return GST_PAD_PROBE_OK;
+  std::string problem = job->WriteFrame(buffer);
+  if (!problem.empty()) {
+    // Said on the bus, where the main loop fails the job; the frames after it are not written.
+    job->stream_error_ = problem;
+    GError* error = g_error_new_literal(GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE, problem.c_str());
+    GstElement* analysis = gst_pad_get_parent_element(pad);
+    gst_element_post_message(analysis, gst_message_new_error(GST_OBJECT(analysis), error, nullptr));
+    gst_object_unref(analysis);
+    g_error_free(error);
+  }
   return GST_PAD_PROBE_OK;
 }
 
-void FileJob::OnFrameFigures(const GstStructure* message) {
+std::string FileJob::WriteFrame(GstBuffer* buffer) {
   cudahist_tools::FrameFigures figures;
-  std::string problem = cudahist_tools::ReadFrameFigures(message, &figures);
-  if (!problem.empty()) return Fail(problem);
-  FrameAttributes attributes;
-  bool found = false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    while (!frames_.empty() && !found) {
-      found = frames_.front().first == figures.timestamp;
-      if (found) attributes = frames_.front().second;
-      frames_.pop_front();
-    }
-  }
-  if (!found) return Fail("a frame's figures came without its buffer (timestamp " +
-                          std::to_string(figures.timestamp) + ")");
-  if (!writer_.Write(FrameElement(attributes, figures), &problem)) return Fail(problem);
-  ++result_.frames;
+  std::string problem = cudahist_tools::ReadFrameFigures(buffer, &figures);
+  if (!problem.empty()) return problem;
+  FrameAttributes attributes = AttributesOfBuffer(buffer, info_, segment_);
+  bool key = false;
+  if (GST_BUFFER_PTS_IS_VALID(buffer) &&
+      ledger_.Take(GST_BUFFER_PTS(buffer), &attributes.pkt_size, &attributes.pkt_pos, &key))
+    attributes.key_frame = key;
+  if (attributes.key_frame || ledger_.IntraOnly()) attributes.pict_type = 'I';
+  ledger_.TimeBase(&attributes.time_base_num, &attributes.time_base_den);
+  if (!writer_.Write(FrameElement(attributes, figures), &problem)) return problem;
+  ++frames_written_;
   if (GST_CLOCK_TIME_IS_VALID(attributes.pts_time)) {
     position_ = attributes.pts_time;
     last_frame_end_ = attributes.pts_time + (GST_CLOCK_TIME_IS_VALID(attributes.duration) ? attributes.duration : 0);
   }
-  if (!GST_CLOCK_TIME_IS_VALID(duration_) || duration_ == 0) {
+  if (duration_ == GST_CLOCK_TIME_NONE) {
     gint64 duration = 0;
-    if (gst_element_query_duration(parts_.pipeline, GST_FORMAT_TIME, &duration) && duration > 0)
+    GstPad* sink = gst_element_get_static_pad(parts_.analysis, "sink");
+    if (gst_pad_peer_query_duration(sink, GST_FORMAT_TIME, &duration) && duration > 0)
       duration_ = GstClockTime(duration);
+    gst_object_unref(sink);
   }
+  return "";
 }
 
 gboolean FileJob::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
@@ -192,9 +195,7 @@ gboolean FileJob::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
     job->bus_watch_ = 0;
     return G_SOURCE_REMOVE;
   }
-  if (const GstStructure* figures = cudahist_tools::AnalysisMessage(message)) {
-    job->OnFrameFigures(figures);
-  } else if (gst_is_missing_plugin_message(message)) {
+  if (gst_is_missing_plugin_message(message)) {
     gchar* description = gst_missing_plugin_message_get_description(message);
     if (description && job->missing_decoder_.empty()) job->missing_decoder_ = description;
     g_free(description);
@@ -202,6 +203,7 @@ gboolean FileJob::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
     job->Fail(job->Explain(cudahist_tools::ErrorText(message)));
   } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS) {
     const std::string truncated = job->Truncation();
+    job->result_.frames = job->frames_written_;
     if (job->result_.frames == 0) job->Fail(job->Explain("no video frame was decoded"));
     else if (!truncated.empty()) job->Fail(truncated);
     else job->Succeed();
@@ -216,14 +218,24 @@ void FileJob::Fail(const std::string& error) {
   finished_ = true;
   result_.status = JobResult::Status::kFailed;
   result_.error = error;
-  writer_.Abandon();
+  {
+    // The streaming thread may still be writing: it stops at stream_error_.
+    std::lock_guard<std::mutex> lock(mutex_);
+    stream_error_ = error;
+    writer_.Abandon();
+  }
   result_.seconds = double(g_get_monotonic_time() - started_us_) / 1e6;
   on_done_(this);
 }
 
 void FileJob::Succeed() {
   std::string problem;
-  if (!writer_.Finish(&problem)) return Fail(problem);
+  bool written = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);  // the streaming thread wrote the frames
+    written = writer_.Finish(&problem);
+  }
+  if (!written) return Fail(problem);
   finished_ = true;
   result_.status = JobResult::Status::kWritten;
   result_.seconds = double(g_get_monotonic_time() - started_us_) / 1e6;

@@ -49,7 +49,7 @@ class FileJob {
 
  private:
   static gboolean OnBusMessage(GstBus*, GstMessage* message, gpointer self);
-  static GstPadProbeReturn OnAnalysisInput(GstPad*, GstPadProbeInfo* info, gpointer self);
+  static GstPadProbeReturn OnAnalysisOutput(GstPad* pad, GstPadProbeInfo* info, gpointer self);
   static void OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer self);
   static void OnDemuxerPad(GstElement*, GstPad* pad, gpointer self);
   static void OnDemuxerDone(GstElement*, gpointer self);
@@ -57,7 +57,8 @@ class FileJob {
   std::string Explain(const std::string& pipeline_error) const;
   // "" or why the frames decoded do not reach the end the container declares.
   std::string Truncation() const;
-  void OnFrameFigures(const GstStructure* message);
+  // The frame's element and its report entry; "" or the problem.
+  std::string WriteFrame(GstBuffer* buffer);
   void Fail(const std::string& error);
   void Succeed();
   void Stop();
@@ -71,20 +72,22 @@ class FileJob {
   ReportWriter writer_;
   PacketLedger ledger_;
   gint64 started_us_ = 0;
-  GstClockTime duration_ = GST_CLOCK_TIME_NONE, position_ = 0;
+  // Written by the streaming thread, read by the main loop's progress bars.
+  std::atomic<GstClockTime> duration_{GST_CLOCK_TIME_NONE}, position_{0};
+  std::atomic<guint64> frames_written_{0};
   bool finished_ = false;
-  GstClockTime last_frame_end_ = 0;
+  std::atomic<GstClockTime> last_frame_end_{0};
   std::string missing_decoder_;  // what decodebin found no decoder for
 
   // Set in the streaming threads: what the demuxer exposed.
   std::atomic<bool> demuxer_done_{false}, demuxer_has_video_{false};
 
-  // Filled by the probe in the streaming thread, taken in the main loop.
+  // The streaming thread's state; the report is written there too.
   std::mutex mutex_;
+  std::string stream_error_;
   GstVideoInfo info_;
   bool have_info_ = false;
   GstSegment segment_;
-  std::deque<std::pair<GstClockTime, FrameAttributes>> frames_;  // by buffer PTS
 };
 
 }  // namespace qc

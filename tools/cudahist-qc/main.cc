@@ -136,6 +136,7 @@ class Scheduler {
       }
       cudahist_tools::AnalysisTarget target;
       target.gpu = backend_.gpu && !options_.cpu;
+      target.figures_in_meta = true;
       target.cuda_device_id = target.gpu ? LeastLoadedDevice() : 0;
       ++device_load_[target.cuda_device_id];
       running_.push_back(std::make_unique<qc::FileJob>(input.path, input.report, target, options_.force,
