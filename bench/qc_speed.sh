@@ -11,7 +11,7 @@
 #     --qc EXE     cudahist-qc to run, with GST_PLUGIN_PATH already set (the GPU host's pack)
 #
 # Prints one table row per clip and mode:
-#   clip | decoder | files | decode fps | cudahist-qc fps | ffprobe graph fps | qc/decode | qc/ffprobe
+#   clip | frames | decoder | files | decode fps | cudahist-qc fps | ffprobe graph fps | qc/decode | qc/ffprobe
 # Every run writes its reports into a temporary folder (--force), never beside the clips.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -54,8 +54,8 @@ decode_only() {  # decode_only CLIP DECODER
     decodebin caps='video/x-raw(ANY)' expose-all-streams=false ! fakesink sync=false >/dev/null
 }
 
-printf '| clip | decoder | files | decode fps | cudahist-qc fps | ffprobe graph fps | qc/decode | qc/ffprobe |\n'
-printf '|---|---|---|---|---|---|---|---|\n'
+printf '| clip | frames | decoder | files | decode fps | cudahist-qc fps | ffprobe graph fps | qc/decode | qc/ffprobe |\n'
+printf '|---|---|---|---|---|---|---|---|---|\n'
 for clip in "${clips[@]}"; do
   name=$(basename "$clip")
   # One untimed run learns the frame count and the decoder (and warms the page cache).
@@ -83,8 +83,8 @@ for clip in "${clips[@]}"; do
     t3=$(now)
     total=$((frames * files))
     d=$(rate "$total" "$t0" "$t1"); q=$(rate "$total" "$t1" "$t2"); g=$(rate "$total" "$t2" "$t3")
-    printf '| %s | %s | %d | %s | %s | %s | %s | %s |\n' "$name" "$decoder" "$files" "$d" "$q" "$g" \
+    printf '| %s | %d | %s | %d | %s | %s | %s | %s | %s |\n' "$name" "$frames" "$decoder" "$files" "$d" "$q" "$g" \
       "$(ratio "$q" "$d")" "$(ratio "$q" "$g")"
   done
 done
-echo "($(nproc) cores; $frames frames per file; $(date -u +%Y-%m-%dT%H:%MZ); cudahist-qc ${cpu[*]:-(GPU where usable)})"
+echo "($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg) at the end; $(date -u +%Y-%m-%dT%H:%MZ); cudahist-qc ${cpu[*]:-(GPU where usable)})"
