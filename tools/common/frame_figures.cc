@@ -3,6 +3,7 @@
 #include <gst/video/video.h>
 
 #include "gstcudahistogrammeta.h"
+#include "gvalue_items.h"
 
 #include <cstring>
 
@@ -15,24 +16,6 @@ constexpr FigureFilter kPsnr = FigureFilter::kPsnr;
 constexpr const char* kBitDepthFields[] = {"y-bitdepth", "u-bitdepth", "v-bitdepth"};
 
 // "depths[N]": component N of the message's per-component "depths" array.
-// The items of a list field: GValueArray, as `level`'s per-channel arrays
-// are, or GstValueArray.
-guint ItemCount(const GValue* v) {
-  if (v && GST_VALUE_HOLDS_ARRAY(v)) return gst_value_array_get_size(v);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  if (v && G_VALUE_HOLDS(v, g_value_array_get_type()))
-    return static_cast<GValueArray*>(g_value_get_boxed(v))->n_values;
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  return 0;
-}
-
-const GValue* Item(const GValue* v, guint i) {
-  if (GST_VALUE_HOLDS_ARRAY(v)) return gst_value_array_get_value(v, i);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  return g_value_array_get_nth(static_cast<GValueArray*>(g_value_get_boxed(v)), i);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-}
-
 guint64 Count(const GValue* v) {
   if (G_VALUE_HOLDS_UINT64(v)) return g_value_get_uint64(v);
   return G_VALUE_HOLDS_UINT(v) ? g_value_get_uint(v) : 0;
