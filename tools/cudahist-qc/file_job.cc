@@ -84,6 +84,11 @@ void FileJob::Start() {
   }
 }
 
+std::string FileJob::decoder() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return result_.decoder;
+}
+
 double FileJob::Progress() const {
   if (finished_) return 1.0;
   const GstClockTime duration = duration_, position = position_;
@@ -94,8 +99,10 @@ double FileJob::Progress() const {
 void FileJob::OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer self) {
   FileJob* job = static_cast<FileJob*>(self);
   const std::string klass = FactoryKlass(element);
-  if (klass.find("Decoder") != std::string::npos && klass.find("Video") != std::string::npos)
+  if (klass.find("Decoder") != std::string::npos && klass.find("Video") != std::string::npos) {
+    std::lock_guard<std::mutex> lock(job->mutex_);  // added from a streaming thread
     job->result_.decoder = GST_OBJECT_NAME(gst_element_get_factory(element));
+  }
   if (klass.find("Demux") != std::string::npos) {
     g_signal_connect(element, "pad-added", G_CALLBACK(OnDemuxerPad), job);
     g_signal_connect(element, "no-more-pads", G_CALLBACK(OnDemuxerDone), job);

@@ -45,6 +45,8 @@ class FileJob {
   // Done fraction from the last frame's time and the input's duration (0 when unknown).
   double Progress() const;
   const JobResult& result() const { return result_; }
+  // The decoder decodebin chose so far ("" before it chose), for the progress bars.
+  std::string decoder() const;
   int cuda_device_id() const { return target_.cuda_device_id; }
 
  private:
@@ -83,7 +85,7 @@ class FileJob {
   std::atomic<bool> demuxer_done_{false}, demuxer_has_video_{false};
 
   // The streaming thread's state; the report is written there too.
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::string stream_error_;
   GstVideoInfo info_;
   bool have_info_ = false;

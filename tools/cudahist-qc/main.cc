@@ -197,7 +197,7 @@ int main(int argc, char** argv) {
        "Decode on the CPU and count in system memory (the element's CPU backend) even with a GPU", nullptr},
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &options.inputs, nullptr, "FILE|DIR..."},
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
-  GOptionContext* context = g_option_context_new("FILE|DIR... - QCTools reports from the GPU");
+  GOptionContext* context = g_option_context_new("- QCTools reports from the GPU");
   g_option_context_set_description(context, kSummary);
   g_option_context_add_main_entries(context, entries, nullptr);
   g_option_context_add_group(context, gst_init_get_option_group());

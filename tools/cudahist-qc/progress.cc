@@ -59,10 +59,10 @@ void Progress::Draw(const std::vector<const FileJob*>& running) {
   ClearBars();
   double overall = double(done_);
   for (const FileJob* job : running) {
-    const JobResult& r = job->result();
-    gchar* name = g_path_get_basename(r.input.c_str());
+    const std::string decoder = job->decoder();
+    gchar* name = g_path_get_basename(job->result().input.c_str());
     std::fprintf(stderr, "%s %3d%%  %s  (%s)\n", Bar(job->Progress()).c_str(), int(job->Progress() * 100), name,
-                 r.decoder.empty() ? "starting" : r.decoder.c_str());
+                 decoder.empty() ? "starting" : decoder.c_str());
     g_free(name);
     overall += job->Progress();
     ++bar_lines_;
