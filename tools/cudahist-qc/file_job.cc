@@ -209,8 +209,8 @@ gboolean FileJob::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
   } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
     job->Fail(job->Explain(cudahist_tools::ErrorText(message)));
   } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS) {
-    const std::string truncated = job->Truncation();
     job->result_.frames = job->frames_written_;
+    const std::string truncated = job->Truncation();
     if (job->result_.frames == 0) job->Fail(job->Explain("no video frame was decoded"));
     else if (!truncated.empty()) job->Fail(truncated);
     else job->Succeed();
