@@ -3,7 +3,7 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc scopes videoscope
+#   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc cudahist_qc scopes videoscope
 #   histogram_variants signalstats_variants scope_variants baseline
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
@@ -194,6 +194,39 @@ qc_checks() {
   rm -rf "$work"
 }
 
+# cudahist-qc on the GPU: its reports of the comparison's clips (NVDEC for the
+# H.264 ones, avdec_* and cudaupload for the rest) against the carried
+# ffprobe running QCTools' graph, then the speed table (bench/qc_speed.sh):
+# 1080p H.264 (NVDEC) and 10-bit 4:2:2 FFV1 and ProRes (made here by the
+# carried ffmpeg, decoded on the CPU), 1 and 8 files, against ffprobe's graph
+# and decoding alone.
+cudahist_qc_checks() {
+  use_gst 122
+  local media=$here/media/cudahist-qc
+  if [ ! -d "$media" ] || [ ! -x "$here/ffmpeg/ffprobe" ]; then
+    echo "cudahist_qc: no clips or ffprobe in the pack (gpuhost-pack.sh needs Debian's ffmpeg)" >> "$summary"
+    return 0
+  fi
+  local work; work=$(mktemp -d)
+  # avdec_* with the bundle's FFmpeg libraries after the GStreamer bundle's (as the monitor's wrapper).
+  cat > "$work/cudahist-qc" <<WRAP
+#!/bin/sh
+LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/cudahist-qc" "\$@"
+WRAP
+  chmod +x "$work/cudahist-qc"
+  PATH="$here/ffmpeg:$PATH" step cudahist_qc_compare python3 "$here/scripts/compare_qcli.py" "$work/cudahist-qc" \
+    --gpu --clips "$media/clips with spaces"
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 \
+    -c:v ffv1 -pix_fmt yuv422p10le "$work/ffv1-1080p-422p10.mkv"
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 \
+    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/prores-1080p-422p10.mov"
+  PATH="$here/ffmpeg:$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" \
+    GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=12 step cudahist_qc_speed \
+    bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" "$media/h264-1080p-8M.mp4" \
+    "$work/ffv1-1080p-422p10.mkv" "$work/prores-1080p-422p10.mov"
+  rm -rf "$work"
+}
+
 # The element's signalstats figures against FFmpeg's, frames in CUDA
 # memory, then the speed table. The carried ffmpeg (scripts/ffmpeg_bundle.py)
 # must first print here what the real one printed at pack time; the
@@ -310,6 +343,7 @@ for s in $steps; do
         --gtest_filter='Coverage/GpuCoverageTest.*/1*' ;;
     signalstats_ffmpeg) signalstats_checks ;;
     qc) qc_checks ;;
+    cudahist_qc) cudahist_qc_checks ;;
     videoscope)
       # cudavideoscope on the GPU: drawings and pictures equal to the
       # CPU's, the element's speed (1080p NV12 to a 1024x512 waveform, target
