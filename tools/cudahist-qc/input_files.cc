@@ -10,6 +10,21 @@
 namespace qc {
 namespace {
 
+// The extensions of the containers archives and broadcasters hand in, for a
+// machine whose GIO has no MIME database (shared-mime-info): there every name
+// guesses as application/octet-stream.
+bool HasVideoExtension(const std::string& name) {
+  static const char* const kExtensions[] = {".mkv", ".mka", ".webm", ".mp4", ".m4v", ".mov", ".qt",  ".avi",
+                                            ".mxf", ".ts",  ".m2ts", ".mts", ".mpg", ".mpeg", ".vob", ".dv",
+                                            ".nut", ".flv", ".ogv",  ".wmv", ".3gp", ".y4m",  ".h264", ".264",
+                                            ".hevc", ".265", ".ffv1"};
+  gchar* lower = g_ascii_strdown(name.c_str(), -1);
+  bool found = false;
+  for (const char* extension : kExtensions) found = found || g_str_has_suffix(lower, extension);
+  g_free(lower);
+  return found;
+}
+
 bool IsVideoName(const std::string& name) {
   if (g_str_has_suffix(name.c_str(), ".qctools.xml.gz") || g_str_has_suffix(name.c_str(), ".qctools.mkv"))
     return false;
@@ -19,7 +34,7 @@ bool IsVideoName(const std::string& name) {
   const bool video = mime && (g_str_has_prefix(mime, "video/") || g_strcmp0(mime, "application/mxf") == 0);
   g_free(mime);
   g_free(type);
-  return video;
+  return video || HasVideoExtension(name);
 }
 
 std::string Join(const std::string& dir, const std::string& name) {

@@ -1,6 +1,7 @@
 // The files a run works on: each FILE argument as given, and in each DIR
 // argument every video file below it (GIO's content type from the name:
-// video/* and MXF), hidden files and reports left out. A folder that cannot be
+// video/* and MXF, or a common video container's extension), hidden files
+// and reports left out. A folder that cannot be
 // read becomes an entry with its error, so that the run reports it and goes on.
 #pragma once
 

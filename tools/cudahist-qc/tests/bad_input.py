@@ -139,6 +139,19 @@ def main():
         check(locked in p.stderr, "an unreadable folder: the error names it")
         check(results.get(second, {}).get("status") == "written", "an unreadable folder: the other file goes on")
         os.chmod(locked, 0o755)
+
+        # A folder on a machine without GIO's MIME database (the GPU host has
+        # none): video files are still found by their extension, other files
+        # are still left out.
+        plain = os.path.join(work, "no mime database")
+        os.makedirs(plain)
+        shutil.copy(good, os.path.join(plain, "tape.MKV"))
+        open(os.path.join(plain, "notes.txt"), "w").write("not video")
+        os.environ["XDG_DATA_DIRS"] = os.path.join(work, "no such folder")
+        p, results, summary = run_qc(qc, [plain])
+        del os.environ["XDG_DATA_DIRS"]
+        check(p.returncode == 0 and summary.get("written") == 1 and summary.get("files") == 1,
+              f"no MIME database: the video file by its extension, the text file left out ({summary})")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if failures:
