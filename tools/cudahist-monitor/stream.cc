@@ -1,0 +1,280 @@
+#include "stream.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis_pipeline.h"
+#include "frame_figures.h"
+#include "scope_branch.h"
+
+namespace monitor {
+namespace {
+
+constexpr double kMaxRetryDelay = 30;     // seconds between two attempts, at most
+constexpr double kSteadyAfter = 10;       // up this long: the next failure retries quickly again
+
+bool IsFile(const std::string& uri) { return uri.rfind("file:", 0) == 0; }
+
+// The Y figures in 8-bit code values, as the thresholds are given.
+double To8Bit(double value, double depth) { return depth > 8 ? value / std::ldexp(1.0, int(depth) - 8) : value; }
+
+}  // namespace
+
+double NowSeconds() { return g_get_monotonic_time() / 1e6; }
+
+const char* StateName(StreamState state) {
+  switch (state) {
+    case StreamState::kStarting: return "starting";
+    case StreamState::kUp: return "up";
+    case StreamState::kDown: return "down";
+    case StreamState::kEnded: return "ended";
+  }
+  return "?";
+}
+
+Stream::Stream(const StreamConfig& config, const PipelineChoice& choice, StreamMetrics* metrics, EventLog* log)
+    : config_(config), choice_(choice), metrics_(metrics), log_(log), alarms_(config.thresholds) {}
+
+Stream::~Stream() { Teardown(); }
+
+void Stream::Start(double now) {
+  Teardown();
+  state_ = StreamState::kStarting;
+  started_at_ = now;
+  has_figures_ = false;
+  rate_at_ = now;
+  frames_at_rate_ = frames_;
+  cudahist_tools::AnalysisTarget target;
+  target.gpu = choice_.gpu;
+  target.cuda_device_id = choice_.cuda_device_id;
+  // Files play at their own rate, as a live source would send them.
+  target.live = true;
+  std::string problem;
+  cudahist_tools::AnalysisPipeline parts =
+      cudahist_tools::BuildAnalysisPipeline(config_.uri, target, "stream", &problem);
+  if (parts.pipeline) {
+    g_object_set(parts.analysis, "interval", guint64(choice_.interval_seconds * GST_SECOND), nullptr);
+    cudahist_tools::ScopeBranchOptions scope;
+    scope.style = choice_.scope == ScopeStyle::kWaveform ? "waveform" : "vectorscope";
+    scope.gpu = choice_.gpu;
+    scope_sink_ = cudahist_tools::AddScopeBranch(parts, scope, &problem);
+    if (!scope_sink_) {
+      gst_object_unref(parts.pipeline);
+      parts.pipeline = nullptr;
+    }
+  }
+  if (!parts.pipeline) {
+    Fail(problem);
+    return;
+  }
+  pipeline_ = parts.pipeline;
+  GstBus* bus = gst_element_get_bus(pipeline_);
+  gst_bus_add_watch(bus, OnBusMessage, this);
+  gst_object_unref(bus);
+  if (gst_element_set_state(pipeline_, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE && pipeline_) {
+    // The error message on the bus says why; the bus watch reads it next.
+    EventLog::Say(config_.name, "the pipeline refused to start");
+  }
+}
+
+void Stream::Teardown() {
+  if (!pipeline_) return;
+  GstBus* bus = gst_element_get_bus(pipeline_);
+  gst_bus_remove_watch(bus);
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline_, GST_STATE_NULL);
+  gst_object_unref(pipeline_);
+  pipeline_ = nullptr;
+  scope_sink_ = nullptr;
+}
+
+gboolean Stream::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
+  static_cast<Stream*>(self)->OnMessage(message);
+  return G_SOURCE_CONTINUE;
+}
+
+void Stream::OnMessage(GstMessage* message) {
+  switch (GST_MESSAGE_TYPE(message)) {
+    case GST_MESSAGE_ELEMENT:
+      if (const GstStructure* s = cudahist_tools::AnalysisMessage(message)) OnFigures(s);
+      break;
+    case GST_MESSAGE_WARNING:
+      metrics_->decode_errors->Increment();
+      EventLog::Say(config_.name, "warning: " + cudahist_tools::ErrorText(message));
+      break;
+    case GST_MESSAGE_ERROR:
+      metrics_->decode_errors->Increment();
+      Fail(cudahist_tools::ErrorText(message));
+      break;
+    case GST_MESSAGE_EOS:
+      OnEndOfStream();
+      break;
+    default:
+      break;
+  }
+}
+
+void Stream::OnFigures(const GstStructure* s) {
+  const double now = NowSeconds();
+  guint frames = 0;
+  gst_structure_get_uint(s, "frames", &frames);
+  frames_ += frames;
+  metrics_->frames->Increment(frames);
+  last_figures_at_ = now;
+  if (state_ != StreamState::kUp) {
+    if (state_ == StreamState::kDown || !last_error_.empty()) EventLog::Say(config_.name, "up again");
+    else EventLog::Say(config_.name, "up");
+    state_ = StreamState::kUp;
+    up_since_ = now;
+    metrics_->up->Set(1);
+  }
+  cudahist_tools::FrameFigures record;
+  if (!cudahist_tools::ReadFrameFigures(s, &record).empty()) return;  // no signalstats: counts alone
+  width_ = record.width;
+  height_ = record.height;
+  metrics_->width->Set(width_);
+  metrics_->height->Set(height_);
+  const auto& fields = cudahist_tools::FrameFigureFields();
+  double depth = 8;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (!record.present[i]) continue;
+    const std::string field = fields[i].message_field;
+    if (field == "depths[0]") depth = record.values[i];
+    figures_[field] = record.values[i];
+    auto gauge = metrics_->figures.find(field);
+    if (gauge != metrics_->figures.end()) gauge->second->Set(record.values[i]);
+  }
+  alarm_figures_.y_low = To8Bit(figures_["y-low"], depth);
+  alarm_figures_.y_high = To8Bit(figures_["y-high"], depth);
+  alarm_figures_.y_dif = To8Bit(figures_["y-dif"], depth);
+  alarm_figures_.brng = figures_["brng"];
+  alarm_figures_.sat_high = To8Bit(figures_["sat-high"], depth);
+  has_figures_ = true;
+  Evaluate(now);
+}
+
+void Stream::OnEndOfStream() {
+  if (draining_) {
+    drained_ = true;
+    return;
+  }
+  if (config_.loop && pipeline_ &&
+      gst_element_seek_simple(pipeline_, GST_FORMAT_TIME, GstSeekFlags(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT), 0))
+    return;
+  if (IsFile(config_.uri) && !config_.loop) {
+    EventLog::Say(config_.name, "ended (end of the file)");
+    Teardown();
+    state_ = StreamState::kEnded;
+    metrics_->up->Set(0);
+    return;
+  }
+  Fail("the source ended the stream");
+}
+
+void Stream::Fail(const std::string& reason) {
+  const double now = NowSeconds();
+  if (state_ == StreamState::kUp && now - up_since_ >= kSteadyAfter) retry_delay_ = 1;
+  Teardown();
+  state_ = StreamState::kDown;
+  last_error_ = reason;
+  has_figures_ = false;
+  metrics_->up->Set(0);
+  metrics_->frames_per_second->Set(0);
+  retry_at_ = now + retry_delay_;
+  char delay[32];
+  g_snprintf(delay, sizeof delay, "%.0f", retry_delay_);
+  EventLog::Say(config_.name, "down: " + reason + "; retrying in " + delay + " s");
+  retry_delay_ = std::min(retry_delay_ * 2, kMaxRetryDelay);
+  Evaluate(now);
+}
+
+void Stream::Drain() {
+  draining_ = true;
+  if (!pipeline_ || state_ == StreamState::kStarting) {
+    drained_ = true;  // nothing flows yet: nothing to drain
+    return;
+  }
+  gst_element_send_event(pipeline_, gst_event_new_eos());
+}
+
+void Stream::Tick(double now) {
+  if (draining_) return;
+  if (state_ == StreamState::kDown && now >= retry_at_) {
+    ++reconnects_;
+    metrics_->reconnects->Increment();
+    EventLog::Say(config_.name, "reconnecting");
+    Start(now);
+  }
+  const double since = state_ == StreamState::kUp ? now - last_figures_at_ : now - started_at_;
+  if ((state_ == StreamState::kUp || state_ == StreamState::kStarting) && since > config_.stall_seconds) {
+    char text[64];
+    g_snprintf(text, sizeof text, "no frames for %.0f s", since);
+    Fail(text);
+  }
+  if (now - rate_at_ >= 1) {
+    frames_per_second_ = state_ == StreamState::kUp ? (frames_ - frames_at_rate_) / (now - rate_at_) : 0;
+    metrics_->frames_per_second->Set(frames_per_second_);
+    frames_at_rate_ = frames_;
+    rate_at_ = now;
+  }
+  if (scope_sink_) {
+    std::string png = cudahist_tools::TakeScopePng(scope_sink_);
+    if (!png.empty()) scope_png_ = std::move(png);
+  }
+  Evaluate(now);
+}
+
+void Stream::Evaluate(double now) {
+  Observation o;
+  o.up = state_ == StreamState::kUp;
+  o.has_figures = has_figures_;
+  o.figures = alarm_figures_;
+  for (const AlarmChange& change : alarms_.Observe(now, o)) {
+    const int i = static_cast<int>(change.alarm);
+    metrics_->alarm[i]->Set(change.raised ? 1 : 0);
+    log_->Alarm(config_.name, change, change.alarm == Alarm::kNoSignal && change.raised ? last_error_ : "");
+  }
+  for (Alarm a : kAlarms) metrics_->AlarmSecondsTo(a, alarms_.seconds_in(a, now));
+}
+
+void Stream::AddStatus(JsonBuilder* b) const {
+  json_builder_begin_object(b);
+  auto member = [b](const char* name) { json_builder_set_member_name(b, name); };
+  member("name");
+  json_builder_add_string_value(b, config_.name.c_str());
+  member("uri");
+  json_builder_add_string_value(b, config_.uri.c_str());
+  member("state");
+  json_builder_add_string_value(b, StateName(state_));
+  member("error");
+  json_builder_add_string_value(b, state_ == StreamState::kUp ? "" : last_error_.c_str());
+  member("frames");
+  json_builder_add_int_value(b, gint64(frames_));
+  member("fps");
+  json_builder_add_double_value(b, frames_per_second_);
+  member("width");
+  json_builder_add_int_value(b, width_);
+  member("height");
+  json_builder_add_int_value(b, height_);
+  member("reconnects");
+  json_builder_add_int_value(b, gint64(reconnects_));
+  member("scope");
+  json_builder_add_boolean_value(b, !scope_png_.empty());
+  member("alarms");
+  json_builder_begin_array(b);
+  for (Alarm a : kAlarms)
+    if (alarms_.active(a)) json_builder_add_string_value(b, AlarmName(a));
+  json_builder_end_array(b);
+  member("figures");
+  json_builder_begin_object(b);
+  if (state_ == StreamState::kUp) {
+    for (const auto& [field, value] : figures_) {
+      member(field.c_str());
+      json_builder_add_double_value(b, value);
+    }
+  }
+  json_builder_end_object(b);
+  json_builder_end_object(b);
+}
+
+}  // namespace monitor
