@@ -49,6 +49,30 @@ class LineFinder {
     return 0;
   }
 
+  // GKeyFile merges a group given twice and keeps the last of a key given
+  // twice: both are mistakes in a config. The line of the second, and what
+  // it repeats; 0 when nothing is.
+  int Repeated(std::string* what) const {
+    std::set<std::string> groups, keys;
+    std::string group;
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      const std::string l = Trim(lines_[i]);
+      if (l.empty() || l[0] == '#') continue;
+      if (l[0] == '[') {
+        group = l;
+        keys.clear();
+        if (groups.insert(group).second) continue;
+        *what = "group " + group + " is given twice";
+        return int(i) + 1;
+      }
+      const std::string key = Trim(l.substr(0, l.find('=')));
+      if (keys.insert(key).second) continue;
+      *what = "key '" + key + "' is given twice in " + group;
+      return int(i) + 1;
+    }
+    return 0;
+  }
+
   // The line of `key` in `group` (of the group's header when key is empty).
   int Of(const std::string& group, const std::string& key) const {
     bool in_group = false;
@@ -266,6 +290,11 @@ bool ParseConfig(const std::string& text, const std::string& path, MonitorConfig
     const int line = LineFinder(text).Unparsable();
     *error = path + ":" + (line ? std::to_string(line) : std::string("?")) + ": " + e->message;
     g_error_free(e);
+    return false;
+  }
+  std::string repeated;
+  if (const int line = LineFinder(text).Repeated(&repeated)) {
+    *error = path + ":" + std::to_string(line) + ": " + repeated;
     return false;
   }
   Reader r(file.get(), text, path);
