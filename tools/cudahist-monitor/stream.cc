@@ -1,7 +1,9 @@
 #include "stream.h"
 
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "analysis_pipeline.h"
 #include "frame_figures.h"
@@ -17,6 +19,32 @@ bool IsFile(const std::string& uri) { return uri.rfind("file:", 0) == 0; }
 
 // The Y figures in 8-bit code values, as the thresholds are given.
 double To8Bit(double value, double depth) { return depth > 8 ? value / std::ldexp(1.0, int(depth) - 8) : value; }
+
+// decodebin reports every stream it cannot decode to video/x-raw as a
+// missing decoder, an audio track included, one "Missing decoder: NAME (CAPS)"
+// line each in the error's detail: what it misses tells an input without
+// video from a video no decoder here reads.
+std::string MissingDecoderText(GstMessage* error_message) {
+  GError* error = nullptr;
+  gchar* debug = nullptr;
+  gst_message_parse_error(error_message, &error, &debug);
+  std::string video, other;
+  if (g_error_matches(error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN) && debug) {
+    constexpr char kMarker[] = "Missing decoder: ";
+    for (const char* at = strstr(debug, kMarker); at; at = strstr(at + 1, kMarker)) {
+      const char* name = at + strlen(kMarker);
+      const char* end = strchr(name, '\n');
+      const std::string line(name, end ? end - name : strlen(name));
+      std::string& list = line.find("(video/") != std::string::npos ? video : other;
+      list += (list.empty() ? "" : ", ") + line.substr(0, line.find(" ("));
+    }
+  }
+  g_clear_error(&error);
+  g_free(debug);
+  if (!video.empty()) return "no decoder for its video (" + video + "): ";
+  if (!other.empty()) return "the input has no video stream (only " + other + "): ";
+  return "";
+}
 
 }  // namespace
 
@@ -104,7 +132,7 @@ void Stream::OnMessage(GstMessage* message) {
       break;
     case GST_MESSAGE_ERROR:
       metrics_->decode_errors->Increment();
-      Fail(cudahist_tools::ErrorText(message));
+      Fail(MissingDecoderText(message) + cudahist_tools::ErrorText(message));
       break;
     case GST_MESSAGE_EOS:
       OnEndOfStream();
@@ -152,6 +180,7 @@ void Stream::OnFigures(const GstStructure* s) {
   has_figures_ = true;
   Evaluate(now);
 }
+
 
 void Stream::OnEndOfStream() {
   if (draining_) {
