@@ -120,6 +120,11 @@ const std::vector<ThresholdKey>& ThresholdKeys() {
   return keys;
 }
 
+struct Timeouts {
+  double stall = StreamConfig().stall_seconds;
+  double start = StreamConfig().start_seconds;
+};
+
 class Reader {
  public:
   Reader(GKeyFile* file, const std::string& text, const std::string& path)
@@ -177,18 +182,22 @@ class Reader {
     return ok;
   }
 
-  bool Thresholds(const std::string& group, monitor::Thresholds* t, double* stall, std::string* error) const {
+  bool Thresholds(const std::string& group, monitor::Thresholds* t, Timeouts* timeouts, std::string* error) const {
     for (const ThresholdKey& k : ThresholdKeys()) {
       if (!Double(group, k.key, &k.field(*t), error)) return false;
     }
-    if (!Double(group, "stall-timeout", stall, error)) return false;
+    if (!Double(group, "stall-timeout", &timeouts->stall, error) ||
+        !Double(group, "start-timeout", &timeouts->start, error))
+      return false;
     const std::string problem = ValidateThresholds(*t);
     if (!problem.empty()) {
       *error = Where(group, "") + "[" + group + "]: " + problem;
       return false;
     }
-    if (*stall <= 0) {
-      *error = Where(group, "stall-timeout") + "stall-timeout must be above 0";
+    for (auto [key, value] : {std::make_pair("stall-timeout", timeouts->stall),
+                              std::make_pair("start-timeout", timeouts->start)}) {
+      if (value > 0) continue;
+      *error = Where(group, key) + key + " must be above 0";
       return false;
     }
     return true;
@@ -201,12 +210,12 @@ class Reader {
 };
 
 std::set<std::string> ThresholdKeyNames() {
-  std::set<std::string> names = {"stall-timeout"};
+  std::set<std::string> names = {"stall-timeout", "start-timeout"};
   for (const ThresholdKey& k : ThresholdKeys()) names.insert(k.key);
   return names;
 }
 
-bool ReadMonitorGroup(const Reader& r, MonitorConfig* config, monitor::Thresholds* defaults, double* stall,
+bool ReadMonitorGroup(const Reader& r, MonitorConfig* config, monitor::Thresholds* defaults, Timeouts* timeouts,
                       std::string* error) {
   std::set<std::string> allowed = ThresholdKeyNames();
   allowed.insert({"listen", "alerts-log", "interval", "decoder", "scope"});
@@ -241,11 +250,11 @@ bool ReadMonitorGroup(const Reader& r, MonitorConfig* config, monitor::Threshold
     }
     config->scope = value == "waveform" ? ScopeStyle::kWaveform : ScopeStyle::kVectorscope;
   }
-  return r.Thresholds(kMonitorGroup, defaults, stall, error);
+  return r.Thresholds(kMonitorGroup, defaults, timeouts, error);
 }
 
 bool ReadStreamGroup(const Reader& r, const std::string& group, const monitor::Thresholds& defaults,
-                     double default_stall, StreamConfig* stream, std::string* error) {
+                     const Timeouts& default_timeouts, StreamConfig* stream, std::string* error) {
   std::set<std::string> allowed = ThresholdKeyNames();
   allowed.insert({"uri", "loop"});
   if (!r.OnlyKnownKeys(group, allowed, error)) return false;
@@ -266,9 +275,12 @@ bool ReadStreamGroup(const Reader& r, const std::string& group, const monitor::T
     return false;
   }
   stream->thresholds = defaults;
-  stream->stall_seconds = default_stall;
-  return r.Bool(group, "loop", &stream->loop, error) &&
-         r.Thresholds(group, &stream->thresholds, &stream->stall_seconds, error);
+  Timeouts timeouts = default_timeouts;
+  if (!r.Bool(group, "loop", &stream->loop, error) || !r.Thresholds(group, &stream->thresholds, &timeouts, error))
+    return false;
+  stream->stall_seconds = timeouts.stall;
+  stream->start_seconds = timeouts.start;
+  return true;
 }
 
 }  // namespace
@@ -277,6 +289,7 @@ bool StreamConfig::operator==(const StreamConfig& o) const {
   const Thresholds& a = thresholds;
   const Thresholds& b = o.thresholds;
   return name == o.name && uri == o.uri && loop == o.loop && stall_seconds == o.stall_seconds &&
+         start_seconds == o.start_seconds &&
          a.black_luma == b.black_luma && a.frozen_ydif == b.frozen_ydif && a.luma_min == b.luma_min &&
          a.luma_max == b.luma_max && a.brng_max == b.brng_max && a.saturation_max == b.saturation_max &&
          a.hold == b.hold && a.clear == b.clear;
@@ -300,9 +313,9 @@ bool ParseConfig(const std::string& text, const std::string& path, MonitorConfig
   Reader r(file.get(), text, path);
   MonitorConfig result;
   Thresholds defaults;
-  double stall = StreamConfig().stall_seconds;
+  Timeouts timeouts;
   if (g_key_file_has_group(file.get(), kMonitorGroup) &&
-      !ReadMonitorGroup(r, &result, &defaults, &stall, error)) {
+      !ReadMonitorGroup(r, &result, &defaults, &timeouts, error)) {
     return false;
   }
   gchar** groups = g_key_file_get_groups(file.get(), nullptr);
@@ -317,7 +330,7 @@ bool ParseConfig(const std::string& text, const std::string& path, MonitorConfig
       break;
     }
     StreamConfig stream;
-    ok = ReadStreamGroup(r, group, defaults, stall, &stream, error);
+    ok = ReadStreamGroup(r, group, defaults, timeouts, &stream, error);
     if (ok && !names.insert(stream.name).second) {
       *error = r.Where(group, "") + "stream '" + stream.name + "' is named twice";
       ok = false;

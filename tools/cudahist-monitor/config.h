@@ -19,6 +19,7 @@ struct StreamConfig {
   bool loop = false;          // files: start again at the end
   Thresholds thresholds;
   double stall_seconds = 5;   // no frames for this long: the stream is down and restarted
+  double start_seconds = 10;  // a (re)started pipeline's first frame may take this long (connect, key frame)
   bool operator==(const StreamConfig& o) const;
   bool operator!=(const StreamConfig& o) const { return !(*this == o); }
 };

@@ -30,6 +30,14 @@ std::vector<std::string> FigureFields() {
   return fields;
 }
 
+prometheus::Gauge* StreamMetrics::Figure(const std::string& field) {
+  auto it = figures_.find(field);
+  if (it != figures_.end()) return it->second;
+  auto family = figure_families_->find(field);
+  if (family == figure_families_->end()) return nullptr;  // not a figure the monitor exports
+  return figures_[field] = &family->second->Add(labels_);
+}
+
 void StreamMetrics::AlarmSecondsTo(Alarm a, double seconds) {
   const int i = static_cast<int>(a);
   if (seconds > alarm_seconds_seen_[i]) alarm_seconds[i]->Increment(seconds - alarm_seconds_seen_[i]);
@@ -78,7 +86,8 @@ StreamMetrics* Metrics::Add(const std::string& stream) {
   m->frames = &frames_.Add(labels);
   m->decode_errors = &decode_errors_.Add(labels);
   m->reconnects = &reconnects_.Add(labels);
-  for (auto& [field, family] : figures_) m->figures[field] = &family->Add(labels);
+  m->labels_ = labels;
+  m->figure_families_ = &figures_;
   for (Alarm a : kAlarms) {
     const int i = static_cast<int>(a);
     m->alarm[i] = &alarm_[i]->Add(labels);
@@ -100,7 +109,7 @@ void Metrics::Remove(const std::string& stream) {
   frames_.Remove(m.frames);
   decode_errors_.Remove(m.decode_errors);
   reconnects_.Remove(m.reconnects);
-  for (auto& [field, family] : figures_) family->Remove(m.figures[field]);
+  for (auto& [field, gauge] : m.figures_) figures_.at(field)->Remove(gauge);
   for (int i = 0; i < kAlarmCount; ++i) {
     alarm_[i]->Remove(m.alarm[i]);
     alarm_seconds_.Remove(m.alarm_seconds[i]);

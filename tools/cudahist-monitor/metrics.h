@@ -34,13 +34,20 @@ class StreamMetrics {
   prometheus::Counter* frames = nullptr;
   prometheus::Counter* decode_errors = nullptr;
   prometheus::Counter* reconnects = nullptr;
-  std::map<std::string, prometheus::Gauge*> figures;  // by message field
+  // The gauge of a message field, created when the field first comes (a
+  // figure this element does not post is absent, not a misleading 0);
+  // nullptr for a field the monitor does not export.
+  prometheus::Gauge* Figure(const std::string& field);
   std::array<prometheus::Gauge*, kAlarmCount> alarm{};
   std::array<prometheus::Counter*, kAlarmCount> alarm_seconds{};
 
   void AlarmSecondsTo(Alarm alarm, double seconds);
 
  private:
+  friend class Metrics;
+  prometheus::Labels labels_;
+  std::map<std::string, prometheus::Family<prometheus::Gauge>*>* figure_families_ = nullptr;
+  std::map<std::string, prometheus::Gauge*> figures_;  // by message field
   std::array<double, kAlarmCount> alarm_seconds_seen_{};
 };
 

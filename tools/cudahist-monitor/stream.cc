@@ -169,8 +169,7 @@ void Stream::OnFigures(const GstStructure* s) {
     const std::string field = fields[i].message_field;
     if (field == "depths[0]") depth = record.values[i];
     figures_[field] = record.values[i];
-    auto gauge = metrics_->figures.find(field);
-    if (gauge != metrics_->figures.end()) gauge->second->Set(record.values[i]);
+    if (prometheus::Gauge* gauge = metrics_->Figure(field)) gauge->Set(record.values[i]);
   }
   alarm_figures_.y_low = To8Bit(figures_["y-low"], depth);
   alarm_figures_.y_high = To8Bit(figures_["y-high"], depth);
@@ -234,10 +233,11 @@ void Stream::Tick(double now) {
     EventLog::Say(config_.name, "reconnecting");
     Start(now);
   }
-  const double since = state_ == StreamState::kUp ? now - last_figures_at_ : now - started_at_;
-  if ((state_ == StreamState::kUp || state_ == StreamState::kStarting) && since > config_.stall_seconds) {
+  const bool up = state_ == StreamState::kUp;
+  const double since = up ? now - last_figures_at_ : now - started_at_;
+  if ((up || state_ == StreamState::kStarting) && since > (up ? config_.stall_seconds : config_.start_seconds)) {
     char text[64];
-    g_snprintf(text, sizeof text, "no frames for %.0f s", since);
+    g_snprintf(text, sizeof text, up ? "no frames for %.0f s" : "no frame %.0f s after the start", since);
     Fail(text);
   }
   if (now - rate_at_ >= 1) {
