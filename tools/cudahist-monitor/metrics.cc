@@ -49,7 +49,7 @@ Metrics::Metrics()
       up_(Register(prometheus::BuildGauge(), "cudahist_stream_up",
                    "1 while frames of the stream reach the cudahistogram element, else 0", *registry_)),
       fps_(Register(prometheus::BuildGauge(), "cudahist_frames_per_second",
-                    "Frames the element counted over the last second of wall time", *registry_)),
+                    "The stream's frame rate over the last interval (frames / duration of the element's message); rate(cudahist_frames_total) says whether the monitor keeps up", *registry_)),
       width_(Register(prometheus::BuildGauge(), "cudahist_width", "Width of the last frame, in pixels",
                       *registry_)),
       height_(Register(prometheus::BuildGauge(), "cudahist_height", "Height of the last frame, in pixels",

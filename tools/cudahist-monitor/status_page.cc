@@ -3,8 +3,8 @@
 namespace monitor {
 
 const std::string& StatusPageHtml() {
-  // Tiles of ~230 px fill the width: 16 streams are four or five rows on a
-  // laptop. A tile is green when the stream is up and calm, red in an alarm,
+  // Tiles of ~210 px fill the width: 16 streams are three rows of six on a
+  // 1366x768 laptop screen. A tile is green when the stream is up and calm, red in an alarm,
   // grey when down; its data-state says the same to a script.
   static const std::string html = R"HTML(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -14,17 +14,17 @@ const std::string& StatusPageHtml() {
 body { margin: 0; font: 13px/1.3 system-ui, sans-serif; background: #15181c; color: #dde; }
 header { padding: 6px 12px; background: #20252b; display: flex; gap: 16px; align-items: baseline; }
 header h1 { font-size: 15px; margin: 0; }
-#grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 8px; padding: 8px; }
+#grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 6px; padding: 6px; }
 .tile { border: 3px solid #2e7d32; border-radius: 6px; background: #1d2126; padding: 4px 6px; min-width: 0; }
 .tile[data-state="alarm"] { border-color: #e53935; background: #4a1414; }
 .tile[data-state="down"] { border-color: #757575; background: #2a2a2a; }
 .tile[data-state="starting"], .tile[data-state="ended"] { border-color: #607d8b; }
 .name { font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .state { float: right; font-size: 11px; text-transform: uppercase; }
-.scope { width: 100%; aspect-ratio: 16 / 9; background: #000; display: block; object-fit: contain; margin: 3px 0; }
+.scope { width: 100%; aspect-ratio: 2 / 1; background: #000; display: block; object-fit: contain; margin: 3px 0; }
 .figures { font: 11px/1.35 ui-monospace, monospace; color: #bcc; }
 .alarms { color: #ff8a80; font-weight: 600; min-height: 1.3em; }
-.error { color: #bbb; font-size: 11px; overflow-wrap: anywhere; }
+.error { color: #bbb; font-size: 11px; overflow-wrap: anywhere; max-height: 2.6em; overflow: hidden; }
 </style></head>
 <body>
 <header><h1>cudahist-monitor</h1><span id="summary">loading…</span></header>
@@ -70,9 +70,9 @@ function draw(streams) {
     t.querySelector(".alarms").textContent = s.alarms.join(" ").toUpperCase();
     const f = s.figures;
     t.querySelector(".figures").textContent =
-        "Y avg " + fmt(f["y-avg"], 1) + "  min " + fmt(f["y-min"], 0) + "  max " + fmt(f["y-max"], 0) + "\n" +
-        "SAT avg " + fmt(f["sat-avg"], 1) + "  BRNG " + fmt(f["brng"], 3) + "  YDIF " + fmt(f["y-dif"], 2) + "\n" +
-        (s.width ? s.width + "×" + s.height + "  " : "") + s.frames + " frames";
+        "Y " + fmt(f["y-avg"], 1) + " [" + fmt(f["y-min"], 0) + "–" + fmt(f["y-max"], 0) + "]  YDIF " +
+        fmt(f["y-dif"], 2) + "\n" + "SAT " + fmt(f["sat-avg"], 1) + "  BRNG " + fmt(f["brng"], 3) + "\n" +
+        (s.width ? s.width + "×" + s.height + "  " : "") + s.reconnects + " reconnects";
     t.querySelector(".figures").style.whiteSpace = "pre";
     t.querySelector(".error").textContent = s.error || "";
     const img = t.querySelector(".scope");

@@ -70,8 +70,6 @@ void Stream::Start(double now) {
   state_ = StreamState::kStarting;
   started_at_ = now;
   has_figures_ = false;
-  rate_at_ = now;
-  frames_at_rate_ = frames_;
   cudahist_tools::AnalysisTarget target;
   target.gpu = choice_.gpu;
   target.cuda_device_id = choice_.cuda_device_id;
@@ -145,9 +143,17 @@ void Stream::OnMessage(GstMessage* message) {
 void Stream::OnFigures(const GstStructure* s) {
   const double now = NowSeconds();
   guint frames = 0;
+  guint64 duration = 0;
   gst_structure_get_uint(s, "frames", &frames);
+  gst_structure_get_uint64(s, "duration", &duration);
   frames_ += frames;
   metrics_->frames->Increment(frames);
+  // The stream's own rate over the interval; whether the monitor keeps up
+  // with it is rate(cudahist_frames_total) against this.
+  if (duration > 0) {
+    frames_per_second_ = frames * double(GST_SECOND) / double(duration);
+    metrics_->frames_per_second->Set(frames_per_second_);
+  }
   last_figures_at_ = now;
   if (state_ != StreamState::kUp) {
     if (state_ == StreamState::kDown || !last_error_.empty()) EventLog::Say(config_.name, "up again");
@@ -207,6 +213,7 @@ void Stream::Fail(const std::string& reason) {
   last_error_ = reason;
   has_figures_ = false;
   metrics_->up->Set(0);
+  frames_per_second_ = 0;
   metrics_->frames_per_second->Set(0);
   retry_at_ = now + retry_delay_;
   char delay[32];
@@ -239,12 +246,6 @@ void Stream::Tick(double now) {
     char text[64];
     g_snprintf(text, sizeof text, up ? "no frames for %.0f s" : "no frame %.0f s after the start", since);
     Fail(text);
-  }
-  if (now - rate_at_ >= 1) {
-    frames_per_second_ = state_ == StreamState::kUp ? (frames_ - frames_at_rate_) / (now - rate_at_) : 0;
-    metrics_->frames_per_second->Set(frames_per_second_);
-    frames_at_rate_ = frames_;
-    rate_at_ = now;
   }
   if (scope_sink_) {
     std::string png = cudahist_tools::TakeScopePng(scope_sink_);

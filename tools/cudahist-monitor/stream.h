@@ -75,8 +75,8 @@ class Stream {
   Figures alarm_figures_;
   std::map<std::string, double> figures_;  // the last message's signalstats fields
   unsigned width_ = 0, height_ = 0;
-  uint64_t frames_ = 0, frames_at_rate_ = 0, reconnects_ = 0;
-  double rate_at_ = 0, frames_per_second_ = 0;
+  uint64_t frames_ = 0, reconnects_ = 0;
+  double frames_per_second_ = 0;
   std::string scope_png_;
 };
 
