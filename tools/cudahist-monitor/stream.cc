@@ -94,6 +94,7 @@ void Stream::Start(double now) {
     return;
   }
   pipeline_ = parts.pipeline;
+  analysis_ = parts.analysis;
   GstBus* bus = gst_element_get_bus(pipeline_);
   gst_bus_add_watch(bus, OnBusMessage, this);
   gst_object_unref(bus);
@@ -111,6 +112,7 @@ void Stream::Teardown() {
   gst_element_set_state(pipeline_, GST_STATE_NULL);
   gst_object_unref(pipeline_);
   pipeline_ = nullptr;
+  analysis_ = nullptr;
   scope_sink_ = nullptr;
 }
 
@@ -229,7 +231,12 @@ void Stream::Drain() {
     drained_ = true;  // nothing flows yet: nothing to drain
     return;
   }
-  gst_element_send_event(pipeline_, gst_event_new_eos());
+  // Into the analysis, not the sources: a demuxer that pulls from its
+  // source (a file) ignores an EOS sent to it. The element posts its last
+  // interval's figures, and the EOS comes out of the sinks.
+  GstPad* pad = gst_element_get_static_pad(analysis_, "sink");
+  gst_pad_send_event(pad, gst_event_new_eos());
+  gst_object_unref(pad);
 }
 
 void Stream::Tick(double now) {

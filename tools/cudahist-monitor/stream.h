@@ -64,6 +64,7 @@ class Stream {
   AlarmTracker alarms_;
 
   GstElement* pipeline_ = nullptr;
+  GstElement* analysis_ = nullptr;    // cudahistogram, owned by the pipeline
   GstElement* scope_sink_ = nullptr;
   StreamState state_ = StreamState::kStarting;
   bool drained_ = false;
