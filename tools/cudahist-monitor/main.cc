@@ -238,7 +238,7 @@ bool ParseOptions(int* argc, char*** argv, Options* o, std::string* error) {
        "STYLE"},
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->uris, nullptr, "URI..."},
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
-  GOptionContext* context = g_option_context_new("[URI...] - live stream monitor on cudahistogram");
+  GOptionContext* context = g_option_context_new("- live stream monitor on cudahistogram");
   g_option_context_set_summary(context, kSummary);
   g_option_context_add_main_entries(context, entries, nullptr);
   g_option_context_add_group(context, gst_init_get_option_group());
