@@ -32,7 +32,7 @@
 #include "event_timing.h"
 #include "yuv_frames.h"
 #if CUDAHIST_SIGNALSTATS_TIMELINE
-#include "signalstats_timeline.h"
+#include "signalstats/signalstats_timeline.h"
 #endif
 
 #ifndef CUDAHIST_BENCH_VARIANT

@@ -1,7 +1,7 @@
 #include <gst/gst.h>
 
-#include "gstcudahistogram.h"
-#include "gstcudavideoscope.h"
+#include "cudahistogram/gstcudahistogram.h"
+#include "cudavideoscope/gstcudavideoscope.h"
 
 static gboolean plugin_init(GstPlugin* plugin) {
   gboolean ok = GST_ELEMENT_REGISTER(cudahistogram, plugin);

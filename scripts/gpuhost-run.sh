@@ -3,10 +3,11 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth signalstats signalstats_ffmpeg scopes videoscope
-#   signalstats_variants scope_variants
+#   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg scopes videoscope
+#   signalstats_variants scope_variants baseline
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
-#   tests126 decode126 examples126 bench126 oddwidth126 convert126
+#   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
+# oddwidth / nv21: the upstream limits docs/versions.md lists, shown again.
 # signalstats_ffmpeg (issue 10): FFmpeg's signalstats figures against the
 # element's on CUDA frames, and the speed table against ffmpeg (needs
 # ffmpeg.tar.xz from the pack).
@@ -20,6 +21,10 @@
 # checked against the CPU path and timed side by side, then Nsight Compute on
 # the base variant's kernels (bench/tune_scopes.sh profile). SCOPE_ROUNDS=N:
 # rounds of the uniform runs (default 2; peaked runs once).
+# baseline: histbench, scopebench and signalstats_bench of an earlier build
+# (gpuhost-pack.sh --baseline) and of this one, in turn, BASELINE_ROUNDS
+# rounds (default 3); a table of medians and after/before ratios
+# (bench/compare_builds.py).
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
 # (before the ordering; packed as gst126/gst-plugin-unchanged). Each step's full
 # log goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
@@ -40,6 +45,7 @@ unpack gst122.tar.xz
 unpack gst126.tar.xz
 unpack ffmpeg.tar.xz
 unpack scope_variants.tar.xz
+unpack baseline.tar.xz
 # gst126's executables start through trixie's loader at this fixed path.
 [ -d "$here/gst126" ] && ln -sfn "$here/gst126" /tmp/cudahist-gst126
 
@@ -145,6 +151,27 @@ PY
 # comparison then uses those figures. nvh264dec decodes the 8-bit 4:2:0 H.264
 # clip (ranked first, and required); avdec_* (GStreamer's libav plugin,
 # carried) the others, which cudaupload puts in CUDA memory.
+# NV21 through cudaupload ! cudadownload alone, odd and even sizes: the bytes
+# that come back against those that went in (GStreamer 1.26 fails odd ones).
+nv21_round_trip() {
+  local dir size; dir=$(mktemp -d)
+  for size in 7x3 333x77 8x4 334x78; do
+    gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=snow ! \
+      "video/x-raw,format=NV21,width=${size%x*},height=${size#*x}" ! tee name=t ! queue ! \
+      filesink location="$dir/in.raw" t. ! queue ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! \
+      cudadownload ! video/x-raw ! filesink location="$dir/out.raw" > "$dir/log" 2>&1
+    local rc=$?
+    if [ $rc -ne 0 ]; then
+      echo "NV21 $size: pipeline failed (exit $rc): $(grep -m1 -iE 'error|fail' "$dir/log")"
+    elif cmp -s "$dir/in.raw" "$dir/out.raw"; then
+      echo "NV21 $size: identical ($(stat -c %s "$dir/in.raw") bytes)"
+    else
+      echo "NV21 $size: DIFFERENT ($(cmp "$dir/in.raw" "$dir/out.raw" | head -n 1))"
+    fi
+  done
+  rm -rf "$dir"
+}
+
 signalstats_checks() {
   local media=$here/media/signalstats ffmpeg=$here/ffmpeg/ffmpeg compare=$here/scripts/compare_ffmpeg.py
   if [ ! -x "$ffmpeg" ] || [ ! -d "$media" ]; then
@@ -206,6 +233,8 @@ for s in $steps; do
     decode126) use_gst 126; decode_checks 126 ;;
     oddwidth) use_gst 122; step oddwidth odd_width_round_trip ;;
     oddwidth126) use_gst 126; step oddwidth126 odd_width_round_trip ;;
+    nv21) use_gst 122; step nv21 nv21_round_trip ;;
+    nv21126) use_gst 126; step nv21126 nv21_round_trip ;;
     convert126)
       # Does 1.26's cudaconvert register here (1.22's does not: its NVRTC check
       # asks for compute_30)? gst-cuda opens "libnvrtc.so"; the host's CUDA
@@ -301,6 +330,14 @@ for s in $steps; do
           "$logs/scope_profile"
       else
         echo "=== scope_variants: no scope_variants.tar.xz in the pack (bench/tune_scopes.sh build .gpuhost/scope-variants)" >> "$summary"
+      fi ;;
+    baseline)
+      if [ -d "$here/baseline" ]; then
+        use_gst 122
+        TAIL_LINES=60 step baseline python3 "$here/scripts/compare_builds.py" run "$here/baseline/bin" "$bin" \
+          "$logs/baseline" "${BASELINE_ROUNDS:-3}"
+      else
+        echo "=== baseline: no baseline.tar.xz in the pack (gpuhost-pack.sh --baseline BUILD_BEFORE)" >> "$summary"
       fi ;;
     bench126)
       # The element on both runtimes in one call: 1.22's plain path and 1.26's

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "frames.h"
-#include "launch_plan.h"
+#include "launch/launch_plan.h"
 #include "test_planes.h"
-#include "tuning.h"
+#include "histogram/histogram_tuning.h"
 
 namespace cudahist_test {
 namespace {

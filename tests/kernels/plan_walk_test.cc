@@ -13,11 +13,13 @@
 #include <string>
 #include <vector>
 
-#include "device_helpers.cuh"
+#include "device/plan_walk.cuh"
+#include "device/row_walk.cuh"
+#include "device/bank_swizzle.cuh"
 #include "frames.h"
-#include "launch_plan.h"
+#include "launch/launch_plan.h"
 #include "test_planes.h"
-#include "tuning.h"
+#include "histogram/histogram_tuning.h"
 
 namespace cudahist_test {
 namespace {

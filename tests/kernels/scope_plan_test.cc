@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "frames.h"
-#include "joint_slices.h"
+#include "scopes/joint_slices.cuh"
 #include "scope_cases.h"
-#include "scopes_launch.h"
-#include "scopes_tuning.h"
+#include "scopes/scopes_launch.h"
+#include "scopes/scopes_tuning.h"
 
 namespace cudahist_test {
 namespace {

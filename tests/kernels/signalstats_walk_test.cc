@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cudahist/signalstats.h"
-#include "signalstats_walk.h"
+#include "signalstats/signalstats_walk.cuh"
 #include "test_planes.h"
 #include "yuv_frames.h"
 

@@ -13,7 +13,7 @@
 
 #include "cudahist/histogrammer.h"
 #include "cudahist/scope_render.h"
-#include "scope_pixels.h"
+#include "render/scope_pixels.cuh"
 #include "test_planes.h"
 
 namespace {

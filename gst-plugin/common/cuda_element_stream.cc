@@ -1,0 +1,40 @@
+#include "common/cuda_element_stream.h"
+
+#include "common/cuda_support.h"
+
+namespace cudahistogram {
+
+bool CudaElementStream::Open(GstCudaContext* context, std::string* error) {
+  Close();
+  ScopedContext scoped(context);
+  if (!scoped.pushed()) {
+    *error = kContextPushFailed;
+    return false;
+  }
+  if (!CudaOk(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags",
+              error)) {
+    stream_ = nullptr;
+    return false;
+  }
+  if (!order_.Open(context, error)) {
+    cudaStreamDestroy(stream_);
+    stream_ = nullptr;
+    return false;
+  }
+  context_ = static_cast<GstCudaContext*>(gst_object_ref(context));
+  return true;
+}
+
+void CudaElementStream::Close() {
+  if (context_ == nullptr) return;
+  {
+    ScopedContext scoped(context_);
+    order_.Close();
+    if (stream_ != nullptr) cudaStreamDestroy(stream_);
+    stream_ = nullptr;
+  }
+  gst_object_unref(context_);
+  context_ = nullptr;
+}
+
+}  // namespace cudahistogram

@@ -1,0 +1,60 @@
+// From GStreamer's description of a frame to the library's: each colour
+// component of a GstVideoInfo becomes a cudahist::PlaneView, mechanically,
+// from its GstVideoFormatInfo (plane, poffset, pixel stride, depth, shift,
+// subsampling). No format is special-cased.
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <string>
+
+#include "cudahist/plane_view.h"
+#include "cudahistogram/settings.h"
+
+namespace cudahistogram {
+
+constexpr int kMaxComponents = 4;
+
+// What one frame's histograms describe; the meta and the message both carry it.
+struct HistogramLayout {
+  GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
+  guint width = 0;
+  guint height = 0;
+  // The counted rectangle in pixels of the full-resolution frame, clipped.
+  guint roi_x = 0;
+  guint roi_y = 0;
+  guint roi_width = 0;
+  guint roi_height = 0;
+  guint bins = 0;
+  int n_components = 0;
+  const char* names[kMaxComponents] = {};  // static strings: "Y", "U", "V", "R", "G", "B", "A"
+  guint depths[kMaxComponents] = {};
+
+  bool operator==(const HistogramLayout& other) const;
+  bool operator!=(const HistogramLayout& other) const { return !(*this == other); }
+};
+
+// The layout plus, per counted component, its plane and a view with every
+// field but the frame's pointer and pitch, which FramePlaneViews fills in.
+struct CountPlan {
+  HistogramLayout layout;
+  guint planes[kMaxComponents] = {};
+  cudahist::PlaneView views[kMaxComponents];
+};
+
+// The components, ROI and bins that `settings` asks of frames described by
+// `info`. Returns false with `error` naming the property and the format when
+// the request cannot be met (unknown component, bins above a component's
+// code values, ROI outside the frame, a format the library cannot read).
+bool MakeCountPlan(const GstVideoInfo& info, const Settings& settings, CountPlan* plan,
+                   std::string* error);
+
+// The views of the plan's components in `frame`, mapped either to host memory
+// or (GST_MAP_CUDA) to device memory: the pointers are used as they are.
+void FramePlaneViews(const CountPlan& plan, const GstVideoFrame& frame,
+                     cudahist::PlaneView views[kMaxComponents]);
+
+// "Y", "U", "V" (also for GRAY), "R", "G", "B" or "A".
+const char* ComponentName(const GstVideoFormatInfo* finfo, guint component);
+
+}  // namespace cudahistogram

@@ -1,0 +1,633 @@
+// The cudahistogram element, shaped like gst-plugins-good's `level`:
+// property values (Settings) live under the object lock and are copied at the
+// start of each frame; everything built from caps and settings (State) is
+// made in set_caps / on the first frame and dropped in stop; messages are
+// posted with no lock held. CUDA is handled as gst-plugins-bad's nvcodec
+// elements do it (see cuda_counter.h).
+#include "cudahistogram/gstcudahistogram.h"
+
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+#include <gst/video/video.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cudahistogram/cuda_counter.h"
+#include "common/element_cuda_context.h"
+#include "cudahist/cpu.h"
+#include "gstcudahistogrammeta.h"
+#include "cudahistogram/histogram_accumulator.h"
+#include "cudahistogram/histogram_message.h"
+#include "cudahistogram/settings.h"
+#include "cudahistogram/signalstats_frame.h"
+#include "cudahistogram/signalstats_message.h"
+#include "common/video_formats.h"
+#include "common/video_frame_access.h"
+#include "common/video_planes.h"
+
+GST_DEBUG_CATEGORY_STATIC(gst_cuda_histogram_debug);
+#define GST_CAT_DEFAULT gst_cuda_histogram_debug
+
+using cudahistogram::CountPlan;
+using cudahistogram::Settings;
+
+namespace {
+
+#define CAPS_STR                                                                                    \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, CUDAHISTOGRAM_CUDA_FORMATS) \
+  "; " GST_VIDEO_CAPS_MAKE(CUDAHISTOGRAM_SYSTEM_FORMATS)
+
+GstStaticPadTemplate sink_template =
+    GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(CAPS_STR));
+GstStaticPadTemplate src_template =
+    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(CAPS_STR));
+
+enum {
+  PROP_0,
+  PROP_BINS,
+  PROP_COMPONENTS,
+  PROP_ROI_X,
+  PROP_ROI_Y,
+  PROP_ROI_WIDTH,
+  PROP_ROI_HEIGHT,
+  PROP_ALGORITHM,
+  PROP_ATTACH_META,
+  PROP_POST_MESSAGES,
+  PROP_INTERVAL,
+  PROP_CUDA_DEVICE_ID,
+  PROP_SIGNALSTATS,
+};
+
+// What the streaming thread builds from caps and settings; dropped in stop.
+struct State {
+  GstVideoInfo info;
+  bool have_info = false;
+  bool cuda_caps = false;
+  // The plan for `plan_settings` on `info`; rebuilt when either changes.
+  Settings plan_settings;
+  CountPlan plan;
+  bool have_plan = false;
+  cudahistogram::CudaCounter cuda;
+  std::unique_ptr<cudahist::CpuHistogrammer> cpu;
+  std::vector<uint32_t> cpu_counts;
+  cudahistogram::HistogramAccumulator accumulator;
+  cudahistogram::SignalStatsFrame signalstats;  // the previous frame for DIF
+  bool signalstats_warned = false;  // of a format signalstats does not read, this negotiation
+};
+
+}  // namespace
+
+struct _GstCudaHistogram {
+  GstBaseTransform parent;
+  Settings* settings;       // under the object lock
+  State* state;             // streaming thread only
+  GstCudaContext* context;  // the element's context, shared with its neighbours
+};
+
+G_DEFINE_TYPE(GstCudaHistogram, gst_cuda_histogram, GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE(cudahistogram, "cudahistogram", GST_RANK_NONE,
+                            GST_TYPE_CUDA_HISTOGRAM);
+
+namespace {
+
+Settings CopySettings(GstCudaHistogram* self) {
+  GST_OBJECT_LOCK(self);
+  Settings copy = *self->settings;
+  GST_OBJECT_UNLOCK(self);
+  return copy;
+}
+
+void PostPending(GstCudaHistogram* self) {
+  cudahistogram::HistogramAccumulator& acc = self->state->accumulator;
+  if (acc.empty()) return;
+  GstStructure* s = cudahistogram::HistogramStructure(acc);
+  acc.Reset();
+  gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self), s));
+}
+
+bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
+  State* st = self->state;
+  if (st->have_plan && st->plan_settings == settings) return true;
+  std::string error;
+  st->have_plan = cudahistogram::MakeCountPlan(st->info, settings, &st->plan, &error);
+  if (!st->have_plan) {
+    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("%s", error.c_str()),
+                      ("caps %s", GST_VIDEO_INFO_NAME(&st->info)));
+    return false;
+  }
+  st->plan_settings = settings;
+  return true;
+}
+
+// Creates the element's CUDA context for `device_id` (or takes the one its
+// neighbours share) and the stream in it.
+bool EnsureCuda(GstCudaHistogram* self, gint device_id) {
+  return cudahistogram::EnsureElementCuda(GST_ELEMENT(self), device_id, &self->context, &self->state->cuda);
+}
+
+bool MapFrame(GstCudaHistogram* self, GstBuffer* buf, GstMapFlags flags, GstVideoFrame* frame) {
+  return cudahistogram::MapVideoFrame(GST_ELEMENT(self), "video frame", &self->state->info, buf, flags, frame);
+}
+
+// The element's stream in the context of the CUDA memory of `buf`.
+bool EnsureFrameContext(GstCudaHistogram* self, GstBuffer* buf) {
+  State* st = self->state;
+  GstCudaMemory* mem = reinterpret_cast<GstCudaMemory*>(gst_buffer_peek_memory(buf, 0));
+  std::string error;
+  if (st->cuda.context() != mem->context) {
+    // The frame lives in another context (e.g. a decoder on another device):
+    // count it there, with a stream of that context.
+    GST_INFO_OBJECT(self, "input memory belongs to CUDA context %" GST_PTR_FORMAT
+                    ", switching to it", mem->context);
+    if (!st->cuda.Open(mem->context, &error)) {
+      GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("CUDA error: %s", error.c_str()), (nullptr));
+      return false;
+    }
+  }
+  return true;
+}
+
+bool CountOnGpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
+                const uint32_t** counts) {
+  State* st = self->state;
+  std::string error;
+  GstVideoFrame frame;
+  if (!MapFrame(self, buf, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA), &frame)) return false;
+  cudahist::PlaneView views[cudahistogram::kMaxComponents];
+  cudahistogram::FramePlaneViews(st->plan, frame, views);
+  cudahist::HistogramSpec spec;
+  spec.bins = settings.bins;
+  spec.algorithm = settings.algorithm;
+  const bool ok = st->cuda.Count(spec, buf, views, st->plan.layout.n_components, counts, &error);
+  gst_video_frame_unmap(&frame);
+  if (!ok) {
+    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("CUDA histogram failed: %s", error.c_str()),
+                      (nullptr));
+  }
+  return ok;
+}
+
+bool CountOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
+                const uint32_t** counts) {
+  State* st = self->state;
+  GstVideoFrame frame;
+  if (!MapFrame(self, buf, GST_MAP_READ, &frame)) return false;
+  if (!st->cpu || st->cpu->bins() != settings.bins) {
+    st->cpu = std::make_unique<cudahist::CpuHistogrammer>(settings.bins);
+  }
+  const int n = st->plan.layout.n_components;
+  st->cpu_counts.resize(size_t(settings.bins) * n);
+  cudahist::PlaneView views[cudahistogram::kMaxComponents];
+  cudahistogram::FramePlaneViews(st->plan, frame, views);
+  const cudahist::Status status = st->cpu->Compute(views, n, st->cpu_counts.data());
+  gst_video_frame_unmap(&frame);
+  if (!status.ok()) {
+    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Histogram failed: %s", status.message().c_str()),
+                      (nullptr));
+    return false;
+  }
+  *counts = st->cpu_counts.data();
+  return true;
+}
+
+// signalstats' counts and the histograms of the plan in one library call,
+// where the frame lives (see signalstats_frame.h).
+bool CountWithSignalStats(GstCudaHistogram* self, GstBuffer* buf, bool on_gpu,
+                          const uint32_t** counts) {
+  State* st = self->state;
+  GstVideoFrame frame;
+  const GstMapFlags flags = on_gpu ? GstMapFlags(GST_MAP_READ | GST_MAP_CUDA) : GST_MAP_READ;
+  if (!MapFrame(self, buf, flags, &frame)) return false;
+  std::string error;
+  const bool ok = st->signalstats.Count(st->info, st->plan, buf, frame,
+                                        on_gpu ? &st->cuda : nullptr, &error);
+  gst_video_frame_unmap(&frame);
+  if (!ok) {
+    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("signalstats failed: %s", error.c_str()), (nullptr));
+    return false;
+  }
+  *counts = st->signalstats.histograms();
+  return true;
+}
+
+// Counts the frame where it lives: CUDA memory on the GPU, anything else on
+// the CPU. Every failure has been posted as an element error when it returns false.
+bool CountFrame(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
+                bool with_signalstats, const uint32_t** counts) {
+  State* st = self->state;
+  const bool on_gpu = cudahistogram::IsCudaFrame(buf);
+  if (!cudahistogram::BufferHoldsFrame(GST_ELEMENT(self), st->info, buf)) return false;
+  if (on_gpu && !EnsureFrameContext(self, buf)) return false;
+  if (with_signalstats) return CountWithSignalStats(self, buf, on_gpu, counts);
+  return on_gpu ? CountOnGpu(self, buf, settings, counts) : CountOnCpu(self, buf, settings, counts);
+}
+
+// signalstats=true counts YUV formats of 8 to 10 bits; on any other format
+// it is left out with a warning, once per negotiation, and the histograms go on.
+bool UseSignalStats(GstCudaHistogram* self, const Settings& settings) {
+  State* st = self->state;
+  if (!settings.signalstats) return false;
+  std::string why;
+  if (cudahistogram::SignalStatsReads(st->info, &why)) return true;
+  if (!st->signalstats_warned) {
+    st->signalstats_warned = true;
+    GST_ELEMENT_WARNING(self, STREAM, FORMAT,
+                        ("signalstats=true, but %s: these frames get no signalstats figures, "
+                         "only histograms", why.c_str()),
+                        ("signalstats reads YUV formats of 8 to 10 bits (NV12, I420, YUY2, "
+                         "P010_10LE, I420_10LE, Y444 ...)"));
+  }
+  return false;
+}
+
+void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
+                const cudahist::SignalStatsFigures* figures) {
+  const cudahistogram::HistogramLayout& l = self->state->plan.layout;
+  if (!gst_buffer_is_writable(buf)) {
+    // Only while attach-meta was switched on and the frame was already on
+    // its way through in passthrough: the next frame carries the meta.
+    GST_DEBUG_OBJECT(self, "buffer not writable, no meta on this one");
+    return;
+  }
+  GstCudaHistogramMeta* meta = gst_buffer_add_cuda_histogram_meta(buf, l.bins, l.n_components);
+  meta->format = l.format;
+  meta->width = l.width;
+  meta->height = l.height;
+  meta->roi_x = l.roi_x;
+  meta->roi_y = l.roi_y;
+  meta->roi_width = l.roi_width;
+  meta->roi_height = l.roi_height;
+  for (int c = 0; c < l.n_components; ++c) {
+    meta->component_names[c] = l.names[c];
+    meta->component_depth[c] = l.depths[c];
+  }
+  memcpy(meta->counts, counts, sizeof(guint32) * size_t(l.bins) * l.n_components);
+  if (figures != nullptr) {
+    const GstCudaSignalStats stats = cudahistogram::MetaSignalStats(*figures);
+    gst_cuda_histogram_meta_set_signalstats(meta, &stats);
+  }
+}
+
+cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
+  const GstSegment& segment = GST_BASE_TRANSFORM(self)->segment;
+  const GstVideoInfo& info = self->state->info;
+  cudahistogram::FrameTiming t;
+  t.timestamp = GST_BUFFER_PTS(buf);
+  if (GST_CLOCK_TIME_IS_VALID(t.timestamp) && segment.format == GST_FORMAT_TIME) {
+    t.stream_time = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, t.timestamp);
+    t.running_time = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, t.timestamp);
+  }
+  t.duration = GST_BUFFER_DURATION(buf);
+  if (!GST_CLOCK_TIME_IS_VALID(t.duration) && GST_VIDEO_INFO_FPS_N(&info) > 0) {
+    t.duration = gst_util_uint64_scale_int(GST_SECOND, GST_VIDEO_INFO_FPS_D(&info),
+                                           GST_VIDEO_INFO_FPS_N(&info));
+  }
+  return t;
+}
+
+void Accumulate(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
+                const uint32_t* counts, const cudahist::SignalStatsFigures* figures) {
+  cudahistogram::HistogramAccumulator& acc = self->state->accumulator;
+  const cudahistogram::HistogramLayout& layout = self->state->plan.layout;
+  if (!acc.Accepts(layout)) PostPending(self);
+  acc.Add(layout, counts, TimingOf(self, buf), figures);
+  if (acc.Due(settings.interval)) PostPending(self);
+}
+
+// --- GstBaseTransform / GstElement vfuncs -----------------------------------
+
+gboolean Start(GstBaseTransform* trans) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
+  delete self->state;
+  self->state = new State();
+  return TRUE;
+}
+
+gboolean Stop(GstBaseTransform* trans) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
+  delete self->state;  // closes the CUDA stream in its context
+  self->state = new State();
+  gst_clear_object(&self->context);
+  return TRUE;
+}
+
+// GStreamer's CUDA copies (cudaupload, cudadownload, gst_cuda_buffer_copy)
+// move width x pixel-stride bytes per row: for packed 4:2:2 of odd width that
+// is 2 bytes short of the row, so the last V sample of every row is not the
+// source's (seen on 1.22, see the README). The element cannot tell which
+// producer wrote the frame, so it says so once per negotiation.
+void WarnOfOddWidthPacked422(GstCudaHistogram* self) {
+  const GstVideoInfo& info = self->state->info;
+  const GstVideoFormat format = GST_VIDEO_INFO_FORMAT(&info);
+  if (!self->state->cuda_caps || (format != GST_VIDEO_FORMAT_YUY2 && format != GST_VIDEO_FORMAT_UYVY) ||
+      GST_VIDEO_INFO_WIDTH(&info) % 2 == 0) {
+    return;
+  }
+  GST_ELEMENT_WARNING(self, STREAM, FORMAT,
+                      ("%s frames of odd width (%d) in CUDA memory: if they were copied into CUDA memory "
+                       "by GStreamer (cudaupload), the last V sample of every row was lost on the way "
+                       "and the V histogram counts what the copy left there",
+                       GST_VIDEO_INFO_NAME(&info), GST_VIDEO_INFO_WIDTH(&info)),
+                      ("gst-cuda copies width x pixel stride = %d bytes per row; the row holds %d",
+                       GST_VIDEO_INFO_WIDTH(&info) * 2, (GST_VIDEO_INFO_WIDTH(&info) + 1) / 2 * 4));
+}
+
+gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
+  State* st = self->state;
+  (void)outcaps;
+  if (!gst_video_info_from_caps(&st->info, incaps)) {
+    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("Invalid video caps"),
+                      ("%" GST_PTR_FORMAT, incaps));
+    return FALSE;
+  }
+  st->have_info = true;
+  st->have_plan = false;
+  st->signalstats.Restart();  // never read the old frame with the new layout
+  st->signalstats_warned = false;
+  GstCapsFeatures* features = gst_caps_get_features(incaps, 0);
+  st->cuda_caps =
+      features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+  const Settings settings = CopySettings(self);
+  // Only CUDA caps need a GPU: system memory works on any machine.
+  if (st->cuda_caps && !EnsureCuda(self, settings.cuda_device_id)) return FALSE;
+  WarnOfOddWidthPacked422(self);
+  GST_INFO_OBJECT(self, "counting %s %dx%d %s", GST_VIDEO_INFO_NAME(&st->info),
+                  GST_VIDEO_INFO_WIDTH(&st->info), GST_VIDEO_INFO_HEIGHT(&st->info),
+                  st->cuda_caps ? "in CUDA memory on the GPU" : "in system memory with the CPU backend");
+  return EnsurePlan(self, settings);
+}
+
+GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
+  const Settings settings = CopySettings(self);
+  State* st = self->state;
+  if (!st->have_info) return GST_FLOW_NOT_NEGOTIATED;
+  const bool with_signalstats =
+      (settings.attach_meta || settings.post_messages) && UseSignalStats(self, settings);
+  // A frame not counted breaks the chain of previous frames.
+  if (!with_signalstats) st->signalstats.Restart();
+  if (!settings.attach_meta && !settings.post_messages) return GST_FLOW_OK;
+  if (!EnsurePlan(self, settings)) return GST_FLOW_ERROR;
+  const uint32_t* counts = nullptr;
+  if (!CountFrame(self, buf, settings, with_signalstats, &counts)) {
+    return GST_FLOW_ERROR;
+  }
+  const cudahist::SignalStatsFigures* figures =
+      with_signalstats ? &st->signalstats.figures() : nullptr;
+  if (settings.attach_meta) AttachMeta(self, buf, counts, figures);
+  if (settings.post_messages) Accumulate(self, buf, settings, counts, figures);
+  // After the meta: while held the buffer is no longer writable.
+  if (with_signalstats) st->signalstats.KeepAsPrevious(buf);
+  return GST_FLOW_OK;
+}
+
+gboolean SinkEvent(GstBaseTransform* trans, GstEvent* event) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
+  switch (GST_EVENT_TYPE(event)) {
+    case GST_EVENT_EOS:
+      PostPending(self);  // the last, possibly partial, interval
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      self->state->accumulator.Reset();
+      self->state->signalstats.Restart();
+      break;
+    case GST_EVENT_SEGMENT:
+      self->state->signalstats.Restart();  // DIF against a frame of another segment means nothing
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS(gst_cuda_histogram_parent_class)->sink_event(trans, event);
+}
+
+// The pools proposed downstream, plus the previous frame held for DIF.
+gboolean ProposeAllocation(GstBaseTransform* trans, GstQuery* decide_query, GstQuery* query) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
+  if (!GST_BASE_TRANSFORM_CLASS(gst_cuda_histogram_parent_class)
+           ->propose_allocation(trans, decide_query, query)) {
+    return FALSE;
+  }
+  if (CopySettings(self).signalstats) cudahistogram::ReserveThePreviousFrame(query);
+  return TRUE;
+}
+
+gboolean Query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
+      gst_cuda_handle_context_query(GST_ELEMENT(self), query, self->context)) {
+    return TRUE;
+  }
+  return GST_BASE_TRANSFORM_CLASS(gst_cuda_histogram_parent_class)->query(trans, direction, query);
+}
+
+void SetContext(GstElement* element, GstContext* context) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(element);
+  const gint device_id = CopySettings(self).cuda_device_id;
+  gst_cuda_handle_set_context(element, context, device_id, &self->context);
+  GST_ELEMENT_CLASS(gst_cuda_histogram_parent_class)->set_context(element, context);
+}
+
+}  // namespace
+
+// --- properties ---------------------------------------------------------------
+
+namespace {
+
+constexpr GParamFlags kPropFlags =
+    GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+
+void InstallProperties(GObjectClass* gobject_class) {
+  g_object_class_install_property(
+      gobject_class, PROP_BINS,
+      g_param_spec_uint("bins", "Bins",
+                        "Histogram bins per component, equal width over the full code range "
+                        "(bin = value * bins >> depth); at most 2^depth of the negotiated "
+                        "format's components, or negotiation fails",
+                        cudahistogram::kMinBins, cudahistogram::kMaxBins,
+                        cudahistogram::kDefaultBins, kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_COMPONENTS,
+      g_param_spec_string("components", "Components",
+                          "Components to count: \"all\", or names separated by commas, e.g. "
+                          "\"Y\", \"U,V\", \"R,G,B\", \"A\" (GRAY formats have \"Y\"). \"all\" "
+                          "leaves out components with fewer code values than bins (the 2-bit "
+                          "alpha of RGB10A2_LE); a named one that does not fit is an error",
+                          cudahistogram::kAllComponents, kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_ROI_X,
+      g_param_spec_uint("roi-x", "ROI x",
+                        "Left edge of the counted region, in frame pixels; must lie inside "
+                        "the frame",
+                        0, G_MAXUINT, 0, kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_ROI_Y,
+      g_param_spec_uint("roi-y", "ROI y",
+                        "Top edge of the counted region, in frame pixels; must lie inside the "
+                        "frame",
+                        0, G_MAXUINT, 0, kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_ROI_WIDTH,
+      g_param_spec_uint("roi-width", "ROI width",
+                        "Width of the counted region in frame pixels (0 = to the right edge); "
+                        "clipped to the frame. Subsampled components count every sample the "
+                        "region touches",
+                        0, G_MAXUINT, 0, kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_ROI_HEIGHT,
+      g_param_spec_uint("roi-height", "ROI height",
+                        "Height of the counted region in frame pixels (0 = to the bottom "
+                        "edge); clipped to the frame",
+                        0, G_MAXUINT, 0, kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_ALGORITHM,
+      g_param_spec_enum("algorithm", "Algorithm",
+                        "GPU histogram algorithm (CUDA memory only; system memory always uses "
+                        "the CPU backend)",
+                        cudahistogram::AlgorithmEnumType(), int(cudahist::Algorithm::kAuto),
+                        kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_ATTACH_META,
+      g_param_spec_boolean("attach-meta", "Attach meta",
+                           "Attach a GstCudaHistogramMeta with the frame's counts to each "
+                           "buffer",
+                           TRUE, kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean("post-messages", "Post messages",
+                           "Post \"cudahistogram\" element messages with counts and statistics",
+                           TRUE, kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_INTERVAL,
+      g_param_spec_uint64("interval", "Interval",
+                          "Interval of time between messages, in nanoseconds: counts add up "
+                          "over frames until their durations reach it (0 = one message per "
+                          "frame)",
+                          0, G_MAXUINT64, 0, kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int("cuda-device-id", "CUDA device id",
+                       "CUDA device to use for CUDA memory (-1 = any, or the one shared by "
+                       "neighbouring CUDA elements)",
+                       -1, G_MAXINT, cudahistogram::kAnyCudaDevice,
+                       GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                                   GST_PARAM_MUTABLE_READY)));
+  g_object_class_install_property(
+      gobject_class, PROP_SIGNALSTATS,
+      g_param_spec_boolean("signalstats", "signalstats",
+                           "Add FFmpeg signalstats' figures of each frame (y-min ... brng: "
+                           "min, low, avg, high, max of Y, U, V and saturation, hue median and "
+                           "mean, difference to the previous frame, out-of-broadcast-range "
+                           "fraction) to the message and the meta, counted in the same pass "
+                           "as the histograms. YUV formats of 8 to 10 bits only: on others a "
+                           "warning, and histograms alone",
+                           FALSE, kPropFlags));
+}
+
+void SetProperty(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(object);
+  GST_OBJECT_LOCK(self);
+  Settings& s = *self->settings;
+  switch (prop_id) {
+    case PROP_BINS: s.bins = g_value_get_uint(value); break;
+    case PROP_COMPONENTS: {
+      const gchar* text = g_value_get_string(value);
+      s.components = text && *text ? text : cudahistogram::kAllComponents;
+      break;
+    }
+    case PROP_ROI_X: s.roi_x = g_value_get_uint(value); break;
+    case PROP_ROI_Y: s.roi_y = g_value_get_uint(value); break;
+    case PROP_ROI_WIDTH: s.roi_width = g_value_get_uint(value); break;
+    case PROP_ROI_HEIGHT: s.roi_height = g_value_get_uint(value); break;
+    case PROP_ALGORITHM: s.algorithm = cudahist::Algorithm(g_value_get_enum(value)); break;
+    case PROP_ATTACH_META: s.attach_meta = g_value_get_boolean(value); break;
+    case PROP_POST_MESSAGES: s.post_messages = g_value_get_boolean(value); break;
+    case PROP_INTERVAL: s.interval = g_value_get_uint64(value); break;
+    case PROP_CUDA_DEVICE_ID: s.cuda_device_id = g_value_get_int(value); break;
+    case PROP_SIGNALSTATS: s.signalstats = g_value_get_boolean(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  const bool attach_meta = s.attach_meta;
+  GST_OBJECT_UNLOCK(self);
+  // Without a meta to add the buffer need not be writable: pure passthrough.
+  if (prop_id == PROP_ATTACH_META) {
+    gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), !attach_meta);
+  }
+}
+
+void GetProperty(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(object);
+  GST_OBJECT_LOCK(self);
+  const Settings& s = *self->settings;
+  switch (prop_id) {
+    case PROP_BINS: g_value_set_uint(value, s.bins); break;
+    case PROP_COMPONENTS: g_value_set_string(value, s.components.c_str()); break;
+    case PROP_ROI_X: g_value_set_uint(value, s.roi_x); break;
+    case PROP_ROI_Y: g_value_set_uint(value, s.roi_y); break;
+    case PROP_ROI_WIDTH: g_value_set_uint(value, s.roi_width); break;
+    case PROP_ROI_HEIGHT: g_value_set_uint(value, s.roi_height); break;
+    case PROP_ALGORITHM: g_value_set_enum(value, int(s.algorithm)); break;
+    case PROP_ATTACH_META: g_value_set_boolean(value, s.attach_meta); break;
+    case PROP_POST_MESSAGES: g_value_set_boolean(value, s.post_messages); break;
+    case PROP_INTERVAL: g_value_set_uint64(value, s.interval); break;
+    case PROP_CUDA_DEVICE_ID: g_value_set_int(value, s.cuda_device_id); break;
+    case PROP_SIGNALSTATS: g_value_set_boolean(value, s.signalstats); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+void Finalize(GObject* object) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(object);
+  delete self->state;
+  delete self->settings;
+  gst_clear_object(&self->context);
+  G_OBJECT_CLASS(gst_cuda_histogram_parent_class)->finalize(object);
+}
+
+}  // namespace
+
+static void gst_cuda_histogram_class_init(GstCudaHistogramClass* klass) {
+  GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
+  GstBaseTransformClass* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
+
+  gobject_class->set_property = SetProperty;
+  gobject_class->get_property = GetProperty;
+  gobject_class->finalize = Finalize;
+  InstallProperties(gobject_class);
+  gst_type_mark_as_plugin_api(cudahistogram::AlgorithmEnumType(), GstPluginAPIFlags(0));
+
+  gst_element_class_add_static_pad_template(element_class, &sink_template);
+  gst_element_class_add_static_pad_template(element_class, &src_template);
+  gst_element_class_set_static_metadata(
+      element_class, "CUDA histogram", "Filter/Analyzer/Video/Hardware",
+      "Per-frame histograms of each colour component, computed where the frame lives (CUDA "
+      "memory on the GPU, system memory on the CPU); attached as GstCudaHistogramMeta and "
+      "posted as \"cudahistogram\" element messages. Pixels pass through unchanged",
+      "cudahistogram developers");
+  element_class->set_context = SetContext;
+
+  trans_class->start = Start;
+  trans_class->stop = Stop;
+  trans_class->set_caps = SetCaps;
+  trans_class->transform_ip = TransformIp;
+  trans_class->sink_event = SinkEvent;
+  trans_class->query = Query;
+  trans_class->propose_allocation = ProposeAllocation;
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->transform_ip_on_passthrough = TRUE;
+
+  GST_DEBUG_CATEGORY_INIT(gst_cuda_histogram_debug, "cudahistogram", 0,
+                          "CUDA per-frame histograms");
+}
+
+static void gst_cuda_histogram_init(GstCudaHistogram* self) {
+  self->settings = new Settings();
+  self->state = new State();
+  self->context = nullptr;
+  gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
+  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), !self->settings->attach_meta);
+}

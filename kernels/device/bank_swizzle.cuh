@@ -1,0 +1,39 @@
+// cudahist: where a bin sits among the lane-indexed copies of a counter.
+#pragma once
+
+#include <cstdint>
+
+#include "launch/launch_plan.h"
+#include "launch/walk_tuning.h"
+
+namespace cudahist::detail {
+
+// --- Bank swizzle of lane copies ---------------------------------------------
+// Where bin b of a component sits among C = 2^kLogCopies lane copies
+// (privatized.cu): b itself with 32 copies (or one), otherwise b with its low
+// bits (the 32 / C bins that share a row of 32 banks) XORed with bits 4 and
+// up (tuning.h, kBankSwizzle says why). A permutation of [0, bins) for every
+// power-of-two bin count, since the bits XORed in are left as they are and
+// `low_mask` = (32 / C - 1) & (bins - 1); bin 0 stays 0, so the trash
+// counter (always bin 0) stays in place.
+template <uint32_t kLogCopies, bool kPow2Bins>
+struct BankSwizzle {
+  static constexpr uint32_t kRowBits = 5 - kLogCopies;
+  static constexpr bool kOn = kBankSwizzle && kPow2Bins && kLogCopies > 0 && kLogCopies < 5;
+  // The bits XORed into the low ones start here: bits 4 and up vary in data
+  // that is a multiple of 4 (10-bit samples in 4096 bins) or of 16 (8-bit
+  // samples scaled to 16 bits), and 4 >= kRowBits keeps the map one to one.
+  static constexpr uint32_t kSourceShift = 4;
+  static_assert(!kOn || kSourceShift >= kRowBits, "the XORed bits must lie above the row bits");
+
+  CUDAHIST_HD static uint32_t Apply(uint32_t bin, uint32_t low_mask) {
+    if constexpr (!kOn) {
+      return bin;
+    } else {
+      return bin ^ ((bin >> kSourceShift) & low_mask);
+    }
+  }
+  CUDAHIST_HD static uint32_t LowMask(uint32_t bins) { return ((1u << kRowBits) - 1) & (bins - 1); }
+};
+
+}  // namespace cudahist::detail

@@ -1,0 +1,64 @@
+// cudahist: lane-indexed copies of shared-memory counters, the counter that
+// privatized.cu and signalstats.cu count into, and their merge into global
+// totals. The copy of counter i for lane l sits at i * C + l % C (C = 2^kLogCopies),
+// so the lanes of a warp that share no copy never share a bank row for one
+// counter; BankSwizzle (device_helpers.cuh) spreads bins that would.
+#pragma once
+
+#include "device/bank_swizzle.cuh"
+#include "device/grid_completion.cuh"
+#include "device/plan_walk.cuh"
+
+#if defined(__CUDACC__)
+
+namespace cudahist::detail {
+
+template <uint32_t kLogCopies, bool kPow2Bins>
+struct LaneCopiesCounter {
+  using Swizzle = BankSwizzle<kLogCopies, kPow2Bins>;
+  // Shared-window address of this lane's copy of a component's bin 0, so that
+  // a count is one shift-add (LEA) and one shared reduction (no return value).
+  using Slot = uint32_t;
+  uint32_t copies;     // shared-window address of the copies
+  uint32_t lane_copy;  // lane % copies
+  uint32_t low_mask;   // BankSwizzle's
+
+  __device__ __forceinline__ Slot SlotFor(uint32_t base) const {
+    return copies + ((base << kLogCopies) + lane_copy) * uint32_t(sizeof(uint32_t));
+  }
+  __device__ __forceinline__ uint32_t Address(Slot slot, uint32_t bin) const {
+    return slot + (Swizzle::Apply(bin, low_mask) << (kLogCopies + 2));
+  }
+  __device__ __forceinline__ void Add(Slot slot, uint32_t bin) {
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(Address(slot, bin)) : "memory");
+  }
+  __device__ __forceinline__ void AddMany(Slot slot, uint32_t bin, uint32_t n) {
+    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(Address(slot, bin)), "r"(n) : "memory");
+  }
+  template <uint32_t kIncrements>
+  __device__ __forceinline__ void BeforeRound() {}
+};
+
+// Sums the C copies of each counter into the global totals. Each lane starts
+// at a different copy (rotated by the lane) so that a warp reading 32 counters
+// does not pile onto one bank.
+template <uint32_t kLogCopies, bool kPow2Bins>
+__device__ __forceinline__ void MergeCopies(const uint32_t* copies, uint32_t bins, uint32_t counters,
+                                            uint32_t low_mask, uint32_t* totals) {
+  using Swizzle = BankSwizzle<kLogCopies, kPow2Bins>;
+  constexpr uint32_t kCopies = 1u << kLogCopies;
+  const uint32_t lane = threadIdx.x % 32;
+  for (uint32_t i = threadIdx.x; i < counters; i += blockDim.x) {
+    // Counter i is bin i % bins of its component (bins is a power of two
+    // whenever the swizzle is on).
+    const uint32_t stored = Swizzle::kOn ? (i & ~(bins - 1)) | Swizzle::Apply(i & (bins - 1), low_mask) : i;
+    uint32_t sum = 0;
+CUDAHIST_UNROLL
+    for (uint32_t c = 0; c < kCopies; ++c) sum += copies[(stored << kLogCopies) + ((c + lane) & (kCopies - 1))];
+    if (sum != 0) atomicAdd(totals + i, sum);
+  }
+}
+
+}  // namespace cudahist::detail
+
+#endif  // __CUDACC__

@@ -1,0 +1,141 @@
+// Builds the launch plan: groups components that share a plane so that it is
+// read once, and chooses each group's layout (see launch_plan.h).
+#include "launch/launch_plan.h"
+
+#include <algorithm>
+#include <string>
+
+#include "launch/walk_tuning.h"
+
+namespace cudahist::detail {
+namespace {
+
+constexpr uint64_t kMaxUnits = (1ull << 31) - 1;
+
+GroupLayout LayoutOf(const PlaneView& p) {
+  if (p.sample_size == 1 && p.shift + p.depth <= 8 && p.offset < p.pixel_stride) {
+    if (p.pixel_stride == 1) return kBytesStride1;
+    if (p.pixel_stride == 2) return kBytesStride2;
+    if (p.pixel_stride == 4) return kBytesStride4;
+  }
+  if (p.sample_size == 2 && p.pixel_stride == 2 && p.offset == 0 && p.shift + p.depth <= 16) {
+    return kWords16;
+  }
+  return kGeneral;
+}
+
+SlotParams SlotFor(const PlaneView& p, int component, uint32_t bins) {
+  SlotParams s;
+  s.base = uint32_t(component) * bins;
+  s.depth = p.depth;
+  if (IsPowerOfTwo(bins)) {
+    s.shift = p.shift + p.depth - CeilLog2(bins);
+    s.mask = bins - 1;
+  } else {
+    s.shift = p.shift;
+    s.mask = uint32_t((1ull << p.depth) - 1);
+  }
+  return s;
+}
+
+// Components join a group when they are the same bytes read the same way.
+bool SameSpanSource(const GroupPlan& g, const PlaneView& p, const uint8_t* pixel0, uint32_t rows,
+                    uint32_t width) {
+  return g.layout != kGeneral && g.layout == uint32_t(LayoutOf(p)) && g.pixel0 == pixel0 &&
+         g.pitch == p.pitch && g.rows == rows && g.units_per_row == width &&
+         (g.counted_slots & (1u << p.offset)) == 0;
+}
+
+// Every slot of the pixel counted, each bin a whole byte (see GroupPlan).
+bool ByteIsBin(const GroupPlan& g, bool pow2_bins) {
+  if (!pow2_bins || g.layout == kGeneral || g.layout == kWords16) return false;
+  for (uint32_t s = 0; s < g.pixel_stride; ++s) {
+    const bool whole_byte = g.slot[s].shift == 0 && g.slot[s].mask == 0xff;
+    if ((g.counted_slots & (1u << s)) == 0 || !whole_byte) return false;
+  }
+  return true;
+}
+
+// units_per_row holds the counted width while groups are being gathered.
+void FinishGroup(GroupPlan& g) {
+  if (g.layout == kGeneral) {
+    g.span_begin = g.span_end = 0;
+  } else {
+    const uint32_t width = g.units_per_row;
+    uint32_t first = g.pixel_stride, last = 0;
+    for (uint32_t s = 0; s < 4; ++s) {
+      if ((g.counted_slots & (1u << s)) == 0) continue;
+      first = std::min(first, s);
+      last = std::max(last, s + g.sample_size);
+    }
+    g.span_begin = first;
+    g.span_end = (width - 1) * g.pixel_stride + last;
+    // Aligned 16-byte chunks touching a span of L bytes that starts anywhere:
+    // at most floor((L + 14) / 16) + 1.
+    g.units_per_row = (g.span_end - g.span_begin + 2 * kChunkBytes - 2) / kChunkBytes;
+  }
+  g.row_of_unit = FastDivisor::For(g.units_per_row);
+}
+
+}  // namespace
+
+FastDivisor FastDivisor::For(uint32_t d) {
+  FastDivisor f;
+  f.divisor = d;
+  if (d > 1) {
+    const uint32_t p = 31 + CeilLog2(d);
+    f.multiplier = uint32_t(((1ull << p) + d - 1) / d);
+    f.shift = p - 32;
+  }
+  return f;
+}
+
+Status BuildPlan(const HistogramSpec& spec, const PlaneView* planes, int num_planes, Plan* plan) {
+  *plan = Plan();
+  plan->bins = spec.bins;
+  plan->counters = spec.bins * uint32_t(num_planes);
+  plan->pow2_bins = IsPowerOfTwo(spec.bins);
+  for (int k = 0; k < num_planes; ++k) {
+    const PlaneView& p = planes[k];
+    const Roi r = CountedRegion(p);
+    if (r.width == 0 || r.height == 0) continue;  // its counts stay zero
+    const uint8_t* pixel0 = static_cast<const uint8_t*>(p.data) + uint64_t(r.y) * p.pitch +
+                            uint64_t(r.x) * p.pixel_stride;
+    GroupPlan* g = nullptr;
+    for (uint32_t i = 0; i < plan->num_groups; ++i) {
+      if (SameSpanSource(plan->group[i], p, pixel0, r.height, r.width)) g = &plan->group[i];
+    }
+    if (g == nullptr) {
+      g = &plan->group[plan->num_groups++];
+      g->pixel0 = pixel0;
+      g->pitch = p.pitch;
+      g->layout = LayoutOf(p);
+      g->pixel_stride = p.pixel_stride;
+      g->sample_size = p.sample_size;
+      g->offset = p.offset;
+      g->rows = r.height;
+      g->units_per_row = r.width;
+      for (SlotParams& trash : g->slot) trash.base = plan->counters;
+    }
+    const uint32_t slot = g->layout == kGeneral ? 0 : p.offset;
+    g->slot[slot] = SlotFor(p, k, spec.bins);
+    g->counted_slots |= 1u << slot;
+  }
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < plan->num_groups; ++i) {
+    GroupPlan& g = plan->group[i];
+    FinishGroup(g);
+    g.byte_is_bin = ByteIsBin(g, plan->pow2_bins);
+    const uint64_t units = uint64_t(g.rows) * g.units_per_row;
+    total += units;
+    if (total > kMaxUnits) {
+      return Status::Unsupported("frame too large: " + std::to_string(total) +
+                                 " chunks or samples to walk (at most 2^31 - 1 per launch)");
+    }
+    g.units = uint32_t(units);
+  }
+  plan->total_units = uint32_t(total);
+  return Status::Ok();
+}
+
+}  // namespace cudahist::detail
