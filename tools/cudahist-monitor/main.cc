@@ -31,6 +31,10 @@ struct Options {
   gchar* scope = nullptr;
   gdouble interval = 0;
   gchar** uris = nullptr;
+  ~Options() {
+    for (gchar* s : {config, listen, alerts_log, decoder, scope}) g_free(s);
+    g_strfreev(uris);
+  }
 };
 
 class App {

@@ -61,6 +61,12 @@ def udp_sender(port, source=None):
     return gst_launch("%s ! %s ! mpegtsmux alignment=7 ! udpsink host=127.0.0.1 port=%d" % (source, H264, port), "udp%d" % port)
 
 
+def rtp_sender(port):
+    """MPEG-TS in RTP (rtpmp2tpay) over UDP to 127.0.0.1:port."""
+    return gst_launch("%s ! %s ! mpegtsmux ! rtpmp2tpay ! udpsink host=127.0.0.1 port=%d" % (raw_video(**MOVING), H264, port),
+                      "rtp%d" % port)
+
+
 def srt_sender(port):
     """MPEG-TS over SRT, listening on 127.0.0.1:port (the monitor calls it)."""
     return gst_launch("%s ! %s ! mpegtsmux ! srtsink uri=srt://127.0.0.1:%d?mode=listener wait-for-connection=false"

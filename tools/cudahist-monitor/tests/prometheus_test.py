@@ -29,10 +29,15 @@ processes = []
 
 
 def element_figures(uri):
-    """Every frame's message of the element on `uri`, as {metric name: value}."""
+    """Every frame's message of the element on `uri`, as {metric name: value},
+    on the backend the monitor picks: the GPU where nvcodec offers cudaupload
+    (it registers it only where CUDA works), the CPU otherwise. H.264 decodes
+    to the same pixels with NVDEC and libavcodec."""
     Gst.init(None)
-    pipeline = Gst.parse_launch('uridecodebin uri="%s" caps="video/x-raw(ANY)" expose-all-streams=false ! '
-                                'capsfilter caps=video/x-raw ! cudahistogram signalstats=true ! fakesink' % uri)
+    memory = ("cudaupload ! video/x-raw(memory:CUDAMemory)" if Gst.ElementFactory.find("cudaupload")
+              else "capsfilter caps=video/x-raw")
+    pipeline = Gst.parse_launch('uridecodebin uri="%s" caps="video/x-raw(ANY)" expose-all-streams=false ! %s ! '
+                                'cudahistogram signalstats=true ! fakesink' % (uri, memory))
     frames = []
     pipeline.set_state(Gst.State.PLAYING)
     bus = pipeline.get_bus()

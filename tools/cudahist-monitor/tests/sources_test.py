@@ -1,4 +1,4 @@
-"""One monitor, every kind of input at once, good and bad: UDP MPEG-TS, SRT,
+"""One monitor, every kind of input at once, good and bad: MPEG-TS over UDP and RTP, SRT,
 RTSP, HLS, a looped file, a file played once, a stream that changes
 resolution; a missing file, a scheme nobody handles, a file without video.
 The good streams run at their source's rate whatever the bad ones do; the bad
@@ -10,15 +10,16 @@ import sys
 import tempfile
 import time
 
-from monitor_harness import (RATE, Monitor, fail, file_uri, free_port, hls_origin, make_file, rtsp_server, srt_sender,
-                             stop_all, udp_sender, wait_for)
+from monitor_harness import (RATE, Monitor, fail, file_uri, free_port, hls_origin, make_file, rtp_sender, rtsp_server,
+                             srt_sender, stop_all, udp_sender, wait_for)
 
 binary = sys.argv[1]
 work = tempfile.mkdtemp(prefix="cudahist-monitor-sources-")
 processes = []
 try:
-    udp, srt, rtsp, hls = free_port(socket.SOCK_DGRAM), free_port(), free_port(), free_port()
-    processes += [udp_sender(udp), srt_sender(srt), rtsp_server(rtsp)]
+    udp, rtp = free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM)
+    srt, rtsp, hls = free_port(), free_port(), free_port()
+    processes += [udp_sender(udp), rtp_sender(rtp), srt_sender(srt), rtsp_server(rtsp)]
     hls_dir = os.path.join(work, "hls")
     os.mkdir(hls_dir)
     processes += list(hls_origin(hls_dir, hls))
@@ -35,7 +36,8 @@ try:
     audio = os.path.join(work, "audio.wav")
     os.system("gst-launch-1.0 -q audiotestsrc num-buffers=50 ! wavenc ! filesink location=%s" % audio)
 
-    live = {"udp": "udp://127.0.0.1:%d" % udp, "srt": "srt://127.0.0.1:%d" % srt,
+    live = {"udp": "udp://127.0.0.1:%d" % udp, "rtp": "rtp://127.0.0.1:%d?encoding-name=MP2T" % rtp,
+            "srt": "srt://127.0.0.1:%d" % srt,
             "rtsp": "rtsp://127.0.0.1:%d/test" % rtsp, "hls": "http://127.0.0.1:%d/playlist.m3u8" % hls}
     bad = {"missing": (file_uri(os.path.join(work, "no-such-file.mp4")), "not found"),
            "no-handler": ("nosuchscheme://127.0.0.1/x", "No URI handler"),
