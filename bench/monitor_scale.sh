@@ -14,6 +14,8 @@
 #   DECODER=cpu   force the CPU path (--decoder=cpu, avdec_h264)
 #   WINDOW=30     seconds measured per N
 #   SIZE=1920x1080  the clip's size (smaller for a quick run on a laptop)
+#   CLIP=FILE     monitor this 30 fps H.264 MP4 instead of the made-up clip (moving
+#                 75% bars compress and decode far more easily than a picture)
 # Example, on the GPU host: bench/monitor_scale.sh build /tmp/scale 16 32 64 96
 set -uo pipefail
 build=${1:?usage: monitor_scale.sh BUILDDIR OUTDIR [N...]}
@@ -32,7 +34,7 @@ decoder_arg=""
 gpu=no
 command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && [ -z "$decoder_arg" ] && gpu=yes
 
-clip=$out/clip-${size}.mp4
+clip=${CLIP:-$out/clip-${size}.mp4}
 if [ ! -s "$clip" ]; then
   echo "monitor_scale: encoding a 10 s ${size}p30 H.264 clip" >&2
   encoder="x264enc speed-preset=ultrafast key-int-max=30 bitrate=8000"
@@ -41,6 +43,7 @@ if [ ! -s "$clip" ]; then
     ! "video/x-raw,format=I420,width=$width,height=$height,framerate=30/1" ! $encoder ! h264parse \
     ! mp4mux ! filesink location="$clip" || exit 1
 fi
+clip_frames=$(ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$clip")
 
 port=$((20000 + RANDOM % 20000))
 metric_sum() {  # metric_sum NAME: the sum of a metric over every stream
@@ -101,6 +104,6 @@ for n in $counts; do
   done
   wait "${pids[@]}"
   end=$(date +%s.%N)
-  awk -v n="$n" -v d="$dec" -v s="$start" -v e="$end" 'BEGIN {f = n * 300 / (e - s); printf "%d\t%s\t%.0f\t%.1f\n", n, d, f, f / 30}' \
+  awk -v n="$n" -v d="$dec" -v s="$start" -v e="$end" -v c="$clip_frames" 'BEGIN {f = n * c / (e - s); printf "%d\t%s\t%.0f\t%.1f\n", n, d, f, f / 30}' \
     | tee -a "$out/decode.tsv"
 done
