@@ -98,7 +98,7 @@ void Stream::Start(double now) {
   GstBus* bus = gst_element_get_bus(pipeline_);
   gst_bus_add_watch(bus, OnBusMessage, this);
   gst_object_unref(bus);
-  if (gst_element_set_state(pipeline_, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE && pipeline_) {
+  if (gst_element_set_state(pipeline_, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
     // The error message on the bus says why; the bus watch reads it next.
     EventLog::Say(config_.name, "the pipeline refused to start");
   }
