@@ -32,9 +32,10 @@ def write_config(names, extra=""):
 
 
 class FramesWatch:
-    """Samples a stream's frame counter; fails when it stops rising for longer than `gap` s."""
+    """Samples a stream's frame counter; fails when it stops rising for longer than `gap` s (three
+    figures intervals: a message a second carries the frames)."""
 
-    def __init__(self, monitor, stream, gap=2.0):
+    def __init__(self, monitor, stream, gap=3.0):
         self.monitor, self.stream, self.gap = monitor, stream, gap
         self.frames = monitor.value("cudahist_frames_total", stream)
         self.rose_at = time.monotonic()
