@@ -161,6 +161,7 @@ void Stream::OnFigures(const GstStructure* s) {
     if (state_ == StreamState::kDown || !last_error_.empty()) EventLog::Say(config_.name, "up again");
     else EventLog::Say(config_.name, "up");
     state_ = StreamState::kUp;
+    failed_since_up_ = false;
     up_since_ = now;
     metrics_->up->Set(1);
   }
@@ -212,6 +213,7 @@ void Stream::Fail(const std::string& reason) {
   if (state_ == StreamState::kUp && now - up_since_ >= kSteadyAfter) retry_delay_ = 1;
   Teardown();
   state_ = StreamState::kDown;
+  failed_since_up_ = true;
   last_error_ = reason;
   has_figures_ = false;
   metrics_->up->Set(0);
@@ -263,7 +265,9 @@ void Stream::Tick(double now) {
 
 void Stream::Evaluate(double now) {
   Observation o;
-  o.up = state_ == StreamState::kUp;
+  // A first start is given its start-timeout before it counts as no signal;
+  // a retry after a failure is still no signal.
+  o.up = state_ == StreamState::kUp || (state_ == StreamState::kStarting && !failed_since_up_);
   o.has_figures = has_figures_;
   o.figures = alarm_figures_;
   for (const AlarmChange& change : alarms_.Observe(now, o)) {

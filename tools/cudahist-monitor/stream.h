@@ -69,6 +69,7 @@ class Stream {
   StreamState state_ = StreamState::kStarting;
   bool drained_ = false;
   bool draining_ = false;
+  bool failed_since_up_ = false;
   std::string last_error_;
   double started_at_ = 0, last_figures_at_ = 0, up_since_ = 0;
   double retry_at_ = 0, retry_delay_ = 1;

@@ -67,6 +67,8 @@ try:
 
     # --- a's sender dies: a goes down, b never stalls -------------------------------------
     b = FramesWatch(monitor, "b")
+    if monitor.alarms():
+        fail("alarms before any fault: %s" % monitor.alarms())
     senders["a"].kill()
     senders["a"].wait()
     killed = time.monotonic()
