@@ -81,7 +81,10 @@ void Stream::Start(double now) {
   if (parts.pipeline) {
     g_object_set(parts.analysis, "interval", guint64(choice_.interval_seconds * GST_SECOND), nullptr);
     cudahist_tools::ScopeBranchOptions scope;
-    scope.style = choice_.scope == ScopeStyle::kWaveform ? "waveform" : "vectorscope";
+    const bool waveform = choice_.scope == ScopeStyle::kWaveform;
+    scope.style = waveform ? "waveform" : "vectorscope";
+    scope.width = waveform ? 512 : 256;  // a vectorscope is round
+    scope.height = 256;
     scope.gpu = choice_.gpu;
     scope_sink_ = cudahist_tools::AddScopeBranch(parts, scope, &problem);
     if (!scope_sink_) {
