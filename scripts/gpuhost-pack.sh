@@ -62,7 +62,7 @@ pack_binaries() {
   mkdir -p "$dest/bin" "$dest/gst-plugin" "$dest/lib"
   copy_if_built "$dest/gst-plugin" "$from"/gst-plugin/libgstcudahistogram.so
   copy_if_built "$dest/lib" $(ls -d "$from"/gst-plugin/meta/libgstcudahistogrammeta-1.0.so* | grep -v "\.p$")
-  for exe in $(find "$from"/tests "$from"/bench "$from"/examples -maxdepth 2 -type f -perm -u+x \
+  for exe in $(find "$from"/tests "$from"/bench "$from"/examples "$from"/tools -maxdepth 2 -type f -perm -u+x \
                  ! -name '*.so*' ! -name '*.p' 2>/dev/null); do
     head -c4 "$exe" | grep -q ELF && cp "$exe" "$dest/bin/"
   done
@@ -71,7 +71,8 @@ pack_binaries() {
 rm -rf "$out/scripts"
 mkdir -p "$out/media" "$out/scripts"
 pack_binaries "$build" "$out"
-cp bench/*.sh bench/*.py examples/*.py scripts/compare_cuda_branches.py "$out/scripts/" 2>/dev/null || true
+cp bench/*.sh bench/*.py examples/*.py scripts/compare_cuda_branches.py tools/cudahist-qc/tests/*.py \
+  "$out/scripts/" 2>/dev/null || true
 cp -r examples/launch "$out/scripts/" 2>/dev/null || true
 cp scripts/gpuhost-run.sh "$out/"
 
@@ -126,6 +127,26 @@ if [ -x /usr/bin/ffmpeg ] && [ -e /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgst
         -vf "signalstats=stat=brng,metadata=mode=print:file=$c.signalstats.txt" -f null -
     done
     ffmpeg -version | head -n 1 > "$signalstats_media/expected.done"
+  fi
+  # gpuhost-run.sh cudahist_qc: the comparison's clips (its H.264 ones need x264,
+  # which the bundle stubs) and a 1080p H.264 clip at 8 Mbit/s for the speed table.
+  qc_clips="$out/media/cudahist-qc"
+  if [ ! -s "$qc_clips/clips.done" ]; then
+    rm -rf "$qc_clips"
+    python3 tools/cudahist-qc/tests/compare_qcli.py --make-clips "$qc_clips/clips with spaces"
+    ffmpeg -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 -c:v libx264 \
+      -b:v 8M -maxrate 8M -bufsize 16M -pix_fmt yuv420p "$qc_clips/h264-1080p-8M.mp4"
+    ffmpeg -version | head -n 1 > "$qc_clips/clips.done"
+  fi
+  # gpuhost-run.sh qc: the QC clips and ffprobe's JSON of QCTools' graph over each (CLIP.qc.json).
+  qc_media="$out/media/qc"
+  if [ ! -s "$qc_media/expected.done" ]; then
+    rm -rf "$qc_media"
+    python3 examples/tests/signalstats_clips.py "$qc_media" --qc >/dev/null
+    for c in "$qc_media"/*.mp4 "$qc_media"/*.mkv; do
+      python3 examples/compare_ffmpeg.py --qc --save-expected "$c.qc.json" "$c"
+    done
+    ffprobe -version | head -n 1 > "$qc_media/expected.done"
   fi
 else
   echo "gpuhost-pack: no ffmpeg or gstreamer1.0-libav here (scripts/install-deps.sh): no signalstats step" >&2

@@ -3,7 +3,7 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg scopes videoscope
+#   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc cudahist_qc scopes videoscope
 #   signalstats_variants scope_variants baseline
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
@@ -11,6 +11,10 @@
 # signalstats_ffmpeg (issue 10): FFmpeg's signalstats figures against the
 # element's on CUDA frames, and the speed table against ffmpeg (needs
 # ffmpeg.tar.xz from the pack).
+# qc: the QC counts' kernel (TOUT, VREP, cropdetect's line sums, field pairs)
+# against the reference, under memcheck and racecheck, then QCTools' whole
+# graph (ffprobe's JSON saved at pack time, media/qc/CLIP.qc.json) against the
+# element with signalstats, cropdetect and field-psnr on CUDA frames.
 # signalstats_variants: signalstats_bench and every signalstats_bench-NAME the
 # pack holds (bench/tune_signalstats.sh build, here before packing), two
 # rounds, each checked against the reference first; one table, fastest first;
@@ -145,6 +149,81 @@ PY
   rm -rf "$dir"
 }
 
+# The monitor with avdec_*: the bundle's FFmpeg libraries AFTER the GStreamer
+# bundle's lib/, so that its real GLib & co. win over the stubs of the same
+# names; only there (python3 and the rest keep the plain environment).
+write_monitor_with_ffmpeg_libs() {  # write_monitor_with_ffmpeg_libs PATH
+  cat > "$1" <<WRAP
+#!/bin/sh
+LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/monitor" "\$@"
+WRAP
+  chmod +x "$1"
+}
+
+# The QC counts on the GPU: the kernel against the reference, then the
+# element's figures against what ffprobe printed for QCTools' graph at pack
+# time (the H.264 clip decoded by nvh264dec, the others by avdec_* and
+# uploaded with cudaupload).
+qc_checks() {
+  use_gst 122
+  step qc_tests "$bin/kernel_tests" --gtest_filter='QcGpu.*'
+  step qc_memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin/kernel_tests" \
+    --gtest_filter='QcGpu.BackToBack*:QcGpu.BadInput*'
+  step qc_racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
+    --gtest_filter='QcGpu.BackToBack*'
+  local media=$here/media/qc compare=$here/scripts/compare_ffmpeg.py
+  if [ ! -d "$media" ] || [ ! -d "$here/ffmpeg" ]; then
+    echo "qc: no QC clips or ffmpeg bundle in the pack (gpuhost-pack.sh needs Debian's ffmpeg and gstreamer1.0-libav)" >> "$summary"
+    return 0
+  fi
+  local work; work=$(mktemp -d)
+  write_monitor_with_ffmpeg_libs "$work/monitor"
+  local clip name
+  for clip in "$media"/*.mp4 "$media"/*.mkv; do
+    name=$(basename "$clip"); name=qc_gpu_${name%.*}
+    if [ "${clip##*.}" = mp4 ]; then
+      GST_PLUGIN_FEATURE_RANK=nvh264dec:MAX step "$name" python3 "$compare" --monitor "$work/monitor" --qc \
+        --expected "$clip.qc.json" --require-gpu --require-decoder nvh264dec "$clip"
+    else
+      step "$name" python3 "$compare" --monitor "$work/monitor" --qc --expected "$clip.qc.json" --require-gpu "$clip"
+    fi
+  done
+  rm -rf "$work"
+}
+
+# cudahist-qc on the GPU: its reports of the comparison's clips (NVDEC for the
+# H.264 ones, avdec_* and cudaupload for the rest) against the carried
+# ffprobe running QCTools' graph, then the speed table (bench/qc_speed.sh):
+# 1080p H.264 (NVDEC) and 10-bit 4:2:2 FFV1 and ProRes (made here by the
+# carried ffmpeg, decoded on the CPU), 1 and 8 files, against ffprobe's graph
+# and decoding alone.
+cudahist_qc_checks() {
+  use_gst 122
+  local media=$here/media/cudahist-qc
+  if [ ! -d "$media" ] || [ ! -x "$here/ffmpeg/ffprobe" ]; then
+    echo "cudahist_qc: no clips or ffprobe in the pack (gpuhost-pack.sh needs Debian's ffmpeg)" >> "$summary"
+    return 0
+  fi
+  local work; work=$(mktemp -d)
+  # avdec_* with the bundle's FFmpeg libraries after the GStreamer bundle's (as the monitor's wrapper).
+  cat > "$work/cudahist-qc" <<WRAP
+#!/bin/sh
+LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/cudahist-qc" "\$@"
+WRAP
+  chmod +x "$work/cudahist-qc"
+  PATH="$here/ffmpeg:$PATH" step cudahist_qc_compare python3 "$here/scripts/compare_qcli.py" "$work/cudahist-qc" \
+    --gpu --clips "$media/clips with spaces"
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 \
+    -c:v ffv1 -pix_fmt yuv422p10le "$work/ffv1-1080p-422p10.mkv"
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 \
+    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/prores-1080p-422p10.mov"
+  PATH="$here/ffmpeg:$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" \
+    GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=12 step cudahist_qc_speed \
+    bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" "$media/h264-1080p-8M.mp4" \
+    "$work/ffv1-1080p-422p10.mkv" "$work/prores-1080p-422p10.mov"
+  rm -rf "$work"
+}
+
 # Issue 10: the element's signalstats figures against FFmpeg's, frames in CUDA
 # memory, then the speed table. The carried ffmpeg (scripts/ffmpeg_bundle.py)
 # must first print here what the real one printed at pack time; the
@@ -179,15 +258,8 @@ signalstats_checks() {
     return 0
   fi
   use_gst 122
-  # The monitor with avdec_*: the bundle's FFmpeg libraries AFTER the GStreamer
-  # bundle's lib/, so that its real GLib & co. win over the stubs of the same
-  # names; only there (python3 and the rest keep the plain environment).
   local work; work=$(mktemp -d)
-  cat > "$work/monitor" <<WRAP
-#!/bin/sh
-LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/monitor" "\$@"
-WRAP
-  chmod +x "$work/monitor"
+  write_monitor_with_ffmpeg_libs "$work/monitor"
   step ffmpeg_version "$ffmpeg" -version
   step ffmpeg_bundle_matches bash -c 'status=0
     for c in "$1"/*.mp4 "$1"/*.mkv; do
@@ -267,6 +339,8 @@ for s in $steps; do
       step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='Coverage/GpuCoverageTest.*/1*' ;;
     signalstats_ffmpeg) signalstats_checks ;;
+    qc) qc_checks ;;
+    cudahist_qc) cudahist_qc_checks ;;
     videoscope)
       # Issue 11, cudavideoscope on the GPU: drawings and pictures equal to the
       # CPU's, the element's speed (1080p NV12 to a 1024x512 waveform, target

@@ -19,6 +19,7 @@ void CudaCounter::Close() {
     pinned_.reset();
     signalstats_.reset();
     pinned_signalstats_.reset();
+    pinned_qc_.reset();
   }
   stream_.Close();
 }
@@ -35,12 +36,16 @@ bool CudaCounter::EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n,
          LibraryOk(cudahist::PinnedCounts::Create(cudahist::CountsLength(spec, n), &pinned_), error);
 }
 
-bool CudaCounter::EnsureSignalStats(std::string* error) {
-  if (signalstats_ && pinned_signalstats_) return true;
-  signalstats_.reset();
-  pinned_signalstats_.reset();
-  return LibraryOk(cudahist::SignalStatsCounter::Create(&signalstats_), error) &&
-         LibraryOk(cudahist::PinnedSignalStats::Create(&pinned_signalstats_), error);
+bool CudaCounter::EnsureSignalStats(bool with_qc, std::string* error) {
+  if (!signalstats_ || !pinned_signalstats_) {
+    signalstats_.reset();
+    pinned_signalstats_.reset();
+    if (!LibraryOk(cudahist::SignalStatsCounter::Create(&signalstats_), error) ||
+        !LibraryOk(cudahist::PinnedSignalStats::Create(&pinned_signalstats_), error)) {
+      return false;
+    }
+  }
+  return !with_qc || pinned_qc_ || LibraryOk(cudahist::PinnedQcCounts::Create(&pinned_qc_), error);
 }
 
 template <typename Prepare, typename Launch>
@@ -72,15 +77,20 @@ bool CudaCounter::Count(const cudahist::HistogramSpec& spec, GstBuffer* frame,
 
 bool CudaCounter::CountSignalStats(GstBuffer* frame, const cudahist::YuvPlanes& planes,
                                    const cudahist::YuvPlanes* previous,
-                                   const cudahist::SignalStatsCounts** counts, std::string* error) {
+                                   const cudahist::SignalStatsCounts** counts,
+                                   const cudahist::QcCounts** qc, std::string* error) {
   const bool ok = RunAfterProducers(
-      frame, [&] { return EnsureSignalStats(error); },
+      frame, [&] { return EnsureSignalStats(qc != nullptr, error); },
       [&] {
         return LibraryOk(
-            signalstats_->Compute(planes, previous, stream_.stream(), pinned_signalstats_->get()), error);
+                   signalstats_->Compute(planes, previous, stream_.stream(), pinned_signalstats_->get()),
+                   error) &&
+               (qc == nullptr ||
+                LibraryOk(signalstats_->ComputeQc(planes, stream_.stream(), pinned_qc_->get()), error));
       },
       error);
   if (ok) *counts = pinned_signalstats_->get();
+  if (ok && qc != nullptr) *qc = pinned_qc_->get();
   return ok;
 }
 

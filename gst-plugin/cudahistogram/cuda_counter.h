@@ -48,15 +48,17 @@ class CudaCounter {
   // signalstats' counts of `planes` (device pointers into the CUDA memory of
   // `frame`) against `previous` (the previous frame's, or null), ordered and
   // waited for as Count is. `previous` needs no ordering of its own: it was
-  // the frame of an earlier call, whose wait on this stream came first. On
-  // success *counts is valid until the next call.
+  // the frame of an earlier call, whose wait on this stream came first. With
+  // `qc` (null: not wanted), the frame's QC counts too, enqueued before the
+  // same wait. On success *counts (and *qc) are valid until the next call.
   bool CountSignalStats(GstBuffer* frame, const cudahist::YuvPlanes& planes,
                         const cudahist::YuvPlanes* previous,
-                        const cudahist::SignalStatsCounts** counts, std::string* error);
+                        const cudahist::SignalStatsCounts** counts, const cudahist::QcCounts** qc,
+                        std::string* error);
 
  private:
   bool EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n, std::string* error);
-  bool EnsureSignalStats(std::string* error);
+  bool EnsureSignalStats(bool with_qc, std::string* error);
   // With the context current: `prepare` (builds what the launch needs), the
   // stream ordered after `frame`'s producers, `launch` (enqueues on stream_),
   // then the wait for the stream. Each returns false with `error` set.
@@ -68,6 +70,7 @@ class CudaCounter {
   std::unique_ptr<cudahist::PinnedCounts> pinned_;
   std::unique_ptr<cudahist::SignalStatsCounter> signalstats_;
   std::unique_ptr<cudahist::PinnedSignalStats> pinned_signalstats_;
+  std::unique_ptr<cudahist::PinnedQcCounts> pinned_qc_;
 };
 
 }  // namespace cudahistogram

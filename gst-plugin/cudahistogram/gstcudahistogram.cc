@@ -58,6 +58,8 @@ enum {
   PROP_INTERVAL,
   PROP_CUDA_DEVICE_ID,
   PROP_SIGNALSTATS,
+  PROP_CROPDETECT,
+  PROP_FIELD_PSNR,
 };
 
 // What the streaming thread builds from caps and settings; dropped in stop.
@@ -75,6 +77,7 @@ struct State {
   cudahistogram::HistogramAccumulator accumulator;
   cudahistogram::SignalStatsFrame signalstats;  // the previous frame for DIF
   bool signalstats_warned = false;  // of a format signalstats does not read, this negotiation
+  guint64 frames_seen = 0;  // since start: cropdetect leaves the first ones without figures
 };
 
 }  // namespace
@@ -192,8 +195,8 @@ bool CountOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
   return true;
 }
 
-// signalstats' counts and the histograms of the plan in one library call,
-// where the frame lives (see signalstats_frame.h).
+// signalstats' counts (and the QC counts) and the histograms of the plan in
+// one library call, where the frame lives (see signalstats_frame.h).
 bool CountWithSignalStats(GstCudaHistogram* self, GstBuffer* buf, bool on_gpu,
                           const uint32_t** counts) {
   State* st = self->state;
@@ -202,7 +205,7 @@ bool CountWithSignalStats(GstCudaHistogram* self, GstBuffer* buf, bool on_gpu,
   if (!MapFrame(self, buf, flags, &frame)) return false;
   std::string error;
   const bool ok = st->signalstats.Count(st->info, st->plan, buf, frame,
-                                        on_gpu ? &st->cuda : nullptr, &error);
+                                        on_gpu ? &st->cuda : nullptr, true, &error);
   gst_video_frame_unmap(&frame);
   if (!ok) {
     GST_ELEMENT_ERROR(self, STREAM, FAILED, ("signalstats failed: %s", error.c_str()), (nullptr));
@@ -224,18 +227,27 @@ bool CountFrame(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
   return on_gpu ? CountOnGpu(self, buf, settings, counts) : CountOnCpu(self, buf, settings, counts);
 }
 
-// signalstats=true counts YUV formats of 8 to 10 bits; on any other format
-// it is left out with a warning, once per negotiation, and the histograms go on.
-bool UseSignalStats(GstCudaHistogram* self, const Settings& settings) {
+// signalstats, cropdetect and field-psnr count YUV formats of 8 to 10 bits;
+// on any other format they are left out with a warning, once per
+// negotiation, and the histograms go on.
+bool UseYuvFigures(GstCudaHistogram* self, const Settings& settings) {
   State* st = self->state;
-  if (!settings.signalstats) return false;
+  if (!settings.WantsYuvFigures()) return false;
   std::string why;
   if (cudahistogram::SignalStatsReads(st->info, &why)) return true;
   if (!st->signalstats_warned) {
     st->signalstats_warned = true;
+    std::string asked, figures;  // "signalstats=true and cropdetect=true", "signalstats and cropdetect"
+    for (const auto& [on, name] : {std::pair<bool, const char*>{settings.signalstats, "signalstats"},
+                                   {settings.cropdetect, "cropdetect"},
+                                   {settings.field_psnr, "field-psnr"}}) {
+      if (!on) continue;
+      asked += std::string(asked.empty() ? "" : " and ") + name + "=true";
+      figures += std::string(figures.empty() ? "" : " and ") + name;
+    }
     GST_ELEMENT_WARNING(self, STREAM, FORMAT,
-                        ("signalstats=true, but %s: these frames get no signalstats figures, "
-                         "only histograms", why.c_str()),
+                        ("%s, but %s: these frames get no %s figures, only histograms", asked.c_str(),
+                         why.c_str(), figures.c_str()),
                         ("signalstats reads YUV formats of 8 to 10 bits (NV12, I420, YUY2, "
                          "P010_10LE, I420_10LE, Y444 ...)"));
   }
@@ -243,7 +255,7 @@ bool UseSignalStats(GstCudaHistogram* self, const Settings& settings) {
 }
 
 void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
-                const cudahist::SignalStatsFigures* figures) {
+                const cudahist::SignalStatsFigures* figures, const cudahistogram::QcFields* qc) {
   const cudahistogram::HistogramLayout& l = self->state->plan.layout;
   if (!gst_buffer_is_writable(buf)) {
     // Only while attach-meta was switched on and the frame was already on
@@ -268,6 +280,10 @@ void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
     const GstCudaSignalStats stats = cudahistogram::MetaSignalStats(*figures);
     gst_cuda_histogram_meta_set_signalstats(meta, &stats);
   }
+  if (qc != nullptr) {
+    const GstCudaQcFigures figures_of_qc = cudahistogram::MetaQcFigures(*qc);
+    gst_cuda_histogram_meta_set_qc_figures(meta, &figures_of_qc);
+  }
 }
 
 cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
@@ -288,12 +304,27 @@ cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
 }
 
 void Accumulate(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
-                const uint32_t* counts, const cudahist::SignalStatsFigures* figures) {
+                const uint32_t* counts, const cudahist::SignalStatsFigures* figures,
+                const cudahistogram::QcFields* qc) {
   cudahistogram::HistogramAccumulator& acc = self->state->accumulator;
   const cudahistogram::HistogramLayout& layout = self->state->plan.layout;
   if (!acc.Accepts(layout)) PostPending(self);
-  acc.Add(layout, counts, TimingOf(self, buf), figures);
+  acc.Add(layout, counts, TimingOf(self, buf), figures, qc);
   if (acc.Due(settings.interval)) PostPending(self);
+}
+
+// Which QC figures the frame reports: TOUT and VREP with signalstats,
+// cropdetect's from its third frame on (its skip) where the line sums were
+// counted, the field PSNR on even heights (FFmpeg's graph refuses odd ones).
+cudahistogram::QcFields QcFieldsOf(const Settings& settings, guint64 frame_index,
+                                   const cudahist::QcFigures& figures) {
+  cudahistogram::QcFields qc;
+  qc.figures = figures;
+  qc.tout_vrep = settings.signalstats;
+  qc.crop = settings.cropdetect && figures.has_crop &&
+            frame_index >= guint64(cudahist::kCropDetectSkippedFrames);
+  qc.field_psnr = settings.field_psnr && figures.has_field_psnr;
+  return qc;
 }
 
 // --- GstBaseTransform / GstElement vfuncs -----------------------------------
@@ -316,7 +347,7 @@ gboolean Stop(GstBaseTransform* trans) {
 // GStreamer's CUDA copies (cudaupload, cudadownload, gst_cuda_buffer_copy)
 // move width x pixel-stride bytes per row: for packed 4:2:2 of odd width that
 // is 2 bytes short of the row, so the last V sample of every row is not the
-// source's (seen on 1.22, see the README). The element cannot tell which
+// source's (seen on 1.22 and 1.26, see docs/versions.md). The element cannot tell which
 // producer wrote the frame, so it says so once per negotiation.
 void WarnOfOddWidthPacked422(GstCudaHistogram* self) {
   const GstVideoInfo& info = self->state->info;
@@ -365,22 +396,31 @@ GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   const Settings settings = CopySettings(self);
   State* st = self->state;
   if (!st->have_info) return GST_FLOW_NOT_NEGOTIATED;
-  const bool with_signalstats =
-      (settings.attach_meta || settings.post_messages) && UseSignalStats(self, settings);
+  const guint64 frame_index = st->frames_seen++;
+  const bool with_yuv_figures =
+      (settings.attach_meta || settings.post_messages) && UseYuvFigures(self, settings);
+  const bool with_signalstats = with_yuv_figures && settings.signalstats;
   // A frame not counted breaks the chain of previous frames.
   if (!with_signalstats) st->signalstats.Restart();
   if (!settings.attach_meta && !settings.post_messages) return GST_FLOW_OK;
   if (!EnsurePlan(self, settings)) return GST_FLOW_ERROR;
   const uint32_t* counts = nullptr;
-  if (!CountFrame(self, buf, settings, with_signalstats, &counts)) {
+  if (!CountFrame(self, buf, settings, with_yuv_figures, &counts)) {
     return GST_FLOW_ERROR;
   }
   const cudahist::SignalStatsFigures* figures =
       with_signalstats ? &st->signalstats.figures() : nullptr;
-  if (settings.attach_meta) AttachMeta(self, buf, counts, figures);
-  if (settings.post_messages) Accumulate(self, buf, settings, counts, figures);
+  cudahistogram::QcFields qc_fields;
+  if (with_yuv_figures) qc_fields = QcFieldsOf(settings, frame_index, st->signalstats.qc_figures());
+  const cudahistogram::QcFields* qc = with_yuv_figures ? &qc_fields : nullptr;
+  if (settings.attach_meta) AttachMeta(self, buf, counts, figures, qc);
+  if (settings.post_messages) Accumulate(self, buf, settings, counts, figures, qc);
   // After the meta: while held the buffer is no longer writable.
-  if (with_signalstats) st->signalstats.KeepAsPrevious(buf);
+  if (with_signalstats) {
+    st->signalstats.KeepAsPrevious(buf);
+  } else {
+    st->signalstats.Restart();  // cropdetect or field-psnr alone hold no previous frame
+  }
   return GST_FLOW_OK;
 }
 
@@ -410,7 +450,7 @@ gboolean ProposeAllocation(GstBaseTransform* trans, GstQuery* decide_query, GstQ
            ->propose_allocation(trans, decide_query, query)) {
     return FALSE;
   }
-  if (CopySettings(self).signalstats) cudahistogram::ReserveThePreviousFrame(query);
+  if (CopySettings(self).signalstats) cudahistogram::ReserveThePreviousFrame(query);  // DIF's only
   return TRUE;
 }
 
@@ -522,7 +562,26 @@ void InstallProperties(GObjectClass* gobject_class) {
                            "mean, difference to the previous frame, out-of-broadcast-range "
                            "fraction) to the message and the meta, counted in the same pass "
                            "as the histograms. YUV formats of 8 to 10 bits only: on others a "
-                           "warning, and histograms alone",
+                           "warning, and histograms alone. With it come TOUT and VREP (tout, "
+                           "vrep: signalstats=stat=tout+vrep)",
+                           FALSE, kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_CROPDETECT,
+      g_param_spec_boolean("cropdetect", "cropdetect",
+                           "Add FFmpeg cropdetect=reset=1's figures of each frame (crop-x1, "
+                           "crop-x2, crop-y1, crop-y2, crop-w, crop-h, crop-x, crop-y: the "
+                           "picture inside black borders, limit 24/255, round 16) to the message "
+                           "and the meta; none on the first two frames, which cropdetect skips. "
+                           "YUV formats of 8 to 10 bits, as signalstats",
+                           FALSE, kPropFlags));
+  g_object_class_install_property(
+      gobject_class, PROP_FIELD_PSNR,
+      g_param_spec_boolean("field-psnr", "Field PSNR",
+                           "Add the PSNR between the top and the bottom field of each frame, as "
+                           "FFmpeg's field=top and field=bottom into psnr give it (psnr-mse-y, "
+                           "-u, -v, -avg, psnr-y, -u, -v, -avg; +inf when the fields are equal), "
+                           "to the message and the meta; none on frames of odd height. YUV "
+                           "formats of 8 to 10 bits, as signalstats",
                            FALSE, kPropFlags));
 }
 
@@ -547,6 +606,8 @@ void SetProperty(GObject* object, guint prop_id, const GValue* value, GParamSpec
     case PROP_INTERVAL: s.interval = g_value_get_uint64(value); break;
     case PROP_CUDA_DEVICE_ID: s.cuda_device_id = g_value_get_int(value); break;
     case PROP_SIGNALSTATS: s.signalstats = g_value_get_boolean(value); break;
+    case PROP_CROPDETECT: s.cropdetect = g_value_get_boolean(value); break;
+    case PROP_FIELD_PSNR: s.field_psnr = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   const bool attach_meta = s.attach_meta;
@@ -574,6 +635,8 @@ void GetProperty(GObject* object, guint prop_id, GValue* value, GParamSpec* pspe
     case PROP_INTERVAL: g_value_set_uint64(value, s.interval); break;
     case PROP_CUDA_DEVICE_ID: g_value_set_int(value, s.cuda_device_id); break;
     case PROP_SIGNALSTATS: g_value_set_boolean(value, s.signalstats); break;
+    case PROP_CROPDETECT: g_value_set_boolean(value, s.cropdetect); break;
+    case PROP_FIELD_PSNR: g_value_set_boolean(value, s.field_psnr); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);

@@ -9,7 +9,7 @@ bool Settings::operator==(const Settings& o) const {
          roi_width == o.roi_width && roi_height == o.roi_height && algorithm == o.algorithm &&
          attach_meta == o.attach_meta && post_messages == o.post_messages &&
          interval == o.interval && cuda_device_id == o.cuda_device_id &&
-         signalstats == o.signalstats;
+         signalstats == o.signalstats && cropdetect == o.cropdetect && field_psnr == o.field_psnr;
 }
 
 GType AlgorithmEnumType() {

@@ -2,13 +2,16 @@
 
 #include <gst/cuda/cuda-gst.h>
 #include <gst/cuda/gstcudaloader.h>
+#include <gst/video/video.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace cudahist_tools {
 namespace {
 
 constexpr const char* kAnalysisFactory = "cudahistogram";
+constexpr size_t kDetailLength = 200;
 
 std::string CudaErrorText(CUresult result) {
   const char* text = nullptr;
@@ -111,7 +114,32 @@ GstElement* MakeElement(const char* factory, const char* name, std::string* prob
   return nullptr;
 }
 
+// Before the element sees new caps: one bin per code value of their deepest component.
+GstPadProbeReturn OnAnalysisCaps(GstPad* pad, GstPadProbeInfo* info, gpointer) {
+  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+  GstCaps* caps = nullptr;
+  gst_event_parse_caps(event, &caps);
+  GstVideoInfo video;
+  if (!gst_video_info_from_caps(&video, caps)) return GST_PAD_PROBE_OK;
+  guint depth = 0;
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&video); ++c)
+    depth = std::max(depth, guint(GST_VIDEO_INFO_COMP_DEPTH(&video, c)));
+  if (depth >= 1 && depth <= 16) {
+    GstElement* analysis = gst_pad_get_parent_element(pad);
+    g_object_set(analysis, "bins", guint(1u << depth), nullptr);
+    gst_object_unref(analysis);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
 }  // namespace
+
+void MatchBinsToDepth(GstElement* analysis) {
+  GstPad* sink = gst_element_get_static_pad(analysis, "sink");
+  gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, OnAnalysisCaps, nullptr, nullptr);
+  gst_object_unref(sink);
+}
 
 Backend ProbeBackend() {
   Backend backend;
@@ -182,9 +210,13 @@ std::string ErrorText(GstMessage* message) {
   gchar* debug = nullptr;
   if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_WARNING) gst_message_parse_warning(message, &error, &debug);
   else gst_message_parse_error(message, &error, &debug);
+  // The debug text's last line says what went wrong; the lines before it say where in the source.
+  std::string detail = debug ? g_strstrip(debug) : "";
+  detail = detail.substr(detail.find_last_of('\n') == std::string::npos ? 0 : detail.find_last_of('\n') + 1);
+  if (detail.size() > kDetailLength) detail = detail.substr(0, kDetailLength) + "...";
   std::string text = std::string(GST_MESSAGE_SRC(message) ? GST_OBJECT_NAME(GST_MESSAGE_SRC(message)) : "?") +
                      ": " + (error ? error->message : "unknown error") +
-                     (debug ? std::string(" (") + debug + ")" : std::string());
+                     (detail.empty() ? std::string() : " (" + detail + ")");
   g_clear_error(&error);
   g_free(debug);
   return text;

@@ -8,28 +8,62 @@ namespace {
 constexpr FigureFilter kStats = FigureFilter::kSignalStats;
 constexpr FigureFilter kCrop = FigureFilter::kCropDetect;
 constexpr FigureFilter kPsnr = FigureFilter::kPsnr;
+constexpr const char* kBitDepthFields[] = {"y-bitdepth", "u-bitdepth", "v-bitdepth"};
 
 // "depths[N]": component N of the message's per-component "depths" array.
-// The array is a GValueArray, as `level`'s per-channel arrays are.
-bool ReadDepth(const GstStructure* message, const char* field, double* value) {
-  const GValue* depths = gst_structure_get_value(message, "depths");
-  const guint index = guint(field[7] - '0');
-  const GValue* depth = nullptr;
+// The items of a list field: GValueArray, as `level`'s per-channel arrays
+// are, or GstValueArray.
+guint ItemCount(const GValue* v) {
+  if (v && GST_VALUE_HOLDS_ARRAY(v)) return gst_value_array_get_size(v);
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  if (depths && G_VALUE_HOLDS(depths, g_value_array_get_type())) {
-    GValueArray* array = static_cast<GValueArray*>(g_value_get_boxed(depths));
-    if (array && index < array->n_values) depth = g_value_array_get_nth(array, index);
-  }
+  if (v && G_VALUE_HOLDS(v, g_value_array_get_type()))
+    return static_cast<GValueArray*>(g_value_get_boxed(v))->n_values;
   G_GNUC_END_IGNORE_DEPRECATIONS
-  if (depths && GST_VALUE_HOLDS_ARRAY(depths) && index < gst_value_array_get_size(depths))
-    depth = gst_value_array_get_value(depths, index);
-  if (!depth || !G_VALUE_HOLDS_UINT(depth)) return false;
-  *value = g_value_get_uint(depth);
+  return 0;
+}
+
+const GValue* Item(const GValue* v, guint i) {
+  if (GST_VALUE_HOLDS_ARRAY(v)) return gst_value_array_get_value(v, i);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  return g_value_array_get_nth(static_cast<GValueArray*>(g_value_get_boxed(v)), i);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
+guint64 Count(const GValue* v) {
+  if (G_VALUE_HOLDS_UINT64(v)) return g_value_get_uint64(v);
+  return G_VALUE_HOLDS_UINT(v) ? g_value_get_uint(v) : 0;
+}
+
+// signalstats' *BITDEPTH: the number of bits set in the OR of every sample
+// value of the component (8 for 10-bit video that only uses multiples of 4).
+// The element's own field where it has one; else read off the component's
+// histogram when it has one bin per code value (the element counted them).
+bool ReadBitDepth(const GstStructure* message, const char* field, guint component, double* value) {
+  gint depth = 0;
+  if (gst_structure_get_int(message, field, &depth)) {
+    *value = depth;
+    return true;
+  }
+  guint bins = 0;
+  const GValue* depths = gst_structure_get_value(message, "depths");
+  const GValue* histograms = gst_structure_get_value(message, "histograms");
+  if (!gst_structure_get_uint(message, "bins", &bins) || component >= ItemCount(depths) ||
+      component >= ItemCount(histograms))
+    return false;
+  const GValue* format_depth = Item(depths, component);
+  if (!G_VALUE_HOLDS_UINT(format_depth) || bins != (1u << g_value_get_uint(format_depth))) return false;
+  const GValue* histogram = Item(histograms, component);
+  guint used = 0;
+  for (guint code = 0; code < ItemCount(histogram); ++code)
+    if (Count(Item(histogram, code))) used |= code;
+  *value = __builtin_popcount(used);
   return true;
 }
 
 bool ReadField(const GstStructure* message, const FigureField& field, double* value) {
-  if (std::strncmp(field.message_field, "depths[", 7) == 0) return ReadDepth(message, field.message_field, value);
+  for (guint component = 0; component < 3; ++component)
+    if (std::strcmp(field.message_field, kBitDepthFields[component]) == 0)
+      return ReadBitDepth(message, field.message_field, component, value);
   if (field.integer) {
     gint integer = 0;
     if (!gst_structure_get_int(message, field.message_field, &integer)) return false;
@@ -74,9 +108,9 @@ const std::vector<FigureField>& FrameFigureFields() {
       {"y-dif", "lavfi.signalstats.YDIF", kStats, false},
       {"u-dif", "lavfi.signalstats.UDIF", kStats, false},
       {"v-dif", "lavfi.signalstats.VDIF", kStats, false},
-      {"depths[0]", "lavfi.signalstats.YBITDEPTH", kStats, true},
-      {"depths[1]", "lavfi.signalstats.UBITDEPTH", kStats, true},
-      {"depths[2]", "lavfi.signalstats.VBITDEPTH", kStats, true},
+      {"y-bitdepth", "lavfi.signalstats.YBITDEPTH", kStats, true},
+      {"u-bitdepth", "lavfi.signalstats.UBITDEPTH", kStats, true},
+      {"v-bitdepth", "lavfi.signalstats.VBITDEPTH", kStats, true},
       {"tout", "lavfi.signalstats.TOUT", kStats, false},
       {"vrep", "lavfi.signalstats.VREP", kStats, false},
       {"brng", "lavfi.signalstats.BRNG", kStats, false},

@@ -3,8 +3,11 @@
 // under FFmpeg's names and in the order ffprobe prints FFmpeg's tags for
 //   signalstats=stat=tout+vrep+brng,cropdetect=reset=1,
 //   split[a][b];[a]field=top[a1];[b]field=bottom[b1],[a1][b1]psnr
-// The programs add no figure of their own: every value is the element's
-// (the bit depths are the message's "depths").
+// The programs add no figure of their own: every value is the element's.
+// signalstats' YBITDEPTH/UBITDEPTH/VBITDEPTH (bits set in the OR of all
+// sample values) come from the message's "y-bitdepth"... fields where the
+// element has them, else from its histograms when they have one bin per code
+// value (see MatchBinsToDepth).
 #pragma once
 
 #include <gst/gst.h>
@@ -25,8 +28,7 @@ struct FigureField {
 
 // Every figure in ffprobe's order: signalstats' 26 with YBITDEPTH, UBITDEPTH,
 // VBITDEPTH, TOUT, VREP before BRNG; cropdetect's x1 x2 y1 y2 w h x y; psnr's
-// mse.y psnr.y mse.u psnr.u mse.v psnr.v mse_avg psnr_avg. The bit depths
-// have message_field "depths[0]", "depths[1]", "depths[2]".
+// mse.y psnr.y mse.u psnr.u mse.v psnr.v mse_avg psnr_avg.
 const std::vector<FigureField>& FrameFigureFields();
 
 struct FrameFigures {
