@@ -54,6 +54,9 @@ Metrics::Metrics()
                       *registry_)),
       height_(Register(prometheus::BuildGauge(), "cudahist_height", "Height of the last frame, in pixels",
                        *registry_)),
+      bit_depth_(Register(prometheus::BuildGauge(), "cudahist_bit_depth",
+                          "Bits per luma sample of the stream's format (8, 10, ...): the figures' scale",
+                          *registry_)),
       frames_(Register(prometheus::BuildCounter(), "cudahist_frames_total",
                        "Frames counted by the element (the messages' frames)", *registry_)),
       decode_errors_(Register(prometheus::BuildCounter(), "cudahist_decode_errors_total",
@@ -83,6 +86,7 @@ StreamMetrics* Metrics::Add(const std::string& stream) {
   m->frames_per_second = &fps_.Add(labels);
   m->width = &width_.Add(labels);
   m->height = &height_.Add(labels);
+  m->bit_depth = &bit_depth_.Add(labels);
   m->frames = &frames_.Add(labels);
   m->decode_errors = &decode_errors_.Add(labels);
   m->reconnects = &reconnects_.Add(labels);
@@ -106,6 +110,7 @@ void Metrics::Remove(const std::string& stream) {
   fps_.Remove(m.frames_per_second);
   width_.Remove(m.width);
   height_.Remove(m.height);
+  bit_depth_.Remove(m.bit_depth);
   frames_.Remove(m.frames);
   decode_errors_.Remove(m.decode_errors);
   reconnects_.Remove(m.reconnects);

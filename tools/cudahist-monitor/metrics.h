@@ -31,6 +31,7 @@ class StreamMetrics {
   prometheus::Gauge* frames_per_second = nullptr;
   prometheus::Gauge* width = nullptr;
   prometheus::Gauge* height = nullptr;
+  prometheus::Gauge* bit_depth = nullptr;
   prometheus::Counter* frames = nullptr;
   prometheus::Counter* decode_errors = nullptr;
   prometheus::Counter* reconnects = nullptr;
@@ -69,6 +70,7 @@ class Metrics {
   Family<prometheus::Gauge>& fps_;
   Family<prometheus::Gauge>& width_;
   Family<prometheus::Gauge>& height_;
+  Family<prometheus::Gauge>& bit_depth_;
   Family<prometheus::Counter>& frames_;
   Family<prometheus::Counter>& decode_errors_;
   Family<prometheus::Counter>& reconnects_;

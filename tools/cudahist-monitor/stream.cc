@@ -1,5 +1,7 @@
 #include "stream.h"
 
+#include <gst/video/video.h>
+
 
 #include <algorithm>
 #include <cmath>
@@ -175,14 +177,16 @@ void Stream::OnFigures(const GstStructure* s) {
   metrics_->width->Set(width_);
   metrics_->height->Set(height_);
   const auto& fields = cudahist_tools::FrameFigureFields();
-  double depth = 8;
   for (size_t i = 0; i < fields.size(); ++i) {
     if (!record.present[i]) continue;
     const std::string field = fields[i].message_field;
-    if (field == "depths[0]") depth = record.values[i];
     figures_[field] = record.values[i];
     if (prometheus::Gauge* gauge = metrics_->Figure(field)) gauge->Set(record.values[i]);
   }
+  // The thresholds are 8-bit code values; the figures are in the format's depth.
+  const GstVideoFormatInfo* format = gst_video_format_get_info(gst_video_format_from_string(record.format.c_str()));
+  const double depth = format ? GST_VIDEO_FORMAT_INFO_DEPTH(format, 0) : 8;
+  metrics_->bit_depth->Set(depth);
   alarm_figures_.y_low = To8Bit(figures_["y-low"], depth);
   alarm_figures_.y_high = To8Bit(figures_["y-high"], depth);
   alarm_figures_.y_dif = To8Bit(figures_["y-dif"], depth);
@@ -314,7 +318,8 @@ void Stream::AddStatus(JsonBuilder* b) const {
   if (state_ == StreamState::kUp) {
     for (const auto& [field, value] : figures_) {
       member(field.c_str());
-      json_builder_add_double_value(b, value);
+      if (std::isfinite(value)) json_builder_add_double_value(b, value);
+      else json_builder_add_null_value(b);  // PSNR of equal fields is infinite; JSON has no infinity
     }
   }
   json_builder_end_object(b);
