@@ -41,9 +41,9 @@ def wait_for(what, check, timeout, step=0.25):
         time.sleep(step)
 
 
-def raw_video(pattern="ball", width=WIDTH, height=HEIGHT, rate=RATE, live=True, extra=""):
-    return ("videotestsrc %s pattern=%s %s ! video/x-raw,format=I420,width=%d,height=%d,framerate=%d/1"
-            % ("is-live=true" if live else "", pattern, extra, width, height, rate))
+def raw_video(pattern="ball", width=WIDTH, height=HEIGHT, rate=RATE, live=True, extra="", fmt="I420"):
+    return ("videotestsrc %s pattern=%s %s ! video/x-raw,format=%s,width=%d,height=%d,framerate=%d/1"
+            % ("is-live=true" if live else "", pattern, extra, fmt, width, height, rate))
 
 
 MOVING = dict(pattern="smpte75", extra="horizontal-speed=3")  # moving 75% bars: no alarm
@@ -73,11 +73,12 @@ def srt_sender(port):
                       % (raw_video(**MOVING), H264, port), "srt%d" % port)
 
 
-def make_file(path, pattern="smpte75", frames=45, width=WIDTH, height=HEIGHT, extra="horizontal-speed=3", mux="mp4mux"):
+def make_file(path, pattern="smpte75", frames=45, width=WIDTH, height=HEIGHT, extra="horizontal-speed=3", mux="mp4mux",
+              fmt="I420"):
     subprocess.run(["gst-launch-1.0", "-q"] + (
         "%s ! %s ! %s ! filesink location=%s"
-        % (raw_video(pattern, width, height, live=False, extra="%s num-buffers=%d" % (extra, frames)), H264, mux,
-           path)).split(), check=True)
+        % (raw_video(pattern, width, height, live=False, extra="%s num-buffers=%d" % (extra, frames), fmt=fmt), H264,
+           mux, path)).split(), check=True)
     return path
 
 

@@ -1,6 +1,6 @@
 """One monitor, every kind of input at once, good and bad: MPEG-TS over UDP and RTP, SRT,
 RTSP, HLS, a looped file, a file played once, a stream that changes
-resolution; a missing file, a scheme nobody handles, a file without video.
+resolution, a black 10-bit file (its black alarm from figures scaled to 8 bits); a missing file, a scheme nobody handles, a file without video.
 The good streams run at their source's rate whatever the bad ones do; the bad
 ones are down with a clear reason and retried, and nothing crashes."""
 
@@ -33,6 +33,7 @@ try:
     with open(resized, "wb") as out:
         for part in (big, small):
             out.write(open(part, "rb").read())
+    deep = make_file(os.path.join(work, "deep.mp4"), pattern="black", frames=30, fmt="I420_10LE")
     audio = os.path.join(work, "audio.wav")
     os.system("gst-launch-1.0 -q audiotestsrc num-buffers=50 ! wavenc ! filesink location=%s" % audio)
 
@@ -50,13 +51,14 @@ try:
         f.write("[stream looped]\nuri=%s\nloop=true\n" % file_uri(looped))
         f.write("[stream once]\nuri=%s\n" % file_uri(once))
         f.write("[stream resized]\nuri=%s\nloop=true\n" % file_uri(resized))
+        f.write("[stream deep]\nuri=%s\nloop=true\n" % file_uri(deep))
         for name, (uri, _) in bad.items():
             f.write("[stream %s]\nuri=%s\n" % (name, uri))
     time.sleep(2)  # the HLS origin writes its first segments
 
     monitor = Monitor(binary, ["--config", config])
     processes.append(monitor.process)
-    for name in list(live) + ["looped", "resized"]:
+    for name in list(live) + ["looped", "resized", "deep"]:
         monitor.wait_up(name, timeout=40)
     print("every good stream is up")
 
@@ -96,6 +98,17 @@ try:
     if "stream resized: down" in monitor.log():
         fail("the resolution change took the stream down:\n" + monitor.log())
     print("resized stream seen at widths", sorted(widths))
+
+    # 10-bit black: luma at 64 (16 in 8 bits), below the 8-bit black-luma 32 once scaled.
+    if (last[("cudahist_bit_depth", "deep")], last[("cudahist_black", "deep")]) != (10, 1):
+        fail("the 10-bit black stream: depth %s, black %s" % (last[("cudahist_bit_depth", "deep")],
+                                                              last[("cudahist_black", "deep")]))
+    print("10-bit black stream: YHIGH %d, black alarm raised" % last[("cudahist_y_high", "deep")])
+    calm = [name for name in list(live) + ["looped"] if any(last[(a, name)] for a in (
+        "cudahist_black", "cudahist_frozen", "cudahist_luma_out_of_range", "cudahist_brng_high",
+        "cudahist_saturation_high", "cudahist_no_signal"))]
+    if calm:
+        fail("alarms on the moving bars of %s" % calm)
 
     if monitor.process.poll() is not None:
         fail("the monitor exited")
