@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/monitor_scale.sh BUILDDIR OUTDIR [N...]
+# bench/monitor_scale.sh MONITOR OUTDIR [N...]
 # How many 1080p30 H.264 live streams one cudahist-monitor keeps up with, all
 # figures on, no frame lost: for each N (default 16 32 48 64 80 96), N looped
 # copies of a 10 s 1080p30 clip played in real time (a file loops as a live
@@ -16,18 +16,20 @@
 #   SIZE=1920x1080  the clip's size (smaller for a quick run on a laptop)
 #   CLIP=FILE     monitor this 30 fps H.264 MP4 instead of the made-up clip (moving
 #                 75% bars compress and decode far more easily than a picture)
-# Example, on the GPU host: bench/monitor_scale.sh build /tmp/scale 16 32 64 96
+#   CLIP_FRAMES=N its frame count, where ffprobe is missing
+# MONITOR is the cudahist-monitor executable; GST_PLUGIN_PATH must find the
+# cudahistogram plugin. Needs python3 (it reads /metrics), nvidia-smi on a GPU.
+# Example: GST_PLUGIN_PATH=build/gst-plugin \
+#   bench/monitor_scale.sh build/tools/cudahist-monitor/cudahist-monitor /tmp/scale 16 32 64 96
 set -uo pipefail
-build=${1:?usage: monitor_scale.sh BUILDDIR OUTDIR [N...]}
-out=${2:?usage: monitor_scale.sh BUILDDIR OUTDIR [N...]}
+monitor=${1:?usage: monitor_scale.sh MONITOR OUTDIR [N...]}
+out=${2:?usage: monitor_scale.sh MONITOR OUTDIR [N...]}
 shift 2
 counts=${*:-16 32 48 64 80 96}
 window=${WINDOW:-30}
 size=${SIZE:-1920x1080}
 width=${size%x*}
 height=${size#*x}
-monitor=$build/tools/cudahist-monitor/cudahist-monitor
-export GST_PLUGIN_PATH=$build/gst-plugin
 mkdir -p "$out"
 decoder_arg=""
 [ "${DECODER:-auto}" = cpu ] && decoder_arg="--decoder=cpu"
@@ -43,14 +45,17 @@ if [ ! -s "$clip" ]; then
     ! "video/x-raw,format=I420,width=$width,height=$height,framerate=30/1" ! $encoder ! h264parse \
     ! mp4mux ! filesink location="$clip" || exit 1
 fi
-clip_frames=$(ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$clip")
+clip_frames=${CLIP_FRAMES:-$(ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets \
+  -of csv=p=0 "$clip")}
 
 port=$((20000 + RANDOM % 20000))
+metrics() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())' \
+  "http://127.0.0.1:$port/metrics" 2>/dev/null; }
 metric_sum() {  # metric_sum NAME: the sum of a metric over every stream
-  curl -s "http://127.0.0.1:$port/metrics" | awk -v m="$1" '$1 ~ "^"m"[{]" {s += $2} END {printf "%.0f", s}'
+  metrics | awk -v m="$1" '$1 ~ "^"m"[{]" {s += $2} END {printf "%.0f", s}'
 }
 per_stream() {  # per_stream NAME: "stream value" lines
-  curl -s "http://127.0.0.1:$port/metrics" | awk -v m="$1" '$1 ~ "^"m"[{]" {print $1, $2}'
+  metrics | awk -v m="$1" '$1 ~ "^"m"[{]" {print $1, $2}'
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 

@@ -48,6 +48,13 @@ std::string MissingDecoderText(GstMessage* error_message) {
   return "";
 }
 
+bool AnalysisStillLinked(GstElement* analysis) {
+  GstPad* pad = gst_element_get_static_pad(analysis, "src");
+  const bool linked = gst_pad_is_linked(pad);
+  gst_object_unref(pad);
+  return linked;
+}
+
 }  // namespace
 
 double NowSeconds() { return g_get_monotonic_time() / 1e6; }
@@ -89,7 +96,11 @@ void Stream::Start(double now) {
     scope.height = 256;
     scope.gpu = choice_.gpu;
     scope_sink_ = cudahist_tools::AddScopeBranch(parts, scope, &problem);
-    if (!scope_sink_) {
+    if (!scope_sink_ && AnalysisStillLinked(parts.analysis)) {
+      // An element of the picture branch is missing (pngenc...): the figures go on without a scope.
+      if (!scope_warned_) EventLog::Say(config_.name, "no scope picture: " + problem);
+      scope_warned_ = true;
+    } else if (!scope_sink_) {
       gst_object_unref(parts.pipeline);
       parts.pipeline = nullptr;
     }

@@ -70,6 +70,7 @@ class Stream {
   bool drained_ = false;
   bool draining_ = false;
   bool failed_since_up_ = false;
+  bool scope_warned_ = false;
   std::string last_error_;
   double started_at_ = 0, last_figures_at_ = 0, up_since_ = 0;
   double retry_at_ = 0, retry_delay_ = 1;

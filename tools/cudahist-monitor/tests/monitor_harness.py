@@ -102,6 +102,20 @@ def file_uri(path):
     return "file://" + os.path.abspath(path)
 
 
+def chromium(url, work, *mode):
+    """One headless Chromium run (as root: --no-sandbox) on a 1366x768 laptop
+    screen with a fresh profile under `work`; its stdout."""
+    import shutil
+    profile = tempfile.mkdtemp(prefix="chromium-", dir=work)
+    command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--user-data-dir=" + profile, "--window-size=1366,768", "--hide-scrollbars",
+               "--virtual-time-budget=2500"] + list(mode) + [url]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=90)
+    shutil.rmtree(profile, ignore_errors=True)
+    return result.stdout
+
+
 class Monitor:
     """cudahist-monitor as a process on a free port; its stdout (alarm JSON
     lines) and stderr (log lines) go to files the test reads."""

@@ -6,7 +6,6 @@ The screenshots stay in the build folder for a person to look at."""
 
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -15,7 +14,7 @@ import time
 
 from PIL import Image
 
-from monitor_harness import HERE, Monitor, fail, file_uri, free_port, make_file, stop_all, wait_for
+from monitor_harness import HERE, Monitor, chromium, fail, file_uri, free_port, make_file, stop_all, wait_for
 
 binary, out_dir = sys.argv[1], sys.argv[2]
 work = tempfile.mkdtemp(prefix="cudahist-monitor-page-")
@@ -24,18 +23,6 @@ HOLD = 2       # black-hold of the config below
 INTERVAL = 1   # figures message per stream
 REFRESH = 1    # the page reads /status.json once a second
 processes = []
-
-
-def chromium(url, *mode):
-    """One headless Chromium run (as root: --no-sandbox) with a fresh profile; its stdout."""
-    profile = tempfile.mkdtemp(prefix="chromium-", dir=work)
-    command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--user-data-dir=" + profile, "--window-size=1366,768", "--hide-scrollbars",
-               "--virtual-time-budget=2500"] + list(mode) + [url]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=90)
-    shutil.rmtree(profile, ignore_errors=True)
-    return result.stdout
 
 
 def tiles(dom):
@@ -91,11 +78,11 @@ try:
         s["state"] == "up" and s["scope"] for s in monitor.status().values()) == STREAMS, 60)
 
     page = monitor.url("/")
-    before = tiles(chromium(page, "--dump-dom"))
+    before = tiles(chromium(page, work, "--dump-dom"))
     if len(before) != STREAMS or set(before.values()) != {"ok"}:
         fail("before: %d tiles, states %s" % (len(before), before))
     calm_png = os.path.join(out_dir, "monitor-status-page.png")
-    chromium(page, "--screenshot=" + calm_png)
+    chromium(page, work, "--screenshot=" + calm_png)
     calm_tiles = tile_borders(calm_png, {GREEN})
     print("16 streams: %d tiles in the DOM, all ok; %d green tiles in %s" % (len(before), calm_tiles, calm_png))
     if calm_tiles != STREAMS:
@@ -106,7 +93,7 @@ try:
     deadline = HOLD + INTERVAL + REFRESH + 2  # + the decoder's latency and the first frame's arrival
     while True:
         started = time.monotonic()
-        now = tiles(chromium(page, "--dump-dom"))
+        now = tiles(chromium(page, work, "--dump-dom"))
         if now.get("camera") == "alarm":
             break
         if started - black_at > deadline:
@@ -119,7 +106,7 @@ try:
     if set(others.values()) != {"ok"}:
         fail("other tiles changed: %s" % others)
     alarm_png = os.path.join(out_dir, "monitor-status-page-alarm.png")
-    chromium(page, "--screenshot=" + alarm_png)
+    chromium(page, work, "--screenshot=" + alarm_png)
     red, green = tile_borders(alarm_png, {RED}), tile_borders(alarm_png, {GREEN})
     print("after: %d red and %d green tiles in %s" % (red, green, alarm_png))
     if (red, green) != (1, STREAMS - 1):
