@@ -3,8 +3,8 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc cudahist_qc scopes videoscope
-#   histogram_variants signalstats_variants scope_variants baseline
+#   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc cudahist_qc cudahist_monitor
+#   scopes videoscope histogram_variants signalstats_variants scope_variants baseline
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
 # oddwidth / nv21: the upstream limits docs/versions.md lists, shown again.
@@ -227,6 +227,46 @@ WRAP
   rm -rf "$work"
 }
 
+# cudahist-monitor on the GPU: bench/monitor_scale.sh on the pack's 1080p30
+# H.264 clip (NVDEC, the GPU element, a scope each; MONITOR_STREAMS, default
+# 16 32 48 64 80 96, then NVDEC alone), then bench/monitor_soak.sh with 64
+# streams for MONITOR_SOAK_MINUTES (default 20); their tables (scale.tsv,
+# decode.tsv, soak.tsv) and the status page of a 16-stream run (its HTML,
+# status.json and each stream's scope PNG) go to the logs; back home,
+# tools/cudahist-monitor/tests/replay_status_page.py FOLDER OUT.png serves
+# them to headless Chromium for a screenshot.
+cudahist_monitor_checks() {
+  use_gst 122
+  local clip=$here/media/clip-1080p.mp4 dir=$logs/cudahist_monitor
+  mkdir -p "$dir"
+  CLIP=$clip CLIP_FRAMES=90 TAIL_LINES=16 step cudahist_monitor_scale bash "$here/scripts/monitor_scale.sh" \
+    "$bin/cudahist-monitor" "$dir/scale" ${MONITOR_STREAMS:-16 32 48 64 80 96}
+  CLIP=$clip TAIL_LINES=4 step cudahist_monitor_soak bash "$here/scripts/monitor_soak.sh" \
+    "$bin/cudahist-monitor" "$dir/soak" 64 "${MONITOR_SOAK_MINUTES:-20}"
+  step cudahist_monitor_status bash -c '
+    bin=$1 clip=$2 dir=$3/status port=$((20000 + RANDOM % 20000))
+    mkdir -p "$dir"
+    { printf "[monitor]\nlisten=127.0.0.1:%d\n" "$port"
+      for i in $(seq -w 1 16); do printf "[stream channel-%s]\nuri=file://%s\nloop=true\n" "$i" "$clip"; done
+    } > "$dir/status.conf"
+    "$bin/cudahist-monitor" --config "$dir/status.conf" 2> "$dir/monitor.log" &
+    pid=$!
+    sleep 15
+    python3 - "$port" "$dir" <<PY
+import json, sys, urllib.parse, urllib.request
+port, folder = sys.argv[1], sys.argv[2]
+get = lambda path: urllib.request.urlopen("http://127.0.0.1:%s%s" % (port, path)).read()
+status = get("/status.json")
+open(folder + "/status.json", "wb").write(status)
+open(folder + "/index.html", "wb").write(get("/"))
+for s in json.loads(status):
+    print(s["name"], s["state"], round(s["fps"], 1), s["alarms"], s["figures"].get("y-avg"))
+    if s["scope"]:
+        open("%s/%s.png" % (folder, s["name"]), "wb").write(get("/scope?stream=" + urllib.parse.quote(s["name"])))
+PY
+    kill -TERM $pid; wait $pid' status "$bin" "$clip" "$dir"
+}
+
 # The element's signalstats figures against FFmpeg's, frames in CUDA
 # memory, then the speed table. The carried ffmpeg (scripts/ffmpeg_bundle.py)
 # must first print here what the real one printed at pack time; the
@@ -344,6 +384,7 @@ for s in $steps; do
     signalstats_ffmpeg) signalstats_checks ;;
     qc) qc_checks ;;
     cudahist_qc) cudahist_qc_checks ;;
+    cudahist_monitor) cudahist_monitor_checks ;;
     videoscope)
       # cudavideoscope on the GPU: drawings and pictures equal to the
       # CPU's, the element's speed (1080p NV12 to a 1024x512 waveform, target

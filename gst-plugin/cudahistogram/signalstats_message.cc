@@ -28,6 +28,9 @@ constexpr IntField kIntFields[] = {
     {"sat-min", &Figures::sat_min, &Meta::sat_min}, {"sat-low", &Figures::sat_low, &Meta::sat_low},
     {"sat-high", &Figures::sat_high, &Meta::sat_high},
     {"sat-max", &Figures::sat_max, &Meta::sat_max}, {"hue-med", &Figures::hue_med, &Meta::hue_med},
+    {"y-bitdepth", &Figures::y_bitdepth, &Meta::y_bitdepth},
+    {"u-bitdepth", &Figures::u_bitdepth, &Meta::u_bitdepth},
+    {"v-bitdepth", &Figures::v_bitdepth, &Meta::v_bitdepth},
 };
 
 constexpr DoubleField kDoubleFields[] = {

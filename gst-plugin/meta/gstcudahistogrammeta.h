@@ -92,6 +92,10 @@ typedef struct _GstCudaSignalStats GstCudaSignalStats;
  * @u_dif: UDIF
  * @v_dif: VDIF
  * @brng: BRNG, the fraction (0 to 1) of pixels outside the broadcast range
+ * @y_bitdepth: YBITDEPTH, the bits set in the OR of every Y value (8 for
+ *   10-bit video that uses only multiples of 4)
+ * @u_bitdepth: UBITDEPTH
+ * @v_bitdepth: VBITDEPTH
  *
  * FFmpeg signalstats' figures of one frame, by its definitions (FFmpeg 5.1,
  * libavfilter/vf_signalstats.c), in code values of the frame's depth: the
@@ -125,6 +129,9 @@ struct _GstCudaSignalStats {
   gdouble u_dif;
   gdouble v_dif;
   gdouble brng;
+  gint y_bitdepth;
+  gint u_bitdepth;
+  gint v_bitdepth;
 };
 
 /**

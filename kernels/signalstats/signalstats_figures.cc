@@ -16,6 +16,7 @@ namespace {
 struct Percentiles {
   int min = -1, low = -1, high = -1, max = -1;
   uint64_t total = 0;  // sum of value x count
+  uint32_t used = 0;   // the OR of every value that occurs
 };
 
 Percentiles PercentilesOf(const uint32_t* histogram, uint32_t values, uint64_t samples) {
@@ -27,6 +28,7 @@ Percentiles PercentilesOf(const uint32_t* histogram, uint32_t values, uint64_t s
     const uint32_t n = histogram[value];
     if (p.min < 0 && n != 0) p.min = int(value);
     if (n != 0) p.max = int(value);
+    if (n != 0) p.used |= value;
     p.total += uint64_t(n) * value;
     accumulated += n;
     if (p.low == -1 && accumulated >= uint64_t(low_threshold)) p.low = int(value);
@@ -65,6 +67,9 @@ SignalStatsFigures FiguresOf(const SignalStatsCounts& counts) {
   f.u_dif = 1.0 * double(counts.dif_u) / cfs;
   f.v_dif = 1.0 * double(counts.dif_v) / cfs;
   f.brng = 1.0 * double(counts.brng) / fs;
+  f.y_bitdepth = __builtin_popcount(y.used);
+  f.u_bitdepth = __builtin_popcount(u.used);
+  f.v_bitdepth = __builtin_popcount(v.used);
   return f;
 }
 

@@ -114,32 +114,7 @@ GstElement* MakeElement(const char* factory, const char* name, std::string* prob
   return nullptr;
 }
 
-// Before the element sees new caps: one bin per code value of their deepest component.
-GstPadProbeReturn OnAnalysisCaps(GstPad* pad, GstPadProbeInfo* info, gpointer) {
-  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
-  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
-  GstCaps* caps = nullptr;
-  gst_event_parse_caps(event, &caps);
-  GstVideoInfo video;
-  if (!gst_video_info_from_caps(&video, caps)) return GST_PAD_PROBE_OK;
-  guint depth = 0;
-  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&video); ++c)
-    depth = std::max(depth, guint(GST_VIDEO_INFO_COMP_DEPTH(&video, c)));
-  if (depth >= 1 && depth <= 16) {
-    GstElement* analysis = gst_pad_get_parent_element(pad);
-    g_object_set(analysis, "bins", guint(1u << depth), nullptr);
-    gst_object_unref(analysis);
-  }
-  return GST_PAD_PROBE_OK;
-}
-
 }  // namespace
-
-void MatchBinsToDepth(GstElement* analysis) {
-  GstPad* sink = gst_element_get_static_pad(analysis, "sink");
-  gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, OnAnalysisCaps, nullptr, nullptr);
-  gst_object_unref(sink);
-}
 
 Backend ProbeBackend() {
   Backend backend;

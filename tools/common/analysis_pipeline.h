@@ -57,11 +57,6 @@ struct AnalysisPipeline {
 AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTarget& target,
                                        const std::string& pipeline_name, std::string* problem);
 
-// Sets the analysis element's bins to one per code value of the negotiated
-// format (256 for 8-bit, 1024 for 10-bit), so that its histograms carry
-// signalstats' *BITDEPTH (frame_figures.h). Costs a larger message per frame.
-void MatchBinsToDepth(GstElement* analysis);
-
 // The cudahistogram properties the analysis sets: signalstats=true, and
 // cropdetect=true / field-psnr=true where this build of the element has them.
 // ("signalstats=true cropdetect=true field-psnr=true", for gst-launch lines.)

@@ -13,44 +13,8 @@ namespace {
 constexpr FigureFilter kStats = FigureFilter::kSignalStats;
 constexpr FigureFilter kCrop = FigureFilter::kCropDetect;
 constexpr FigureFilter kPsnr = FigureFilter::kPsnr;
-constexpr const char* kBitDepthFields[] = {"y-bitdepth", "u-bitdepth", "v-bitdepth"};
-
-// "depths[N]": component N of the message's per-component "depths" array.
-guint64 Count(const GValue* v) {
-  if (G_VALUE_HOLDS_UINT64(v)) return g_value_get_uint64(v);
-  return G_VALUE_HOLDS_UINT(v) ? g_value_get_uint(v) : 0;
-}
-
-// signalstats' *BITDEPTH: the number of bits set in the OR of every sample
-// value of the component (8 for 10-bit video that only uses multiples of 4).
-// The element's own field where it has one; else read off the component's
-// histogram when it has one bin per code value (the element counted them).
-bool ReadBitDepth(const GstStructure* message, const char* field, guint component, double* value) {
-  gint depth = 0;
-  if (gst_structure_get_int(message, field, &depth)) {
-    *value = depth;
-    return true;
-  }
-  guint bins = 0;
-  const GValue* depths = gst_structure_get_value(message, "depths");
-  const GValue* histograms = gst_structure_get_value(message, "histograms");
-  if (!gst_structure_get_uint(message, "bins", &bins) || component >= ItemCount(depths) ||
-      component >= ItemCount(histograms))
-    return false;
-  const GValue* format_depth = Item(depths, component);
-  if (!G_VALUE_HOLDS_UINT(format_depth) || bins != (1u << g_value_get_uint(format_depth))) return false;
-  const GValue* histogram = Item(histograms, component);
-  guint used = 0;
-  for (guint code = 0; code < ItemCount(histogram); ++code)
-    if (Count(Item(histogram, code))) used |= code;
-  *value = __builtin_popcount(used);
-  return true;
-}
 
 bool ReadField(const GstStructure* message, const FigureField& field, double* value) {
-  for (guint component = 0; component < 3; ++component)
-    if (std::strcmp(field.message_field, kBitDepthFields[component]) == 0)
-      return ReadBitDepth(message, field.message_field, component, value);
   if (field.integer) {
     gint integer = 0;
     if (!gst_structure_get_int(message, field.message_field, &integer)) return false;
@@ -93,6 +57,9 @@ bool MetaSignalStat(const GstCudaSignalStats& s, const std::string& name, double
       {"hue-avg", nullptr, &GstCudaSignalStats::hue_avg}, {"y-dif", nullptr, &GstCudaSignalStats::y_dif},
       {"u-dif", nullptr, &GstCudaSignalStats::u_dif},     {"v-dif", nullptr, &GstCudaSignalStats::v_dif},
       {"brng", nullptr, &GstCudaSignalStats::brng},
+      {"y-bitdepth", &GstCudaSignalStats::y_bitdepth, nullptr},
+      {"u-bitdepth", &GstCudaSignalStats::u_bitdepth, nullptr},
+      {"v-bitdepth", &GstCudaSignalStats::v_bitdepth, nullptr},
   };
   for (const auto& f : kFields) {
     if (name != f.name) continue;
@@ -135,19 +102,6 @@ bool MetaQcFigure(const GstCudaQcFigures& q, const std::string& name, double* va
     return true;
   }
   return false;
-}
-
-// signalstats' *BITDEPTH from the meta's counts, as ReadBitDepth from the message's.
-bool MetaBitDepth(const GstCudaHistogramMeta* meta, guint component, double* value) {
-  if (component >= meta->n_components) return false;
-  const gint depth = gst_cuda_histogram_meta_get_component_depth(meta, component);
-  const guint32* counts = gst_cuda_histogram_meta_get_counts(meta, component);
-  if (!counts || depth <= 0 || depth > 16 || meta->bins != (1u << depth)) return false;
-  guint used = 0;
-  for (guint code = 0; code < meta->bins; ++code)
-    if (counts[code]) used |= code;
-  *value = __builtin_popcount(used);
-  return true;
 }
 
 }  // namespace
@@ -222,9 +176,6 @@ std::string ReadFrameFigures(GstBuffer* buffer, FrameFigures* figures) {
     double value = 0;
     bool found = MetaSignalStat(*stats, fields[i].message_field, &value) ||
                  (qc && MetaQcFigure(*qc, fields[i].message_field, &value));
-    for (guint component = 0; component < 3 && !found; ++component)
-      if (std::strcmp(fields[i].message_field, kBitDepthFields[component]) == 0)
-        found = MetaBitDepth(meta, component, &value);
     figures->values[i] = value;
     figures->present[i] = found;
   }

@@ -4,10 +4,6 @@
 //   signalstats=stat=tout+vrep+brng,cropdetect=reset=1,
 //   split[a][b];[a]field=top[a1];[b]field=bottom[b1],[a1][b1]psnr
 // The programs add no figure of their own: every value is the element's.
-// signalstats' YBITDEPTH/UBITDEPTH/VBITDEPTH (bits set in the OR of all
-// sample values) come from the message's "y-bitdepth"... fields where the
-// element has them, else from its histograms when they have one bin per code
-// value (see MatchBinsToDepth).
 #pragma once
 
 #include <gst/gst.h>

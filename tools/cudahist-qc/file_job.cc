@@ -68,7 +68,6 @@ void FileJob::Start() {
   if (!CreateParentFolder(result_.report, &problem) || !writer_.Open(result_.report, overwrite_, &problem))
     return Fail(problem);
 
-  cudahist_tools::MatchBinsToDepth(parts_.analysis);
   ledger_.Watch(parts_.pipeline);
   g_signal_connect(parts_.pipeline, "deep-element-added", G_CALLBACK(OnElementAdded), this);
   GstPad* src = gst_element_get_static_pad(parts_.analysis, "src");

@@ -110,6 +110,9 @@ struct SignalStatsFigures {
   double y_avg, u_avg, v_avg, sat_avg, hue_avg;
   double y_dif, u_dif, v_dif;
   double brng;  // fraction of the luma pixels (0..1)
+  // YBITDEPTH, UBITDEPTH, VBITDEPTH: the bits set in the OR of every sample
+  // value of the component (8 for 10-bit video that uses only multiples of 4)
+  int y_bitdepth, u_bitdepth, v_bitdepth;
 };
 
 // The rest of QCTools' graph (qcli's

@@ -1,0 +1,340 @@
+// cudahist-monitor: watches live streams with the cudahistogram element and
+// serves what it sees to Prometheus, to a status page and as alarm JSON lines.
+#include <glib-unix.h>
+#include <gst/gst.h>
+#include <json-glib/json-glib.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis_pipeline.h"
+#include "config.h"
+#include "event_log.h"
+#include "http_server.h"
+#include "metrics.h"
+#include "stream.h"
+
+namespace monitor {
+namespace {
+
+constexpr guint kTickMs = 250;
+constexpr double kDrainSeconds = 5;
+
+struct Options {
+  gchar* config = nullptr;
+  gchar* listen = nullptr;
+  gchar* alerts_log = nullptr;
+  gchar* decoder = nullptr;
+  gchar* scope = nullptr;
+  gdouble interval = 0;
+  gchar** uris = nullptr;
+  ~Options() {
+    for (gchar* s : {config, listen, alerts_log, decoder, scope}) g_free(s);
+    g_strfreev(uris);
+  }
+};
+
+class App {
+ public:
+  App(MonitorConfig config, std::string config_path, std::vector<StreamConfig> cli_streams, PipelineChoice choice)
+      : config_(std::move(config)),
+        config_path_(std::move(config_path)),
+        cli_streams_(std::move(cli_streams)),
+        choice_(choice),
+        http_(Handlers()) {}
+
+  int Run() {
+    std::string error;
+    if (!log_.Open(config_.alerts_log, &error) || !http_.Listen(config_.listen, &error)) {
+      g_printerr("cudahist-monitor: %s\n", error.c_str());
+      return 1;
+    }
+    loop_ = g_main_loop_new(nullptr, FALSE);
+    Apply(WantedStreams(config_));
+    g_printerr("cudahist-monitor: listening on http://%s/ (%zu streams)\n", config_.listen.c_str(), order_.size());
+    const guint tick = g_timeout_add(kTickMs, OnTick, this);
+    const guint term = g_unix_signal_add(SIGTERM, OnStopSignal, this);
+    const guint interrupt = g_unix_signal_add(SIGINT, OnStopSignal, this);
+    const guint hangup = g_unix_signal_add(SIGHUP, OnHangup, this);
+    g_main_loop_run(loop_);
+    for (guint id : {tick, term, interrupt, hangup}) g_source_remove(id);
+    RemoveAll();
+    g_main_loop_unref(loop_);
+    g_printerr("cudahist-monitor: stopped\n");
+    return 0;
+  }
+
+ private:
+  HttpHandlers Handlers() {
+    HttpHandlers h;
+    h.metrics = [this] { return metrics_.Exposition(); };
+    h.status_json = [this] { return StatusJson(); };
+    h.scope = [this](const std::string& name) {
+      auto it = streams_.find(name);
+      return it == streams_.end() ? std::string() : it->second->scope_png();
+    };
+    h.reload = [this] { return Reload(); };
+    return h;
+  }
+
+  std::vector<StreamConfig> WantedStreams(const MonitorConfig& config) const {
+    std::vector<StreamConfig> wanted = config.streams;
+    for (const StreamConfig& s : cli_streams_) {
+      const bool named = std::any_of(wanted.begin(), wanted.end(), [&](const StreamConfig& w) { return w.name == s.name; });
+      if (!named) wanted.push_back(s);
+    }
+    return wanted;
+  }
+
+  // Streams whose settings did not change keep running untouched.
+  void Apply(const std::vector<StreamConfig>& wanted) {
+    std::map<std::string, const StreamConfig*> by_name;
+    for (const StreamConfig& s : wanted) by_name[s.name] = &s;
+    for (const std::string& name : std::vector<std::string>(order_)) {
+      auto w = by_name.find(name);
+      if (w == by_name.end() || *w->second != streams_[name]->config()) Remove(name);
+    }
+    const double now = NowSeconds();
+    for (const StreamConfig& s : wanted) {
+      if (streams_.count(s.name)) continue;
+      EventLog::Say(s.name, "monitoring " + s.uri);
+      auto stream = std::make_unique<Stream>(s, choice_, metrics_.Add(s.name), &log_);
+      stream->Start(now);
+      streams_[s.name] = std::move(stream);
+    }
+    order_.clear();
+    for (const StreamConfig& s : wanted) order_.push_back(s.name);
+  }
+
+  void Remove(const std::string& name) {
+    EventLog::Say(name, "removed");
+    streams_.erase(name);  // stops its pipeline before its series go
+    metrics_.Remove(name);
+    order_.erase(std::remove(order_.begin(), order_.end(), name), order_.end());
+  }
+
+  void RemoveAll() {
+    for (const std::string& name : std::vector<std::string>(order_)) {
+      streams_.erase(name);
+      metrics_.Remove(name);
+    }
+    order_.clear();
+  }
+
+  std::string Reload() {
+    if (config_path_.empty()) return "no config file to reload (the streams came from the command line)";
+    MonitorConfig fresh;
+    std::string error;
+    if (!LoadConfigFile(config_path_, &fresh, &error)) {
+      g_printerr("cudahist-monitor: reload refused, the running streams are kept: %s\n", error.c_str());
+      return error;
+    }
+    Apply(WantedStreams(fresh));
+    config_.streams = fresh.streams;
+    g_printerr("cudahist-monitor: reloaded %s (%zu streams)\n", config_path_.c_str(), order_.size());
+    return "";
+  }
+
+  std::string StatusJson() const {
+    JsonBuilder* b = json_builder_new();
+    json_builder_begin_array(b);
+    for (const std::string& name : order_) streams_.at(name)->AddStatus(b);
+    json_builder_end_array(b);
+    JsonNode* root = json_builder_get_root(b);
+    gchar* text = json_to_string(root, FALSE);
+    std::string json = text;
+    g_free(text);
+    json_node_unref(root);
+    g_object_unref(b);
+    return json;
+  }
+
+  static gboolean OnTick(gpointer data) {
+    App* app = static_cast<App*>(data);
+    const double now = NowSeconds();
+    for (auto& [name, stream] : app->streams_) stream->Tick(now);
+    return G_SOURCE_CONTINUE;
+  }
+
+  static gboolean OnHangup(gpointer data) {
+    static_cast<App*>(data)->Reload();
+    return G_SOURCE_CONTINUE;
+  }
+
+  // Ends every stream with EOS, waits for them to come out (at most
+  // kDrainSeconds), then leaves the loop.
+  static gboolean OnStopSignal(gpointer data) {
+    App* app = static_cast<App*>(data);
+    if (app->stopping_) return G_SOURCE_CONTINUE;
+    app->stopping_ = true;
+    g_printerr("cudahist-monitor: stopping: draining %zu streams\n", app->streams_.size());
+    for (auto& [name, stream] : app->streams_) stream->Drain();
+    app->drain_deadline_ = NowSeconds() + kDrainSeconds;
+    g_timeout_add(50, OnDrainCheck, app);
+    return G_SOURCE_CONTINUE;
+  }
+
+  static gboolean OnDrainCheck(gpointer data) {
+    App* app = static_cast<App*>(data);
+    const bool all = std::all_of(app->streams_.begin(), app->streams_.end(),
+                                 [](const auto& s) { return s.second->drained(); });
+    if (!all && NowSeconds() < app->drain_deadline_) return G_SOURCE_CONTINUE;
+    if (!all) g_printerr("cudahist-monitor: some streams did not drain in %.0f s\n", kDrainSeconds);
+    g_main_loop_quit(app->loop_);
+    return G_SOURCE_REMOVE;
+  }
+
+  MonitorConfig config_;
+  std::string config_path_;
+  std::vector<StreamConfig> cli_streams_;
+  PipelineChoice choice_;
+  Metrics metrics_;
+  EventLog log_;
+  HttpServer http_;
+  std::map<std::string, std::unique_ptr<Stream>> streams_;
+  std::vector<std::string> order_;  // as configured: the status page's order
+  GMainLoop* loop_ = nullptr;
+  bool stopping_ = false;
+  double drain_deadline_ = 0;
+};
+
+constexpr char kSummary[] =
+    "Watches live streams with the cudahistogram element (signalstats=true): one pipeline per stream,\n"
+    "NVDEC when a GPU is there, the CPU decoders and the element's CPU backend otherwise.\n"
+    "\n"
+    "One HTTP port serves:\n"
+    "  /metrics           Prometheus metrics (cudahist_stream_up, cudahist_frames_total, cudahist_y_avg, ...,\n"
+    "                     cudahist_black, ...), label stream=NAME\n"
+    "  /                  the status page: a tile per stream with its state, figures and a live scope\n"
+    "  /status.json       the page's data;  /scope?stream=NAME  the latest scope picture (PNG)\n"
+    "  POST /-/reload     read the config again (as SIGHUP does)\n"
+    "Alarms (black, frozen, no_signal, luma_out_of_range, brng_high, saturation_high) are written as\n"
+    "JSON lines on stdout (or --alerts-log). SIGTERM drains the pipelines and exits.\n"
+    "\n"
+    "Examples:\n"
+    "  cudahist-monitor --listen 127.0.0.1:9720 udp://127.0.0.1:5000 srt://127.0.0.1:7001 file:///media/a.mp4\n"
+    "  cudahist-monitor --config /etc/cudahist-monitor.conf\n"
+    "\n"
+    "The config file (docs/monitor.md has every key):\n"
+    "  [monitor]\n"
+    "  listen=127.0.0.1:9720\n"
+    "  black-hold=2\n"
+    "  [stream studio-a]\n"
+    "  uri=srt://127.0.0.1:7001\n"
+    "  [stream promo]\n"
+    "  uri=file:///media/promo.mp4\n"
+    "  loop=true";
+
+bool ParseOptions(int* argc, char*** argv, Options* o, std::string* error) {
+  const GOptionEntry entries[] = {
+      {"config", 'c', 0, G_OPTION_ARG_FILENAME, &o->config, "Streams and thresholds from this file", "FILE"},
+      {"listen", 'l', 0, G_OPTION_ARG_STRING, &o->listen, "HTTP address (default 127.0.0.1:9720)", "HOST:PORT"},
+      {"alerts-log", 0, 0, G_OPTION_ARG_FILENAME, &o->alerts_log, "Append alarm JSON lines here (default: stdout)",
+       "FILE"},
+      {"interval", 'i', 0, G_OPTION_ARG_DOUBLE, &o->interval, "Seconds per figures message and metric update (default 1)",
+       "SECONDS"},
+      {"decoder", 0, 0, G_OPTION_ARG_STRING, &o->decoder,
+       "auto (NVDEC and the GPU when there is one), nvdec (GPU or fail), cpu (CPU decoders and backend)", "WHICH"},
+      {"scope", 0, 0, G_OPTION_ARG_STRING, &o->scope, "The status page's scope: waveform (default) or vectorscope",
+       "STYLE"},
+      {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->uris, nullptr, "URI..."},
+      {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
+  GOptionContext* context = g_option_context_new("- live stream monitor on cudahistogram");
+  g_option_context_set_summary(context, kSummary);
+  g_option_context_add_main_entries(context, entries, nullptr);
+  g_option_context_add_group(context, gst_init_get_option_group());
+  GError* e = nullptr;
+  const bool ok = g_option_context_parse(context, argc, argv, &e);
+  if (!ok) {
+    *error = std::string(e->message) + " (see --help)";
+    g_error_free(e);
+  }
+  g_option_context_free(context);
+  return ok;
+}
+
+// The command line over the config's [monitor] group.
+bool MergeOptions(const Options& o, MonitorConfig* config, std::vector<StreamConfig>* cli_streams, std::string* error) {
+  if (o.listen) config->listen = o.listen;
+  if (o.alerts_log) config->alerts_log = o.alerts_log;
+  if (o.interval != 0) {
+    if (o.interval < 0 || o.interval > 60) {
+      *error = "--interval is in seconds, above 0 and at most 60";
+      return false;
+    }
+    config->interval_seconds = o.interval;
+  }
+  std::string text = "[monitor]\n";
+  if (o.decoder) text += std::string("decoder=") + o.decoder + "\n";
+  if (o.scope) text += std::string("scope=") + o.scope + "\n";
+  MonitorConfig choices;
+  if (!ParseConfig(text, "command line", &choices, error)) {
+    // "command line:2: decoder=x: auto, nvdec or cpu" -> "--decoder=x: ..."
+    const size_t at = error->find(": ", error->find(':') + 1);
+    *error = "--" + error->substr(at + 2);
+    return false;
+  }
+  if (o.decoder) config->decoder = choices.decoder;
+  if (o.scope) config->scope = choices.scope;
+  std::vector<std::string> uris;
+  for (gchar** u = o.uris; u && *u; ++u) {
+    std::string problem;
+    const std::string uri = cudahist_tools::InputUri(*u, &problem);
+    if (uri.empty()) {
+      *error = std::string(*u) + ": " + problem;
+      return false;
+    }
+    uris.push_back(uri);
+  }
+  *cli_streams = StreamsFromUris(uris);
+  return true;
+}
+
+bool ChooseBackend(const MonitorConfig& config, PipelineChoice* choice, std::string* error) {
+  choice->interval_seconds = config.interval_seconds;
+  choice->scope = config.scope;
+  if (config.decoder == Decoder::kCpu) {
+    g_printerr("cudahist-monitor: CPU decoders and backend (decoder=cpu)\n");
+    return true;
+  }
+  const cudahist_tools::Backend backend = cudahist_tools::ProbeBackend();
+  if (config.decoder == Decoder::kNvdec && !backend.gpu) {
+    *error = "decoder=nvdec, but no GPU: " + backend.why_not;
+    return false;
+  }
+  choice->gpu = backend.gpu;
+  g_printerr("cudahist-monitor: %s\n", cudahist_tools::DescribeBackend(backend).c_str());
+  return true;
+}
+
+}  // namespace
+}  // namespace monitor
+
+int main(int argc, char** argv) {
+  using namespace monitor;
+  Options options;
+  std::string error;
+  if (!ParseOptions(&argc, &argv, &options, &error)) {
+    g_printerr("cudahist-monitor: %s\n", error.c_str());
+    return 2;
+  }
+  MonitorConfig config;
+  std::vector<StreamConfig> cli_streams;
+  PipelineChoice choice;
+  if ((options.config && !LoadConfigFile(options.config, &config, &error)) ||
+      !MergeOptions(options, &config, &cli_streams, &error) || !ChooseBackend(config, &choice, &error)) {
+    g_printerr("cudahist-monitor: %s\n", error.c_str());
+    return 2;
+  }
+  if (config.streams.empty() && cli_streams.empty()) {
+    g_printerr("cudahist-monitor: no streams: give URIs or --config FILE (see --help)\n");
+    return 2;
+  }
+  App app(config, options.config ? options.config : "", cli_streams, choice);
+  const int rc = app.Run();
+  gst_deinit();
+  return rc;
+}

@@ -1,0 +1,340 @@
+#include "stream.h"
+
+#include <gst/video/video.h>
+
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "analysis_pipeline.h"
+#include "frame_figures.h"
+#include "scope_branch.h"
+
+namespace monitor {
+namespace {
+
+constexpr double kMaxRetryDelay = 30;     // seconds between two attempts, at most
+constexpr double kSteadyAfter = 10;       // up this long: the next failure retries quickly again
+
+bool IsFile(const std::string& uri) { return uri.rfind("file:", 0) == 0; }
+
+// The Y figures in 8-bit code values, as the thresholds are given.
+double To8Bit(double value, double depth) { return depth > 8 ? value / std::ldexp(1.0, int(depth) - 8) : value; }
+
+// decodebin reports every stream it cannot decode to video/x-raw as a
+// missing decoder, an audio track included, one "Missing decoder: NAME (CAPS)"
+// line each in the error's detail: what it misses tells an input without
+// video from a video no decoder here reads.
+std::string MissingDecoderText(GstMessage* error_message) {
+  GError* error = nullptr;
+  gchar* debug = nullptr;
+  gst_message_parse_error(error_message, &error, &debug);
+  std::string video, other;
+  if (g_error_matches(error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN) && debug) {
+    constexpr char kMarker[] = "Missing decoder: ";
+    for (const char* at = strstr(debug, kMarker); at; at = strstr(at + 1, kMarker)) {
+      const char* name = at + strlen(kMarker);
+      const char* end = strchr(name, '\n');
+      const std::string line(name, end ? end - name : strlen(name));
+      std::string& list = line.find("(video/") != std::string::npos ? video : other;
+      list += (list.empty() ? "" : ", ") + line.substr(0, line.find(" ("));
+    }
+  }
+  g_clear_error(&error);
+  g_free(debug);
+  if (!video.empty()) return "no decoder for its video (" + video + "): ";
+  if (!other.empty()) return "the input has no video stream (only " + other + "): ";
+  return "";
+}
+
+bool AnalysisStillLinked(GstElement* analysis) {
+  GstPad* pad = gst_element_get_static_pad(analysis, "src");
+  const bool linked = gst_pad_is_linked(pad);
+  gst_object_unref(pad);
+  return linked;
+}
+
+}  // namespace
+
+double NowSeconds() { return g_get_monotonic_time() / 1e6; }
+
+const char* StateName(StreamState state) {
+  switch (state) {
+    case StreamState::kStarting: return "starting";
+    case StreamState::kUp: return "up";
+    case StreamState::kDown: return "down";
+    case StreamState::kEnded: return "ended";
+  }
+  return "?";
+}
+
+Stream::Stream(const StreamConfig& config, const PipelineChoice& choice, StreamMetrics* metrics, EventLog* log)
+    : config_(config), choice_(choice), metrics_(metrics), log_(log), alarms_(config.thresholds) {}
+
+Stream::~Stream() { Teardown(); }
+
+void Stream::Start(double now) {
+  Teardown();
+  state_ = StreamState::kStarting;
+  started_at_ = now;
+  has_figures_ = false;
+  cudahist_tools::AnalysisTarget target;
+  target.gpu = choice_.gpu;
+  target.cuda_device_id = choice_.cuda_device_id;
+  // Files play at their own rate, as a live source would send them.
+  target.live = true;
+  std::string problem;
+  cudahist_tools::AnalysisPipeline parts =
+      cudahist_tools::BuildAnalysisPipeline(config_.uri, target, "stream", &problem);
+  if (parts.pipeline) {
+    g_object_set(parts.analysis, "interval", guint64(choice_.interval_seconds * GST_SECOND), nullptr);
+    cudahist_tools::ScopeBranchOptions scope;
+    const bool waveform = choice_.scope == ScopeStyle::kWaveform;
+    scope.style = waveform ? "waveform" : "vectorscope";
+    scope.width = waveform ? 512 : 256;  // a vectorscope is round
+    scope.height = 256;
+    scope.gpu = choice_.gpu;
+    scope_sink_ = cudahist_tools::AddScopeBranch(parts, scope, &problem);
+    if (!scope_sink_ && AnalysisStillLinked(parts.analysis)) {
+      // An element of the picture branch is missing (pngenc...): the figures go on without a scope.
+      if (!scope_warned_) EventLog::Say(config_.name, "no scope picture: " + problem);
+      scope_warned_ = true;
+    } else if (!scope_sink_) {
+      gst_object_unref(parts.pipeline);
+      parts.pipeline = nullptr;
+    }
+  }
+  if (!parts.pipeline) {
+    Fail(problem);
+    return;
+  }
+  pipeline_ = parts.pipeline;
+  analysis_ = parts.analysis;
+  GstBus* bus = gst_element_get_bus(pipeline_);
+  gst_bus_add_watch(bus, OnBusMessage, this);
+  gst_object_unref(bus);
+  if (gst_element_set_state(pipeline_, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+    // The error message on the bus says why; the bus watch reads it next.
+    EventLog::Say(config_.name, "the pipeline refused to start");
+  }
+}
+
+void Stream::Teardown() {
+  if (!pipeline_) return;
+  GstBus* bus = gst_element_get_bus(pipeline_);
+  gst_bus_remove_watch(bus);
+  gst_object_unref(bus);
+  gst_element_set_state(pipeline_, GST_STATE_NULL);
+  gst_object_unref(pipeline_);
+  pipeline_ = nullptr;
+  analysis_ = nullptr;
+  scope_sink_ = nullptr;
+}
+
+gboolean Stream::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
+  static_cast<Stream*>(self)->OnMessage(message);
+  return G_SOURCE_CONTINUE;
+}
+
+void Stream::OnMessage(GstMessage* message) {
+  switch (GST_MESSAGE_TYPE(message)) {
+    case GST_MESSAGE_ELEMENT:
+      if (const GstStructure* s = cudahist_tools::AnalysisMessage(message)) OnFigures(s);
+      break;
+    case GST_MESSAGE_WARNING:
+      metrics_->decode_errors->Increment();
+      EventLog::Say(config_.name, "warning: " + cudahist_tools::ErrorText(message));
+      break;
+    case GST_MESSAGE_ERROR:
+      metrics_->decode_errors->Increment();
+      Fail(MissingDecoderText(message) + cudahist_tools::ErrorText(message));
+      break;
+    case GST_MESSAGE_EOS:
+      OnEndOfStream();
+      break;
+    default:
+      break;
+  }
+}
+
+void Stream::OnFigures(const GstStructure* s) {
+  const double now = NowSeconds();
+  guint frames = 0;
+  guint64 duration = 0;
+  gst_structure_get_uint(s, "frames", &frames);
+  gst_structure_get_uint64(s, "duration", &duration);
+  frames_ += frames;
+  metrics_->frames->Increment(frames);
+  // The stream's own rate over the interval; whether the monitor keeps up
+  // with it is rate(cudahist_frames_total) against this.
+  if (duration > 0) {
+    frames_per_second_ = frames * double(GST_SECOND) / double(duration);
+    metrics_->frames_per_second->Set(frames_per_second_);
+  }
+  last_figures_at_ = now;
+  if (state_ != StreamState::kUp) {
+    if (state_ == StreamState::kDown || !last_error_.empty()) EventLog::Say(config_.name, "up again");
+    else EventLog::Say(config_.name, "up");
+    state_ = StreamState::kUp;
+    failed_since_up_ = false;
+    up_since_ = now;
+    metrics_->up->Set(1);
+  }
+  cudahist_tools::FrameFigures record;
+  if (!cudahist_tools::ReadFrameFigures(s, &record).empty()) return;  // no signalstats: counts alone
+  width_ = record.width;
+  height_ = record.height;
+  metrics_->width->Set(width_);
+  metrics_->height->Set(height_);
+  const auto& fields = cudahist_tools::FrameFigureFields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (!record.present[i]) continue;
+    const std::string field = fields[i].message_field;
+    figures_[field] = record.values[i];
+    if (prometheus::Gauge* gauge = metrics_->Figure(field)) gauge->Set(record.values[i]);
+  }
+  // The thresholds are 8-bit code values; the figures are in the format's depth.
+  const GstVideoFormatInfo* format = gst_video_format_get_info(gst_video_format_from_string(record.format.c_str()));
+  const double depth = format ? GST_VIDEO_FORMAT_INFO_DEPTH(format, 0) : 8;
+  metrics_->bit_depth->Set(depth);
+  alarm_figures_.y_low = To8Bit(figures_["y-low"], depth);
+  alarm_figures_.y_high = To8Bit(figures_["y-high"], depth);
+  alarm_figures_.y_dif = To8Bit(figures_["y-dif"], depth);
+  alarm_figures_.brng = figures_["brng"];
+  alarm_figures_.sat_high = To8Bit(figures_["sat-high"], depth);
+  has_figures_ = true;
+  Evaluate(now);
+}
+
+
+void Stream::OnEndOfStream() {
+  if (draining_) {
+    drained_ = true;
+    return;
+  }
+  if (config_.loop && pipeline_ &&
+      gst_element_seek_simple(pipeline_, GST_FORMAT_TIME, GstSeekFlags(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT), 0))
+    return;
+  if (IsFile(config_.uri) && !config_.loop) {
+    EventLog::Say(config_.name, "ended (end of the file)");
+    Teardown();
+    state_ = StreamState::kEnded;
+    metrics_->up->Set(0);
+    return;
+  }
+  Fail("the source ended the stream");
+}
+
+void Stream::Fail(const std::string& reason) {
+  const double now = NowSeconds();
+  if (state_ == StreamState::kUp && now - up_since_ >= kSteadyAfter) retry_delay_ = 1;
+  Teardown();
+  state_ = StreamState::kDown;
+  failed_since_up_ = true;
+  last_error_ = reason;
+  has_figures_ = false;
+  metrics_->up->Set(0);
+  frames_per_second_ = 0;
+  metrics_->frames_per_second->Set(0);
+  retry_at_ = now + retry_delay_;
+  char delay[32];
+  g_snprintf(delay, sizeof delay, "%.0f", retry_delay_);
+  EventLog::Say(config_.name, "down: " + reason + "; retrying in " + delay + " s");
+  retry_delay_ = std::min(retry_delay_ * 2, kMaxRetryDelay);
+  Evaluate(now);
+}
+
+void Stream::Drain() {
+  draining_ = true;
+  if (!pipeline_ || state_ == StreamState::kStarting) {
+    drained_ = true;  // nothing flows yet: nothing to drain
+    return;
+  }
+  // Into the analysis, not the sources: a demuxer that pulls from its
+  // source (a file) ignores an EOS sent to it. The element posts its last
+  // interval's figures, and the EOS comes out of the sinks.
+  GstPad* pad = gst_element_get_static_pad(analysis_, "sink");
+  gst_pad_send_event(pad, gst_event_new_eos());
+  gst_object_unref(pad);
+}
+
+void Stream::Tick(double now) {
+  if (draining_) return;
+  if (state_ == StreamState::kDown && now >= retry_at_) {
+    ++reconnects_;
+    metrics_->reconnects->Increment();
+    EventLog::Say(config_.name, "reconnecting");
+    Start(now);
+  }
+  const bool up = state_ == StreamState::kUp;
+  const double since = up ? now - last_figures_at_ : now - started_at_;
+  if ((up || state_ == StreamState::kStarting) && since > (up ? config_.stall_seconds : config_.start_seconds)) {
+    char text[64];
+    g_snprintf(text, sizeof text, up ? "no frames for %.0f s" : "no frame %.0f s after the start", since);
+    Fail(text);
+  }
+  if (scope_sink_) {
+    std::string png = cudahist_tools::TakeScopePng(scope_sink_);
+    if (!png.empty()) scope_png_ = std::move(png);
+  }
+  Evaluate(now);
+}
+
+void Stream::Evaluate(double now) {
+  Observation o;
+  // A first start is given its start-timeout before it counts as no signal;
+  // a retry after a failure is still no signal.
+  o.up = state_ == StreamState::kUp || (state_ == StreamState::kStarting && !failed_since_up_);
+  o.has_figures = has_figures_;
+  o.figures = alarm_figures_;
+  for (const AlarmChange& change : alarms_.Observe(now, o)) {
+    const int i = static_cast<int>(change.alarm);
+    metrics_->alarm[i]->Set(change.raised ? 1 : 0);
+    log_->Alarm(config_.name, change, change.alarm == Alarm::kNoSignal && change.raised ? last_error_ : "");
+  }
+  for (Alarm a : kAlarms) metrics_->AlarmSecondsTo(a, alarms_.seconds_in(a, now));
+}
+
+void Stream::AddStatus(JsonBuilder* b) const {
+  json_builder_begin_object(b);
+  auto member = [b](const char* name) { json_builder_set_member_name(b, name); };
+  member("name");
+  json_builder_add_string_value(b, config_.name.c_str());
+  member("uri");
+  json_builder_add_string_value(b, config_.uri.c_str());
+  member("state");
+  json_builder_add_string_value(b, StateName(state_));
+  member("error");
+  json_builder_add_string_value(b, state_ == StreamState::kUp ? "" : last_error_.c_str());
+  member("frames");
+  json_builder_add_int_value(b, gint64(frames_));
+  member("fps");
+  json_builder_add_double_value(b, frames_per_second_);
+  member("width");
+  json_builder_add_int_value(b, width_);
+  member("height");
+  json_builder_add_int_value(b, height_);
+  member("reconnects");
+  json_builder_add_int_value(b, gint64(reconnects_));
+  member("scope");
+  json_builder_add_boolean_value(b, !scope_png_.empty());
+  member("alarms");
+  json_builder_begin_array(b);
+  for (Alarm a : kAlarms)
+    if (alarms_.active(a)) json_builder_add_string_value(b, AlarmName(a));
+  json_builder_end_array(b);
+  member("figures");
+  json_builder_begin_object(b);
+  if (state_ == StreamState::kUp) {
+    for (const auto& [field, value] : figures_) {
+      member(field.c_str());
+      if (std::isfinite(value)) json_builder_add_double_value(b, value);
+      else json_builder_add_null_value(b);  // PSNR of equal fields is infinite; JSON has no infinity
+    }
+  }
+  json_builder_end_object(b);
+  json_builder_end_object(b);
+}
+
+}  // namespace monitor

@@ -1,0 +1,89 @@
+// One monitored stream: its pipeline (tools/common's analysis pipeline with a
+// scope branch), its state, its alarms and its metrics. Everything runs on
+// the main loop: the bus watch brings the element's messages here, Tick()
+// watches for stalls and restarts a failed pipeline after a back-off.
+#pragma once
+
+#include <gst/gst.h>
+#include <json-glib/json-glib.h>
+
+#include <map>
+#include <string>
+
+#include "alerts.h"
+#include "config.h"
+#include "event_log.h"
+#include "metrics.h"
+
+namespace monitor {
+
+struct PipelineChoice {
+  bool gpu = false;
+  int cuda_device_id = 0;
+  double interval_seconds = 1;
+  ScopeStyle scope = ScopeStyle::kWaveform;
+};
+
+enum class StreamState { kStarting, kUp, kDown, kEnded };
+const char* StateName(StreamState state);
+
+class Stream {
+ public:
+  Stream(const StreamConfig& config, const PipelineChoice& choice, StreamMetrics* metrics, EventLog* log);
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  // `now`: monotonic seconds (NowSeconds()).
+  void Start(double now);
+  // Called a few times a second: stalls, restarts, frames/s, alarms, the scope picture.
+  void Tick(double now);
+  // Ends the stream: EOS into the pipeline; drained() once it came out.
+  void Drain();
+  bool drained() const { return drained_ || !pipeline_; }
+
+  const StreamConfig& config() const { return config_; }
+  StreamState state() const { return state_; }
+  const std::string& scope_png() const { return scope_png_; }
+  // The stream as the status page shows it (an object member of `b`).
+  void AddStatus(JsonBuilder* b) const;
+
+ private:
+  static gboolean OnBusMessage(GstBus*, GstMessage* message, gpointer self);
+  void OnMessage(GstMessage* message);
+  void OnFigures(const GstStructure* s);
+  void OnEndOfStream();
+  void Fail(const std::string& reason);
+  void Teardown();
+  void Evaluate(double now);
+
+  StreamConfig config_;
+  PipelineChoice choice_;
+  StreamMetrics* metrics_;
+  EventLog* log_;
+  AlarmTracker alarms_;
+
+  GstElement* pipeline_ = nullptr;
+  GstElement* analysis_ = nullptr;    // cudahistogram, owned by the pipeline
+  GstElement* scope_sink_ = nullptr;
+  StreamState state_ = StreamState::kStarting;
+  bool drained_ = false;
+  bool draining_ = false;
+  bool failed_since_up_ = false;
+  bool scope_warned_ = false;
+  std::string last_error_;
+  double started_at_ = 0, last_figures_at_ = 0, up_since_ = 0;
+  double retry_at_ = 0, retry_delay_ = 1;
+  bool has_figures_ = false;
+  Figures alarm_figures_;
+  std::map<std::string, double> figures_;  // the last message's signalstats fields
+  unsigned width_ = 0, height_ = 0;
+  uint64_t frames_ = 0, reconnects_ = 0;
+  double frames_per_second_ = 0;
+  std::string scope_png_;
+};
+
+// Monotonic time in seconds.
+double NowSeconds();
+
+}  // namespace monitor

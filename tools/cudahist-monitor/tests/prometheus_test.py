@@ -1,0 +1,169 @@
+"""A small fleet under a real Prometheus: Debian's prometheus scrapes two
+monitors on 127.0.0.1 every second with alerts.rules.yml loaded. The figures
+it stores for a looped file equal, field for field, those the cudahistogram
+element posts for one of that file's frames (read here from the element
+itself); when a UDP source goes black, CudahistBlack fires in Prometheus."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+import gi
+
+gi.require_version("Gst", "1.0")
+from gi.repository import Gst  # noqa: E402
+
+from monitor_harness import (HERE, Monitor, fail, file_uri, free_port, gst_launch, make_file, raw_video, H264,  # noqa: E402
+                             stop_all, udp_sender, wait_for)
+
+binary = sys.argv[1]
+work = tempfile.mkdtemp(prefix="cudahist-monitor-prometheus-")
+processes = []
+
+
+def element_figures(uri):
+    """Every frame's message of the element on `uri`, as {metric name: value},
+    on the backend the monitor picks: the GPU where nvcodec offers cudaupload
+    (it registers it only where CUDA works), the CPU otherwise. H.264 decodes
+    to the same pixels with NVDEC and libavcodec."""
+    Gst.init(None)
+    memory = ("cudaupload ! video/x-raw(memory:CUDAMemory)" if Gst.ElementFactory.find("cudaupload")
+              else "capsfilter caps=video/x-raw")
+    pipeline = Gst.parse_launch('uridecodebin uri="%s" caps="video/x-raw(ANY)" expose-all-streams=false ! %s ! '
+                                'cudahistogram signalstats=true ! fakesink' % (uri, memory))
+    frames = []
+    pipeline.set_state(Gst.State.PLAYING)
+    bus = pipeline.get_bus()
+    while True:
+        message = bus.timed_pop_filtered(30 * Gst.SECOND, Gst.MessageType.ELEMENT | Gst.MessageType.EOS |
+                                         Gst.MessageType.ERROR)
+        if message is None or message.type != Gst.MessageType.ELEMENT:
+            if message is not None and message.type == Gst.MessageType.ERROR:
+                fail("reference pipeline: %s" % message.parse_error()[0].message)
+            break
+        s = message.get_structure()
+        if s.get_name() != "cudahistogram":
+            continue
+        figures = {}
+        for i in range(s.n_fields()):
+            field = s.nth_field_name(i)
+            value = s.get_value(field)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and field not in (
+                    "timestamp", "stream-time", "running-time", "duration", "frames", "width", "height", "bins",
+                    "roi-x", "roi-y", "roi-width", "roi-height"):
+                figures["cudahist_" + field.replace("-", "_")] = float(value)
+        frames.append(figures)
+    pipeline.set_state(Gst.State.NULL)
+    return frames
+
+
+class Prometheus:
+    def __init__(self, targets):
+        self.port = free_port()
+        self.dir = os.path.join(work, "prometheus")
+        os.mkdir(self.dir)
+        shutil.copy(os.path.join(HERE, "..", "alerts.rules.yml"), self.dir)
+        with open(os.path.join(self.dir, "prometheus.yml"), "w") as f:
+            f.write(PROMETHEUS_YML % ", ".join("'%s'" % t for t in targets))
+        self.process = subprocess.Popen(
+            ["prometheus", "--config.file=" + os.path.join(self.dir, "prometheus.yml"),
+             "--storage.tsdb.path=" + os.path.join(self.dir, "data"),
+             "--web.listen-address=127.0.0.1:%d" % self.port],
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.dir, "prometheus.log"), "w"))
+
+    def api(self, path, **params):
+        url = "http://127.0.0.1:%d/api/v1/%s?%s" % (self.port, path, urllib.parse.urlencode(params))
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                answer = json.load(r)
+        except OSError:
+            return None
+        return answer["data"] if answer.get("status") == "success" else None
+
+    def query(self, expr):
+        data = self.api("query", query=expr)
+        return data["result"] if data else []
+
+    def firing(self, alertname):
+        data = self.api("alerts")
+        return [a["labels"] for a in (data or {}).get("alerts", [])
+                if a["labels"]["alertname"] == alertname and a["state"] == "firing"]
+
+
+# The configuration docs/monitor.md gives as the fleet example.
+PROMETHEUS_YML = """
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - alerts.rules.yml
+scrape_configs:
+  - job_name: cudahist
+    static_configs:
+      - targets: [%s]
+"""
+
+try:
+    looped = make_file(os.path.join(work, "bars.mp4"), frames=30)
+    reference = element_figures(file_uri(looped))
+    print("the element's figures for %d frames of the file" % len(reference))
+
+    udp = free_port(socket.SOCK_DGRAM)
+    processes.append(udp_sender(udp))
+    config = os.path.join(work, "m1.conf")
+    with open(config, "w") as f:
+        f.write("[stream bars]\nuri=%s\nloop=true\n" % file_uri(looped))
+    m1 = Monitor(binary, ["--config", config], name="m1")
+    m2 = Monitor(binary, ["udp://127.0.0.1:%d" % udp], name="m2")
+    processes += [m1.process, m2.process]
+    live = "udp://127.0.0.1:%d" % udp
+    prometheus = Prometheus(["127.0.0.1:%d" % m1.port, "127.0.0.1:%d" % m2.port])
+    processes.append(prometheus.process)
+
+    wait_for("Prometheus to see both streams up",
+             lambda: len([r for r in prometheus.query("cudahist_stream_up == 1")]) == 2, 60)
+    print("Prometheus scrapes both monitors:",
+          sorted("%s@%s" % (r["metric"]["stream"], r["metric"]["instance"]) for r in prometheus.query("cudahist_stream_up")))
+
+    # Every figure of one scrape equals the element's figure for one frame.
+    for attempt in range(3):
+        stored = {r["metric"]["__name__"]: float(r["value"][1])
+                  for r in prometheus.query('{__name__=~"cudahist_.+", stream="bars"}')}
+        compared = sorted(set(stored) & set(reference[0]))
+        matches = [i for i, frame in enumerate(reference) if all(stored[n] == frame[n] for n in compared)]
+        if len(compared) < 26:
+            fail("only %d figures to compare: %s" % (len(compared), compared))
+        if matches:
+            break
+        time.sleep(1)
+    else:
+        closest = min(reference, key=lambda frame: sum(stored[n] != frame[n] for n in compared))
+        fail("Prometheus's figures match no frame of the file; differing from the closest: %s" %
+             {n: (stored[n], closest[n]) for n in compared if stored[n] != closest[n]})
+    print("Prometheus's %d figures of 'bars' equal the element's for frame %d (y_avg %.3f, sat_avg %.3f, brng %g)"
+          % (len(compared), matches[0], stored["cudahist_y_avg"], stored["cudahist_sat_avg"], stored["cudahist_brng"]))
+    if prometheus.query("ALERTS"):
+        fail("alerts fire before any source goes black: %s" % prometheus.query("ALERTS"))
+
+    # The UDP source goes black: the same port, a black picture from now on.
+    stop_all([processes[0]])
+    processes[0] = udp_sender(udp, source=raw_video(pattern="black"))
+    went_black = time.monotonic()
+    wait_for("CudahistBlack to fire in Prometheus",
+             lambda: any(a["stream"] == live for a in prometheus.firing("CudahistBlack")), 30)
+    print("CudahistBlack fires in Prometheus %.1f s after the source went black (hold 2 s, scrape and evaluation 1 s)"
+          % (time.monotonic() - went_black))
+    if any(a["labels"]["stream"] == "bars" for a in prometheus.api("alerts")["alerts"]):
+        fail("an alert fired for bars: %s" % prometheus.api("alerts"))
+    if m2.value("cudahist_black", live) != 1:
+        fail("the monitor's own cudahist_black is not 1")
+    print("PASS")
+finally:
+    stop_all(processes)
