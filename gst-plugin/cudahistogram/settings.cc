@@ -5,11 +5,8 @@
 namespace cudahistogram {
 
 bool Settings::operator==(const Settings& o) const {
-  return bins == o.bins && components == o.components && roi_x == o.roi_x && roi_y == o.roi_y &&
-         roi_width == o.roi_width && roi_height == o.roi_height && algorithm == o.algorithm &&
-         attach_meta == o.attach_meta && post_messages == o.post_messages &&
-         interval == o.interval && cuda_device_id == o.cuda_device_id &&
-         signalstats == o.signalstats;
+  return count == o.count && algorithm == o.algorithm && attach_meta == o.attach_meta &&
+         post_messages == o.post_messages && interval == o.interval && signalstats == o.signalstats;
 }
 
 GType AlgorithmEnumType() {

@@ -86,13 +86,8 @@ void SignalStatsFrame::KeepAsPrevious(GstBuffer* buffer) {
 bool SignalStatsFrame::EnsureYuvPlan(const GstVideoInfo& info, const CountPlan& plan,
                                      std::string* error) {
   if (have_yuv_plan_ && SameRegion(yuv_plan_.layout, plan.layout)) return true;
-  Settings yuv;
-  yuv.components = "Y,U,V";
-  yuv.bins = 1;
-  yuv.roi_x = plan.layout.roi_x;
-  yuv.roi_y = plan.layout.roi_y;
-  yuv.roi_width = plan.layout.roi_width;
-  yuv.roi_height = plan.layout.roi_height;
+  const HistogramLayout& l = plan.layout;
+  const CountRequest yuv = {"Y,U,V", 1, {l.roi_x, l.roi_y, l.roi_width, l.roi_height}};
   have_yuv_plan_ = MakeCountPlan(info, yuv, &yuv_plan_, error);
   log2_hsub_ = GST_VIDEO_FORMAT_INFO_W_SUB(info.finfo, GST_VIDEO_COMP_U);
   log2_vsub_ = GST_VIDEO_FORMAT_INFO_H_SUB(info.finfo, GST_VIDEO_COMP_U);
@@ -118,9 +113,16 @@ GstBuffer* SignalStatsFrame::UsablePrevious(GstCudaContext* context) const {
 
 bool SignalStatsFrame::CountMapped(const cudahist::YuvPlanes& planes,
                                    const cudahist::YuvPlanes* previous, GstBuffer* buffer,
-                                   CudaCounter* cuda, const cudahist::SignalStatsCounts** counts,
+                                   ElementCuda<CudaCounter>* cuda, const cudahist::SignalStatsCounts** counts,
                                    std::string* error) {
-  if (cuda != nullptr) return cuda->CountSignalStats(buffer, planes, previous, counts, error);
+  if (cuda != nullptr) {
+    return cuda->RunAfterProducers(
+        buffer,
+        [&](CudaCounter& counter, cudaStream_t stream, std::string* e) {
+          return counter.CountSignalStats(stream, planes, previous, counts, e);
+        },
+        error);
+  }
   if (!cpu_counts_) cpu_counts_ = std::make_unique<cudahist::SignalStatsCounts>();
   const cudahist::Status status = cpu_.Compute(planes, previous, cpu_counts_.get());
   if (!status.ok()) *error = status.message();
@@ -138,7 +140,7 @@ void SignalStatsFrame::TakeHistograms(const cudahist::SignalStatsCounts& counts,
 }
 
 bool SignalStatsFrame::Count(const GstVideoInfo& info, const CountPlan& plan, GstBuffer* buffer,
-                             const GstVideoFrame& frame, CudaCounter* cuda, std::string* error) {
+                             const GstVideoFrame& frame, ElementCuda<CudaCounter>* cuda, std::string* error) {
   if (!EnsureYuvPlan(info, plan, error)) {
     Restart();
     return false;

@@ -4,7 +4,7 @@ namespace cudahistogram {
 
 bool ScopeSettings::operator==(const ScopeSettings& o) const {
   return style == o.style && components == o.components && scale == o.scale && graticule == o.graticule &&
-         gain == o.gain && cuda_device_id == o.cuda_device_id;
+         gain == o.gain;
 }
 
 void DefaultScopeSize(ScopeStyle style, gint* width, gint* height) {

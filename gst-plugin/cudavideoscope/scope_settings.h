@@ -7,8 +7,8 @@
 
 #include <string>
 
+#include "common/video_planes.h"
 #include "cudahist/scope_render.h"
-#include "cudahistogram/settings.h"
 
 namespace cudahistogram {
 
@@ -24,7 +24,6 @@ struct ScopeSettings {
   cudahist::ScopeScale scale = cudahist::ScopeScale::kLogarithmic;
   ScopeGraticule graticule = ScopeGraticule::kLegal;
   guint gain = kDefaultScopeGain;
-  gint cuda_device_id = kAnyCudaDevice;
 
   bool operator==(const ScopeSettings& other) const;
   bool operator!=(const ScopeSettings& other) const { return !(*this == other); }
