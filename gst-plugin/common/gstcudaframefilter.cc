@@ -85,9 +85,15 @@ gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
   return self->negotiated;
 }
 
+gboolean Start(GstBaseTransform* trans) {
+  GST_CUDA_FRAME_FILTER(trans)->parts->ResetState();
+  return TRUE;
+}
+
 gboolean Stop(GstBaseTransform* trans) {
   GstCudaFrameFilter* self = GST_CUDA_FRAME_FILTER(trans);
   self->negotiated = FALSE;
+  self->parts->ResetState();  // closes the CUDA stream in its context
   gst_clear_object(&self->context);
   return TRUE;
 }
@@ -128,7 +134,9 @@ void GetProperty(GObject* object, guint prop_id, GValue* value, GParamSpec* pspe
 }
 
 void Finalize(GObject* object) {
-  gst_clear_object(&GST_CUDA_FRAME_FILTER(object)->context);
+  GstCudaFrameFilter* self = GST_CUDA_FRAME_FILTER(object);
+  delete self->parts;
+  gst_clear_object(&self->context);
   G_OBJECT_CLASS(gst_cuda_frame_filter_parent_class)->finalize(object);
 }
 
@@ -153,6 +161,7 @@ static void gst_cuda_frame_filter_class_init(GstCudaFrameFilterClass* klass) {
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   element_class->set_context = SetContext;
   trans_class->set_caps = SetCaps;
+  trans_class->start = Start;
   trans_class->stop = Stop;
   trans_class->query = Query;
   gst_type_mark_as_plugin_api(GST_TYPE_CUDA_FRAME_FILTER, GstPluginAPIFlags(0));
@@ -165,10 +174,13 @@ static void gst_cuda_frame_filter_init(GstCudaFrameFilter* self) {
   gst_video_info_init(&self->in_info);
   self->cuda_caps = FALSE;
   self->negotiated = FALSE;
+  self->parts = nullptr;
   self->cuda_device_id = kAnyCudaDevice;
 }
 
 namespace cudahistogram {
+
+ElementParts* PartsOf(GObject* element) { return GST_CUDA_FRAME_FILTER(element)->parts; }
 
 bool MapInputFrame(GstCudaFrameFilter* filter, GstBuffer* buffer, bool cuda, GstVideoFrame* frame) {
   GstElement* element = GST_ELEMENT(filter);

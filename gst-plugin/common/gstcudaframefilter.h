@@ -10,7 +10,8 @@
 //     context made sure for CUDA caps (only they need a GPU), then the
 //     subclass's set_info, as GstVideoFilter does it;
 //   - the map of an input frame, with a clear element error for a buffer
-//     that cannot hold the frame its caps or its GstVideoMeta describe.
+//     that cannot hold the frame its caps or its GstVideoMeta describe;
+//   - the subclass's C++ parts: its Settings and State (element_parts.h).
 #pragma once
 
 #include <gst/base/gstbasetransform.h>
@@ -20,6 +21,7 @@
 #include <string>
 
 #include "common/cuda_element_stream.h"
+#include "common/element_parts.h"
 
 G_BEGIN_DECLS
 
@@ -41,6 +43,11 @@ struct _GstCudaFrameFilter {
   GstVideoInfo in_info;
   gboolean cuda_caps;   // the input caps have the memory:CUDAMemory feature
   gboolean negotiated;  // set_info accepted the caps
+
+  // The subclass's Settings and State (element_parts.h), made in its
+  // instance init; the State is renewed in start and stop, all deleted in
+  // finalize.
+  cudahistogram::ElementParts* parts;
 
   /*< private >*/
   gint cuda_device_id;  // under the object lock

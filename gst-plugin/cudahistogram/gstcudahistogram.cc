@@ -37,21 +37,6 @@ namespace {
 GstStaticPadTemplate src_template =
     GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(CUDAHISTOGRAM_FRAME_CAPS));
 
-enum {
-  PROP_0,
-  PROP_BINS,
-  PROP_COMPONENTS,
-  PROP_ROI_X,
-  PROP_ROI_Y,
-  PROP_ROI_WIDTH,
-  PROP_ROI_HEIGHT,
-  PROP_ALGORITHM,
-  PROP_ATTACH_META,
-  PROP_POST_MESSAGES,
-  PROP_INTERVAL,
-  PROP_SIGNALSTATS,
-};
-
 // Counts one frame as the plan says, where the frame lives; false after
 // posting an element error. On success *counts holds the plan's
 // n_components * bins counts, valid until the next frame.
@@ -75,12 +60,14 @@ struct State {
   bool signalstats_warned = false;  // of a format signalstats does not read, this negotiation
 };
 
+using Parts = cudahistogram::ElementPartsOf<Settings, State>;
+using Properties = cudahistogram::SettingsProperties<Settings>;
+
 }  // namespace
 
+// Settings and State are the base class's parts (common/element_parts.h).
 struct _GstCudaHistogram {
   GstCudaFrameFilter parent;
-  Settings* settings;  // under the object lock
-  State* state;        // streaming thread only
 };
 
 G_DEFINE_TYPE(GstCudaHistogram, gst_cuda_histogram, GST_TYPE_CUDA_FRAME_FILTER);
@@ -92,15 +79,11 @@ namespace {
 GstCudaFrameFilter* Filter(GstCudaHistogram* self) { return GST_CUDA_FRAME_FILTER(self); }
 const GstVideoInfo& InfoOf(GstCudaHistogram* self) { return Filter(self)->in_info; }
 
-Settings CopySettings(GstCudaHistogram* self) {
-  GST_OBJECT_LOCK(self);
-  Settings copy = *self->settings;
-  GST_OBJECT_UNLOCK(self);
-  return copy;
-}
+State* StateOf(GstCudaHistogram* self) { return static_cast<Parts*>(Filter(self)->parts)->state.get(); }
+Settings CopySettings(GstCudaHistogram* self) { return Properties::Copy(G_OBJECT(self)); }
 
 void PostPending(GstCudaHistogram* self) {
-  cudahistogram::HistogramAccumulator& acc = self->state->accumulator;
+  cudahistogram::HistogramAccumulator& acc = StateOf(self)->accumulator;
   if (acc.empty()) return;
   GstStructure* s = cudahistogram::HistogramStructure(acc);
   acc.Reset();
@@ -111,14 +94,14 @@ void PostPending(GstCudaHistogram* self) {
 // of another context (e.g. a decoder on another device) is counted there.
 bool EnsureFrameContext(GstCudaHistogram* self, GstBuffer* buf) {
   GstCudaContext* context = GST_CUDA_MEMORY_CAST(gst_buffer_peek_memory(buf, 0))->context;
-  if (self->state->cuda.context() != context) {
+  if (StateOf(self)->cuda.context() != context) {
     GST_INFO_OBJECT(self, "input memory belongs to CUDA context %" GST_PTR_FORMAT ", switching to it", context);
   }
-  return cudahistogram::EnsureElementCuda(Filter(self), context, &self->state->cuda);
+  return cudahistogram::EnsureElementCuda(Filter(self), context, &StateOf(self)->cuda);
 }
 
 bool CountOnGpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings, const uint32_t** counts) {
-  State* st = self->state;
+  State* st = StateOf(self);
   GstVideoFrame frame;
   if (!cudahistogram::MapInputFrame(Filter(self), buf, true, &frame)) return false;
   if (!EnsureFrameContext(self, buf)) {
@@ -143,7 +126,7 @@ bool CountOnGpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
 }
 
 bool CountOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings, const uint32_t** counts) {
-  State* st = self->state;
+  State* st = StateOf(self);
   GstVideoFrame frame;
   if (!cudahistogram::MapInputFrame(Filter(self), buf, false, &frame)) return false;
   const guint bins = settings.count.bins;
@@ -165,7 +148,7 @@ bool CountOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
 // signalstats' counts and the histograms of the plan in one library call,
 // where the frame lives (see signalstats_frame.h).
 bool CountWithSignalStats(GstCudaHistogram* self, GstBuffer* buf, bool on_gpu, const uint32_t** counts) {
-  State* st = self->state;
+  State* st = StateOf(self);
   GstVideoFrame frame;
   if (!cudahistogram::MapInputFrame(Filter(self), buf, on_gpu, &frame)) return false;
   if (on_gpu && !EnsureFrameContext(self, buf)) {
@@ -195,7 +178,7 @@ bool CountSignalStatsOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Setting
 // signalstats=true counts YUV formats of 8 to 10 bits; on any other format
 // it is left out with a warning, once per negotiation, and the histograms go on.
 bool UseSignalStats(GstCudaHistogram* self, const Settings& settings) {
-  State* st = self->state;
+  State* st = StateOf(self);
   if (!settings.signalstats) return false;
   std::string why;
   if (cudahistogram::SignalStatsReads(InfoOf(self), &why)) return true;
@@ -214,7 +197,7 @@ bool UseSignalStats(GstCudaHistogram* self, const Settings& settings) {
 // chooses its process function: CUDA memory on the GPU, system memory on the
 // CPU, each with or without signalstats.
 void ChooseCountFunction(GstCudaHistogram* self, const Settings& settings) {
-  State* st = self->state;
+  State* st = StateOf(self);
   const bool gpu = Filter(self)->cuda_caps;
   st->with_signalstats = UseSignalStats(self, settings);
   if (st->with_signalstats) {
@@ -225,7 +208,7 @@ void ChooseCountFunction(GstCudaHistogram* self, const Settings& settings) {
 }
 
 bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
-  State* st = self->state;
+  State* st = StateOf(self);
   if (st->have_plan && st->plan_settings == settings) return true;
   std::string error;
   st->have_plan = cudahistogram::MakeCountPlan(InfoOf(self), settings.count, &st->plan, &error);
@@ -241,7 +224,7 @@ bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
 
 void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
                 const cudahist::SignalStatsFigures* figures) {
-  const cudahistogram::HistogramLayout& l = self->state->plan.layout;
+  const cudahistogram::HistogramLayout& l = StateOf(self)->plan.layout;
   if (!gst_buffer_is_writable(buf)) {
     // Only while attach-meta was switched on and the frame was already on
     // its way through in passthrough: the next frame carries the meta.
@@ -286,28 +269,14 @@ cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
 
 void Accumulate(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
                 const uint32_t* counts, const cudahist::SignalStatsFigures* figures) {
-  cudahistogram::HistogramAccumulator& acc = self->state->accumulator;
-  const cudahistogram::HistogramLayout& layout = self->state->plan.layout;
+  cudahistogram::HistogramAccumulator& acc = StateOf(self)->accumulator;
+  const cudahistogram::HistogramLayout& layout = StateOf(self)->plan.layout;
   if (!acc.Accepts(layout)) PostPending(self);
   acc.Add(layout, counts, TimingOf(self, buf), figures);
   if (acc.Due(settings.interval)) PostPending(self);
 }
 
 // --- GstBaseTransform / GstElement vfuncs -----------------------------------
-
-gboolean Start(GstBaseTransform* trans) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
-  delete self->state;
-  self->state = new State();
-  return TRUE;
-}
-
-gboolean Stop(GstBaseTransform* trans) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
-  delete self->state;  // closes the CUDA stream in its context
-  self->state = new State();
-  return GST_BASE_TRANSFORM_CLASS(gst_cuda_histogram_parent_class)->stop(trans);
-}
 
 // GStreamer's CUDA copies (cudaupload, cudadownload, gst_cuda_buffer_copy)
 // move width x pixel-stride bytes per row: for packed 4:2:2 of odd width that
@@ -332,7 +301,7 @@ void WarnOfOddWidthPacked422(GstCudaHistogram* self) {
 
 gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps*) {
   GstCudaHistogram* self = GST_CUDA_HISTOGRAM(filter);
-  State* st = self->state;
+  State* st = StateOf(self);
   st->have_plan = false;
   st->signalstats.Restart();  // never read the old frame with the new layout
   st->signalstats_warned = false;
@@ -348,7 +317,7 @@ gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps*) {
 GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
   const Settings settings = CopySettings(self);
-  State* st = self->state;
+  State* st = StateOf(self);
   if (!Filter(self)->negotiated) return GST_FLOW_NOT_NEGOTIATED;
   if (!settings.attach_meta && !settings.post_messages) {
     st->signalstats.Restart();  // a frame not counted breaks the chain of previous frames
@@ -373,11 +342,11 @@ gboolean SinkEvent(GstBaseTransform* trans, GstEvent* event) {
       PostPending(self);  // the last, possibly partial, interval
       break;
     case GST_EVENT_FLUSH_STOP:
-      self->state->accumulator.Reset();
-      self->state->signalstats.Restart();
+      StateOf(self)->accumulator.Reset();
+      StateOf(self)->signalstats.Restart();
       break;
     case GST_EVENT_SEGMENT:
-      self->state->signalstats.Restart();  // DIF against a frame of another segment means nothing
+      StateOf(self)->signalstats.Restart();  // DIF against a frame of another segment means nothing
       break;
     default:
       break;
@@ -405,75 +374,92 @@ namespace {
 constexpr GParamFlags kPropFlags =
     GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
 
+// Without a meta to add the buffer need not be writable: pure passthrough.
+void SetPassthrough(GObject* element, const Settings& settings) {
+  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(element), !settings.attach_meta);
+}
+
 void InstallProperties(GObjectClass* gobject_class) {
-  g_object_class_install_property(
-      gobject_class, PROP_BINS,
+  Properties& props = Properties::Of();
+  Properties::Use(gobject_class);
+  props.Install(
+      gobject_class,
       g_param_spec_uint("bins", "Bins",
                         "Histogram bins per component, equal width over the full code range "
                         "(bin = value * bins >> depth); at most 2^depth of the negotiated "
                         "format's components, or negotiation fails",
                         cudahistogram::kMinBins, cudahistogram::kMaxBins,
-                        cudahistogram::kDefaultBins, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_COMPONENTS,
+                        cudahistogram::kDefaultBins, kPropFlags),
+      [](Settings& s) -> guint& { return s.count.bins; });
+  props.Install(
+      gobject_class,
       g_param_spec_string("components", "Components",
                           "Components to count: \"all\", or names separated by commas, e.g. "
                           "\"Y\", \"U,V\", \"R,G,B\", \"A\" (GRAY formats have \"Y\"). \"all\" "
                           "leaves out components with fewer code values than bins (the 2-bit "
                           "alpha of RGB10A2_LE); a named one that does not fit is an error",
-                          cudahistogram::kAllComponents, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ROI_X,
+                          cudahistogram::kAllComponents, kPropFlags),
+      [](Settings& s) -> std::string& { return s.count.components; });
+  props.Install(
+      gobject_class,
       g_param_spec_uint("roi-x", "ROI x",
                         "Left edge of the counted region, in frame pixels; must lie inside "
                         "the frame",
-                        0, G_MAXUINT, 0, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ROI_Y,
+                        0, G_MAXUINT, 0, kPropFlags),
+      [](Settings& s) -> guint& { return s.count.region.x; });
+  props.Install(
+      gobject_class,
       g_param_spec_uint("roi-y", "ROI y",
                         "Top edge of the counted region, in frame pixels; must lie inside the "
                         "frame",
-                        0, G_MAXUINT, 0, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ROI_WIDTH,
+                        0, G_MAXUINT, 0, kPropFlags),
+      [](Settings& s) -> guint& { return s.count.region.y; });
+  props.Install(
+      gobject_class,
       g_param_spec_uint("roi-width", "ROI width",
                         "Width of the counted region in frame pixels (0 = to the right edge); "
                         "clipped to the frame. Subsampled components count every sample the "
                         "region touches",
-                        0, G_MAXUINT, 0, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ROI_HEIGHT,
+                        0, G_MAXUINT, 0, kPropFlags),
+      [](Settings& s) -> guint& { return s.count.region.width; });
+  props.Install(
+      gobject_class,
       g_param_spec_uint("roi-height", "ROI height",
                         "Height of the counted region in frame pixels (0 = to the bottom "
                         "edge); clipped to the frame",
-                        0, G_MAXUINT, 0, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ALGORITHM,
+                        0, G_MAXUINT, 0, kPropFlags),
+      [](Settings& s) -> guint& { return s.count.region.height; });
+  props.Install(
+      gobject_class,
       g_param_spec_enum("algorithm", "Algorithm",
                         "GPU histogram algorithm (CUDA memory only; system memory always uses "
                         "the CPU backend)",
                         cudahistogram::AlgorithmEnumType(), int(cudahist::Algorithm::kAuto),
-                        kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ATTACH_META,
+                        kPropFlags),
+      [](Settings& s) -> cudahist::Algorithm& { return s.algorithm; });
+  props.Install(
+      gobject_class,
       g_param_spec_boolean("attach-meta", "Attach meta",
                            "Attach a GstCudaHistogramMeta with the frame's counts to each "
                            "buffer",
-                           TRUE, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_POST_MESSAGES,
+                           TRUE, kPropFlags),
+      [](Settings& s) -> bool& { return s.attach_meta; }, SetPassthrough);
+  props.Install(
+      gobject_class,
       g_param_spec_boolean("post-messages", "Post messages",
                            "Post \"cudahistogram\" element messages with counts and statistics",
-                           TRUE, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_INTERVAL,
+                           TRUE, kPropFlags),
+      [](Settings& s) -> bool& { return s.post_messages; });
+  props.Install(
+      gobject_class,
       g_param_spec_uint64("interval", "Interval",
                           "Interval of time between messages, in nanoseconds: counts add up "
                           "over frames until their durations reach it (0 = one message per "
                           "frame)",
-                          0, G_MAXUINT64, 0, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_SIGNALSTATS,
+                          0, G_MAXUINT64, 0, kPropFlags),
+      [](Settings& s) -> guint64& { return s.interval; });
+  props.Install(
+      gobject_class,
       g_param_spec_boolean("signalstats", "signalstats",
                            "Add FFmpeg signalstats' figures of each frame (y-min ... brng: "
                            "min, low, avg, high, max of Y, U, V and saturation, hue median and "
@@ -481,65 +467,8 @@ void InstallProperties(GObjectClass* gobject_class) {
                            "fraction) to the message and the meta, counted in the same pass "
                            "as the histograms. YUV formats of 8 to 10 bits only: on others a "
                            "warning, and histograms alone",
-                           FALSE, kPropFlags));
-}
-
-void SetProperty(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(object);
-  GST_OBJECT_LOCK(self);
-  Settings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_BINS: s.count.bins = g_value_get_uint(value); break;
-    case PROP_COMPONENTS: {
-      const gchar* text = g_value_get_string(value);
-      s.count.components = text && *text ? text : cudahistogram::kAllComponents;
-      break;
-    }
-    case PROP_ROI_X: s.count.region.x = g_value_get_uint(value); break;
-    case PROP_ROI_Y: s.count.region.y = g_value_get_uint(value); break;
-    case PROP_ROI_WIDTH: s.count.region.width = g_value_get_uint(value); break;
-    case PROP_ROI_HEIGHT: s.count.region.height = g_value_get_uint(value); break;
-    case PROP_ALGORITHM: s.algorithm = cudahist::Algorithm(g_value_get_enum(value)); break;
-    case PROP_ATTACH_META: s.attach_meta = g_value_get_boolean(value); break;
-    case PROP_POST_MESSAGES: s.post_messages = g_value_get_boolean(value); break;
-    case PROP_INTERVAL: s.interval = g_value_get_uint64(value); break;
-    case PROP_SIGNALSTATS: s.signalstats = g_value_get_boolean(value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
-  }
-  const bool attach_meta = s.attach_meta;
-  GST_OBJECT_UNLOCK(self);
-  // Without a meta to add the buffer need not be writable: pure passthrough.
-  if (prop_id == PROP_ATTACH_META) {
-    gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), !attach_meta);
-  }
-}
-
-void GetProperty(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(object);
-  GST_OBJECT_LOCK(self);
-  const Settings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_BINS: g_value_set_uint(value, s.count.bins); break;
-    case PROP_COMPONENTS: g_value_set_string(value, s.count.components.c_str()); break;
-    case PROP_ROI_X: g_value_set_uint(value, s.count.region.x); break;
-    case PROP_ROI_Y: g_value_set_uint(value, s.count.region.y); break;
-    case PROP_ROI_WIDTH: g_value_set_uint(value, s.count.region.width); break;
-    case PROP_ROI_HEIGHT: g_value_set_uint(value, s.count.region.height); break;
-    case PROP_ALGORITHM: g_value_set_enum(value, int(s.algorithm)); break;
-    case PROP_ATTACH_META: g_value_set_boolean(value, s.attach_meta); break;
-    case PROP_POST_MESSAGES: g_value_set_boolean(value, s.post_messages); break;
-    case PROP_INTERVAL: g_value_set_uint64(value, s.interval); break;
-    case PROP_SIGNALSTATS: g_value_set_boolean(value, s.signalstats); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
-}
-
-void Finalize(GObject* object) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(object);
-  delete self->state;
-  delete self->settings;
-  G_OBJECT_CLASS(gst_cuda_histogram_parent_class)->finalize(object);
+                           FALSE, kPropFlags),
+      [](Settings& s) -> bool& { return s.signalstats; });
 }
 
 }  // namespace
@@ -549,9 +478,6 @@ static void gst_cuda_histogram_class_init(GstCudaHistogramClass* klass) {
   GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
   GstBaseTransformClass* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
 
-  gobject_class->set_property = SetProperty;
-  gobject_class->get_property = GetProperty;
-  gobject_class->finalize = Finalize;
   InstallProperties(gobject_class);
   gst_type_mark_as_plugin_api(cudahistogram::AlgorithmEnumType(), GstPluginAPIFlags(0));
 
@@ -564,8 +490,6 @@ static void gst_cuda_histogram_class_init(GstCudaHistogramClass* klass) {
       "cudahistogram developers");
 
   GST_CUDA_FRAME_FILTER_CLASS(klass)->set_info = SetInfo;
-  trans_class->start = Start;
-  trans_class->stop = Stop;
   trans_class->transform_ip = TransformIp;
   trans_class->sink_event = SinkEvent;
   trans_class->propose_allocation = ProposeAllocation;
@@ -577,8 +501,8 @@ static void gst_cuda_histogram_class_init(GstCudaHistogramClass* klass) {
 }
 
 static void gst_cuda_histogram_init(GstCudaHistogram* self) {
-  self->settings = new Settings();
-  self->state = new State();
+  Parts* parts = new Parts();
+  GST_CUDA_FRAME_FILTER(self)->parts = parts;
   gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
-  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), !self->settings->attach_meta);
+  SetPassthrough(G_OBJECT(self), parts->settings);
 }

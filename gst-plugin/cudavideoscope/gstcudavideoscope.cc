@@ -43,15 +43,6 @@ namespace {
 GstStaticPadTemplate src_template =
     GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(SRC_CAPS));
 
-enum {
-  PROP_0,
-  PROP_STYLE,
-  PROP_COMPONENTS,
-  PROP_SCALE,
-  PROP_GRATICULE,
-  PROP_GAIN,
-};
-
 // Set in the environment of a benchmark only: count every frame but leave
 // the picture undrawn, so that element_bench can tell the drawing's share.
 constexpr char kSkipDrawEnv[] = "CUDAVIDEOSCOPE_SKIP_DRAW";
@@ -62,7 +53,7 @@ using RenderFunction = bool (*)(GstCudaVideoScope* self, GstBuffer* inbuf, GstBu
 
 struct State {
   GstVideoInfo out_info;
-  bool draw = true;
+  bool draw = g_getenv(kSkipDrawEnv) == nullptr;
   ScopePlan plan;
   bool have_plan = false;
   RenderFunction render = nullptr;  // chosen in set_caps: CUDA or system memory
@@ -70,12 +61,14 @@ struct State {
   std::vector<uint32_t> cpu_counts;
 };
 
+using Parts = cudahistogram::ElementPartsOf<ScopeSettings, State>;
+using Properties = cudahistogram::SettingsProperties<ScopeSettings>;
+
 }  // namespace
 
+// Settings and State are the base class's parts (common/element_parts.h).
 struct _GstCudaVideoScope {
   GstCudaFrameFilter parent;
-  ScopeSettings* settings;  // under the object lock
-  State* state;             // streaming thread only
 };
 
 G_DEFINE_TYPE(GstCudaVideoScope, gst_cuda_video_scope, GST_TYPE_CUDA_FRAME_FILTER);
@@ -86,15 +79,11 @@ namespace {
 GstCudaFrameFilter* Filter(GstCudaVideoScope* self) { return GST_CUDA_FRAME_FILTER(self); }
 const GstVideoInfo& InfoOf(GstCudaVideoScope* self) { return Filter(self)->in_info; }
 
-ScopeSettings CopySettings(GstCudaVideoScope* self) {
-  GST_OBJECT_LOCK(self);
-  ScopeSettings copy = *self->settings;
-  GST_OBJECT_UNLOCK(self);
-  return copy;
-}
+State* StateOf(GstCudaVideoScope* self) { return static_cast<Parts*>(Filter(self)->parts)->state.get(); }
+ScopeSettings CopySettings(GstCudaVideoScope* self) { return Properties::Copy(G_OBJECT(self)); }
 
 bool EnsurePlan(GstCudaVideoScope* self, const ScopeSettings& settings) {
-  State* st = self->state;
+  State* st = StateOf(self);
   if (st->have_plan && st->plan.settings == settings) return true;
   std::string error;
   const GstVideoInfo& in = InfoOf(self);
@@ -111,7 +100,7 @@ bool EnsurePlan(GstCudaVideoScope* self, const ScopeSettings& settings) {
 }
 
 bool MapOutput(GstCudaVideoScope* self, GstBuffer* buf, GstMapFlags flags, GstVideoFrame* frame) {
-  return cudahistogram::MapVideoFrame(GST_ELEMENT(self), "output picture", &self->state->out_info, buf, flags,
+  return cudahistogram::MapVideoFrame(GST_ELEMENT(self), "output picture", &StateOf(self)->out_info, buf, flags,
                                       frame);
 }
 
@@ -127,7 +116,7 @@ cudahist::ScopeImage ImageOf(const GstVideoFrame& frame) {
 // The picture is drawn from the frame's device pointers into the output's:
 // both must be valid in the element's context.
 bool InElementContext(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
-  GstCudaContext* context = self->state->cuda.context();
+  GstCudaContext* context = StateOf(self)->cuda.context();
   GstCudaContext* in_context = GST_CUDA_MEMORY_CAST(gst_buffer_peek_memory(inbuf, 0))->context;
   GstMemory* out_mem = gst_buffer_peek_memory(outbuf, 0);
   if (in_context == context && gst_is_cuda_memory(out_mem) && GST_CUDA_MEMORY_CAST(out_mem)->context == context) {
@@ -141,7 +130,7 @@ bool InElementContext(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outb
 }
 
 bool RenderOnGpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
-  State* st = self->state;
+  State* st = StateOf(self);
   GstVideoFrame in, out;
   if (!cudahistogram::MapInputFrame(Filter(self), inbuf, true, &in)) return false;
   if (!InElementContext(self, inbuf, outbuf) ||
@@ -174,7 +163,7 @@ cudahist::Status CountOnCpu(ScopePlan* plan, const cudahist::PlaneView* views, u
 }
 
 bool RenderOnCpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
-  State* st = self->state;
+  State* st = StateOf(self);
   GstVideoFrame in, out;
   if (!cudahistogram::MapInputFrame(Filter(self), inbuf, false, &in)) return false;
   if (!MapOutput(self, outbuf, GST_MAP_WRITE, &out)) {
@@ -314,7 +303,7 @@ bool CheckPictureCaps(GstCudaVideoScope* self, GstCaps* outcaps, GstVideoInfo* i
 
 gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps* outcaps) {
   GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(filter);
-  State* st = self->state;
+  State* st = StateOf(self);
   st->have_plan = false;
   if (!CheckPictureCaps(self, outcaps, &st->out_info)) return FALSE;
   const ScopeSettings settings = CopySettings(self);
@@ -322,6 +311,7 @@ gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps* outcaps) {
   if (filter->cuda_caps && !cudahistogram::EnsureElementCuda(filter, filter->context, &st->cuda)) return FALSE;
   // The frame function, chosen once for the caps as level.c chooses its process function.
   st->render = filter->cuda_caps ? RenderOnGpu : RenderOnCpu;
+  if (!st->draw) GST_WARNING_OBJECT(self, "%s is set: frames are counted, pictures not drawn", kSkipDrawEnv);
   const GstVideoInfo& in = filter->in_info;
   GST_INFO_OBJECT(self, "%s of %s %dx%d as %dx%d RGBA %s", cudahistogram::ScopeStyleName(settings.style),
                   GST_VIDEO_INFO_NAME(&in), GST_VIDEO_INFO_WIDTH(&in), GST_VIDEO_INFO_HEIGHT(&in),
@@ -343,7 +333,7 @@ gboolean DecideAllocation(GstBaseTransform* trans, GstQuery* query) {
   gst_query_parse_allocation(query, &outcaps, nullptr);
   if (!outcaps) return FALSE;
   GstBufferPool* pool = nullptr;
-  guint size = GST_VIDEO_INFO_SIZE(&self->state->out_info), min = 0, max = 0;
+  guint size = GST_VIDEO_INFO_SIZE(&StateOf(self)->out_info), min = 0, max = 0;
   const bool have_pool = gst_query_get_n_allocation_pools(query) > 0;
   if (have_pool) {
     gst_query_parse_nth_allocation_pool(query, 0, &pool, &size, &min, &max);
@@ -381,23 +371,7 @@ GstFlowReturn Transform(GstBaseTransform* trans, GstBuffer* inbuf, GstBuffer* ou
   GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(trans);
   if (!Filter(self)->negotiated) return GST_FLOW_NOT_NEGOTIATED;
   if (!EnsurePlan(self, CopySettings(self))) return GST_FLOW_ERROR;
-  return self->state->render(self, inbuf, outbuf) ? GST_FLOW_OK : GST_FLOW_ERROR;
-}
-
-gboolean Start(GstBaseTransform* trans) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(trans);
-  delete self->state;
-  self->state = new State();
-  self->state->draw = g_getenv(kSkipDrawEnv) == nullptr;
-  if (!self->state->draw) GST_WARNING_OBJECT(self, "%s is set: frames are counted, pictures not drawn", kSkipDrawEnv);
-  return TRUE;
-}
-
-gboolean Stop(GstBaseTransform* trans) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(trans);
-  delete self->state;  // closes the CUDA stream in its context
-  self->state = new State();
-  return GST_BASE_TRANSFORM_CLASS(gst_cuda_video_scope_parent_class)->stop(trans);
+  return StateOf(self)->render(self, inbuf, outbuf) ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
 // --- properties -------------------------------------------------------------------
@@ -405,79 +379,48 @@ gboolean Stop(GstBaseTransform* trans) {
 constexpr GParamFlags kPropFlags =
     GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
 
+// A new style may want another default size.
+void ReconfigureSrc(GObject* element, const ScopeSettings&) {
+  gst_base_transform_reconfigure_src(GST_BASE_TRANSFORM(element));
+}
+
 void InstallProperties(GObjectClass* gobject_class) {
-  g_object_class_install_property(
-      gobject_class, PROP_STYLE,
+  Properties& props = Properties::Of();
+  Properties::Use(gobject_class);
+  props.Install(
+      gobject_class,
       g_param_spec_enum("style", "Style",
                         "What to draw. The output size comes from downstream caps; left open it is 1024x512 "
                         "(512x512 for the vectorscope)",
-                        cudahistogram::ScopeStyleEnumType(), int(ScopeStyle::kWaveform), kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_COMPONENTS,
+                        cudahistogram::ScopeStyleEnumType(), int(ScopeStyle::kWaveform), kPropFlags),
+      [](ScopeSettings& s) -> ScopeStyle& { return s.style; }, ReconfigureSrc);
+  props.Install(
+      gobject_class,
       g_param_spec_string("components", "Components",
                           "Components to draw, names separated by commas (\"Y\", \"R,G,B\", \"U,V\"), or \"all\": "
                           "Y (R,G,B for RGB formats) for a waveform, every colour component for a histogram or "
                           "parade, U,V for a vectorscope (which draws the first named across, the second up). A "
                           "component the format lacks is an error at negotiation",
-                          cudahistogram::kAllComponents, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_SCALE,
+                          cudahistogram::kAllComponents, kPropFlags),
+      [](ScopeSettings& s) -> std::string& { return s.components; });
+  props.Install(
+      gobject_class,
       g_param_spec_enum("scale", "Scale", "How a count becomes brightness (the README gives the exact mapping)",
-                        cudahistogram::ScopeScaleEnumType(), int(cudahist::ScopeScale::kLogarithmic), kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_GRATICULE,
+                        cudahistogram::ScopeScaleEnumType(), int(cudahist::ScopeScale::kLogarithmic), kPropFlags),
+      [](ScopeSettings& s) -> cudahist::ScopeScale& { return s.scale; });
+  props.Install(
+      gobject_class,
       g_param_spec_enum("graticule", "Graticule", "Reference marks drawn under the trace",
                         cudahistogram::ScopeGraticuleEnumType(), int(cudahistogram::ScopeGraticule::kLegal),
-                        kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_GAIN,
+                        kPropFlags),
+      [](ScopeSettings& s) -> cudahistogram::ScopeGraticule& { return s.graticule; });
+  props.Install(
+      gobject_class,
       g_param_spec_uint("gain", "Gain",
                         "Counts are multiplied by this before the scale: brightens sparse traces (waveform, "
                         "parade, vectorscope; histogram bars are scaled to their tallest bin)",
-                        1, cudahistogram::kMaxScopeGain, cudahistogram::kDefaultScopeGain, kPropFlags));
-}
-
-void SetProperty(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(object);
-  GST_OBJECT_LOCK(self);
-  ScopeSettings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_STYLE: s.style = ScopeStyle(g_value_get_enum(value)); break;
-    case PROP_COMPONENTS: {
-      const gchar* text = g_value_get_string(value);
-      s.components = text && *text ? text : cudahistogram::kAllComponents;
-      break;
-    }
-    case PROP_SCALE: s.scale = cudahist::ScopeScale(g_value_get_enum(value)); break;
-    case PROP_GRATICULE: s.graticule = cudahistogram::ScopeGraticule(g_value_get_enum(value)); break;
-    case PROP_GAIN: s.gain = g_value_get_uint(value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
-  // A new style may want another default size.
-  if (prop_id == PROP_STYLE) gst_base_transform_reconfigure_src(GST_BASE_TRANSFORM(self));
-}
-
-void GetProperty(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(object);
-  GST_OBJECT_LOCK(self);
-  const ScopeSettings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_STYLE: g_value_set_enum(value, int(s.style)); break;
-    case PROP_COMPONENTS: g_value_set_string(value, s.components.c_str()); break;
-    case PROP_SCALE: g_value_set_enum(value, int(s.scale)); break;
-    case PROP_GRATICULE: g_value_set_enum(value, int(s.graticule)); break;
-    case PROP_GAIN: g_value_set_uint(value, s.gain); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
-}
-
-void Finalize(GObject* object) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(object);
-  delete self->state;
-  delete self->settings;
-  G_OBJECT_CLASS(gst_cuda_video_scope_parent_class)->finalize(object);
+                        1, cudahistogram::kMaxScopeGain, cudahistogram::kDefaultScopeGain, kPropFlags),
+      [](ScopeSettings& s) -> guint& { return s.gain; });
 }
 
 }  // namespace
@@ -487,9 +430,6 @@ static void gst_cuda_video_scope_class_init(GstCudaVideoScopeClass* klass) {
   GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
   GstBaseTransformClass* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
 
-  gobject_class->set_property = SetProperty;
-  gobject_class->get_property = GetProperty;
-  gobject_class->finalize = Finalize;
   InstallProperties(gobject_class);
   gst_type_mark_as_plugin_api(cudahistogram::ScopeStyleEnumType(), GstPluginAPIFlags(0));
   gst_type_mark_as_plugin_api(cudahistogram::ScopeScaleEnumType(), GstPluginAPIFlags(0));
@@ -503,8 +443,6 @@ static void gst_cuda_video_scope_class_init(GstCudaVideoScopeClass* klass) {
       "cudahistogram developers");
 
   GST_CUDA_FRAME_FILTER_CLASS(klass)->set_info = SetInfo;
-  trans_class->start = Start;
-  trans_class->stop = Stop;
   trans_class->transform_caps = TransformCaps;
   trans_class->fixate_caps = FixateCaps;
   trans_class->transform_size = TransformSize;
@@ -516,7 +454,4 @@ static void gst_cuda_video_scope_class_init(GstCudaVideoScopeClass* klass) {
   GST_DEBUG_CATEGORY_INIT(gst_cuda_video_scope_debug, "cudavideoscope", 0, "CUDA video scopes");
 }
 
-static void gst_cuda_video_scope_init(GstCudaVideoScope* self) {
-  self->settings = new ScopeSettings();
-  self->state = new State();
-}
+static void gst_cuda_video_scope_init(GstCudaVideoScope* self) { GST_CUDA_FRAME_FILTER(self)->parts = new Parts(); }
