@@ -69,10 +69,7 @@ class CudaElementStream {
 template <typename Device>
 class ElementCuda {
  public:
-  ElementCuda() = default;
   ~ElementCuda() { Close(); }
-  ElementCuda(const ElementCuda&) = delete;
-  ElementCuda& operator=(const ElementCuda&) = delete;
 
   // Opens the stream in `context` with a new Device; closes what was open.
   bool Open(GstCudaContext* context, std::string* error) {

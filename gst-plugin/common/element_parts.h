@@ -19,6 +19,10 @@
 
 namespace cudahistogram {
 
+// The flags of a property that takes effect on the next frame, in any state.
+constexpr GParamFlags kMutablePlaying =
+    GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+
 class ElementParts {
  public:
   virtual ~ElementParts() = default;
@@ -33,17 +37,27 @@ class SettingsParts : public ElementParts {
   Settings settings;  // under the object lock
 };
 
+// The ElementParts of a GstCudaFrameFilter (gstcudaframefilter.cc).
+ElementParts* PartsOf(GObject* element);
+
+template <typename Settings>
+class SettingsProperties;
+
 template <typename Settings, typename State>
 class ElementPartsOf final : public SettingsParts<Settings> {
  public:
   ElementPartsOf() : state(std::make_unique<State>()) {}
   void ResetState() override { state = std::make_unique<State>(); }
 
+  // The streaming thread's State of `element` (one with these parts).
+  static State* StateOf(gpointer element) {
+    return static_cast<ElementPartsOf*>(PartsOf(G_OBJECT(element)))->state.get();
+  }
+  // A copy of the settings of `element`, taken under its object lock.
+  static Settings CopySettings(gpointer element) { return SettingsProperties<Settings>::Copy(G_OBJECT(element)); }
+
   std::unique_ptr<State> state;  // the streaming thread's
 };
-
-// The ElementParts of a GstCudaFrameFilter (gstcudaframefilter.cc).
-ElementParts* PartsOf(GObject* element);
 
 // GValue <-> Settings fields, by the field's type. A NULL or empty string
 // stands for the property's default ("all" components).
@@ -82,10 +96,11 @@ class SettingsProperties {
     return table;
   }
 
-  // Makes `klass`'s set_property and get_property this table's.
-  static void Use(GObjectClass* klass) {
+  // The table, with `klass`'s set_property and get_property made its own.
+  static SettingsProperties& For(GObjectClass* klass) {
     klass->set_property = SetProperty;
     klass->get_property = GetProperty;
+    return Of();
   }
 
   // Installs `spec` on `klass`, bound to the field `field(settings)` returns
@@ -96,6 +111,8 @@ class SettingsProperties {
         {[field](Settings& s, const GValue* v, GParamSpec* p) { FromValue(v, p, &field(s)); },
          [field](Settings& s, GValue* v) { ToValue(field(s), v); }, after_set});
     g_object_class_install_property(klass, guint(bindings_.size()), spec);
+    // An enum property's type is part of the plugin's documented API.
+    if (G_IS_PARAM_SPEC_ENUM(spec)) gst_type_mark_as_plugin_api(G_PARAM_SPEC_VALUE_TYPE(spec), GstPluginAPIFlags(0));
   }
 
   // A copy of the element's settings, taken under the object lock.

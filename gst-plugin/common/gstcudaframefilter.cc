@@ -161,6 +161,8 @@ static void gst_cuda_frame_filter_class_init(GstCudaFrameFilterClass* klass) {
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   element_class->set_context = SetContext;
   trans_class->set_caps = SetCaps;
+  // Neither element may be skipped when its caps match: each reads every frame.
+  trans_class->passthrough_on_same_caps = FALSE;
   trans_class->start = Start;
   trans_class->stop = Stop;
   trans_class->query = Query;
@@ -193,6 +195,18 @@ bool MapInputFrame(GstCudaFrameFilter* filter, GstBuffer* buffer, bool cuda, Gst
   if (!BufferHoldsFrame(element, filter->in_info, buffer)) return false;
   const GstMapFlags flags = cuda ? GstMapFlags(GST_MAP_READ | GST_MAP_CUDA) : GST_MAP_READ;
   return MapVideoFrame(element, "video frame", &filter->in_info, buffer, flags, frame);
+}
+
+GstBaseTransformClass* InitElementClass(gpointer klass, const ElementClassInit& init) {
+  init.install_properties(G_OBJECT_CLASS(klass));
+  GstCaps* src_caps = gst_caps_from_string(init.src_caps);
+  gst_element_class_add_pad_template(GST_ELEMENT_CLASS(klass),
+                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, src_caps));
+  gst_caps_unref(src_caps);
+  gst_element_class_set_static_metadata(GST_ELEMENT_CLASS(klass), init.long_name, "Filter/Analyzer/Video/Hardware",
+                                        init.description, "cudahistogram developers");
+  GST_CUDA_FRAME_FILTER_CLASS(klass)->set_info = init.set_info;
+  return GST_BASE_TRANSFORM_CLASS(klass);
 }
 
 bool PostCudaError(GstCudaFrameFilter* filter, const std::string& error) {

@@ -66,6 +66,19 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(GstCudaFrameFilter, gst_object_unref)
 
 G_END_DECLS
 
+// Defines an element of the plugin, a final GstCudaFrameFilter subclass
+// declared with G_DECLARE_FINAL_TYPE: its debug category (named as the
+// element; the file defines GST_CAT_DEFAULT as it), its instance struct (its
+// data are the base class's parts), its GType and its GST_ELEMENT_REGISTER.
+#define CUDAHISTOGRAM_DEFINE_ELEMENT(TypeName, type_name, TYPE, element, debug_category, debug_description) \
+  GST_DEBUG_CATEGORY_STATIC(debug_category);                                                              \
+  struct _##TypeName {                                                                                    \
+    GstCudaFrameFilter parent;                                                                            \
+  };                                                                                                      \
+  G_DEFINE_TYPE_WITH_CODE(TypeName, type_name, GST_TYPE_CUDA_FRAME_FILTER,                                \
+                          GST_DEBUG_CATEGORY_INIT(debug_category, #element, 0, debug_description));       \
+  GST_ELEMENT_REGISTER_DEFINE(element, #element, GST_RANK_NONE, TYPE)
+
 namespace cudahistogram {
 
 constexpr gint kAnyCudaDevice = -1;
@@ -78,6 +91,20 @@ constexpr gint kAnyCudaDevice = -1;
 // contradicts the caps, system memory where CUDA memory was negotiated, a
 // map refused.
 bool MapInputFrame(GstCudaFrameFilter* filter, GstBuffer* buffer, bool cuda, GstVideoFrame* frame);
+
+// What an element's class_init gives its base class: its metadata (under the
+// classification every element of the plugin has, Filter/Analyzer/Video/
+// Hardware), the caps of its src pad template (the sink template is the base
+// class's), its set_info and the function that installs its properties.
+// Returns the class as GstBaseTransformClass, for the element's own vfuncs.
+struct ElementClassInit {
+  const char* long_name;
+  const char* description;
+  const char* src_caps;
+  gboolean (*set_info)(GstCudaFrameFilter* filter, GstCaps* incaps, GstCaps* outcaps);
+  void (*install_properties)(GObjectClass* klass);
+};
+GstBaseTransformClass* InitElementClass(gpointer klass, const ElementClassInit& init);
 
 // Posts "CUDA error: <error>" as the element's error; returns false.
 bool PostCudaError(GstCudaFrameFilter* filter, const std::string& error);

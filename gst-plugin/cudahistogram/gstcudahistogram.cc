@@ -26,16 +26,14 @@
 #include "cudahistogram/signalstats_message.h"
 #include "gstcudahistogrammeta.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_cuda_histogram_debug);
+CUDAHISTOGRAM_DEFINE_ELEMENT(GstCudaHistogram, gst_cuda_histogram, GST_TYPE_CUDA_HISTOGRAM, cudahistogram,
+                             gst_cuda_histogram_debug, "CUDA per-frame histograms");
 #define GST_CAT_DEFAULT gst_cuda_histogram_debug
 
 using cudahistogram::CountPlan;
 using cudahistogram::Settings;
 
 namespace {
-
-GstStaticPadTemplate src_template =
-    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(CUDAHISTOGRAM_FRAME_CAPS));
 
 // Counts one frame as the plan says, where the frame lives; false after
 // posting an element error. On success *counts holds the plan's
@@ -60,27 +58,13 @@ struct State {
   bool signalstats_warned = false;  // of a format signalstats does not read, this negotiation
 };
 
-using Parts = cudahistogram::ElementPartsOf<Settings, State>;
-using Properties = cudahistogram::SettingsProperties<Settings>;
-
-}  // namespace
-
 // Settings and State are the base class's parts (common/element_parts.h).
-struct _GstCudaHistogram {
-  GstCudaFrameFilter parent;
-};
-
-G_DEFINE_TYPE(GstCudaHistogram, gst_cuda_histogram, GST_TYPE_CUDA_FRAME_FILTER);
-GST_ELEMENT_REGISTER_DEFINE(cudahistogram, "cudahistogram", GST_RANK_NONE,
-                            GST_TYPE_CUDA_HISTOGRAM);
-
-namespace {
+using Parts = cudahistogram::ElementPartsOf<Settings, State>;
 
 GstCudaFrameFilter* Filter(GstCudaHistogram* self) { return GST_CUDA_FRAME_FILTER(self); }
 const GstVideoInfo& InfoOf(GstCudaHistogram* self) { return Filter(self)->in_info; }
-
-State* StateOf(GstCudaHistogram* self) { return static_cast<Parts*>(Filter(self)->parts)->state.get(); }
-Settings CopySettings(GstCudaHistogram* self) { return Properties::Copy(G_OBJECT(self)); }
+State* StateOf(GstCudaHistogram* self) { return Parts::StateOf(self); }
+Settings CopySettings(GstCudaHistogram* self) { return Parts::CopySettings(self); }
 
 void PostPending(GstCudaHistogram* self) {
   cudahistogram::HistogramAccumulator& acc = StateOf(self)->accumulator;
@@ -314,6 +298,13 @@ gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps*) {
   return EnsurePlan(self, CopySettings(self));
 }
 
+const cudahistogram::ElementClassInit kElementClass = {
+    "CUDA histogram",
+    "Per-frame histograms of each colour component, computed where the frame lives (CUDA memory on the GPU, "
+    "system memory on the CPU); attached as GstCudaHistogramMeta and posted as \"cudahistogram\" element "
+    "messages. Pixels pass through unchanged",
+    CUDAHISTOGRAM_FRAME_CAPS, SetInfo, cudahistogram::InstallSettingsProperties};
+
 GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
   const Settings settings = CopySettings(self);
@@ -367,142 +358,19 @@ gboolean ProposeAllocation(GstBaseTransform* trans, GstQuery* decide_query, GstQ
 
 }  // namespace
 
-// --- properties ---------------------------------------------------------------
-
-namespace {
-
-constexpr GParamFlags kPropFlags =
-    GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
-
-// Without a meta to add the buffer need not be writable: pure passthrough.
-void SetPassthrough(GObject* element, const Settings& settings) {
-  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(element), !settings.attach_meta);
-}
-
-void InstallProperties(GObjectClass* gobject_class) {
-  Properties& props = Properties::Of();
-  Properties::Use(gobject_class);
-  props.Install(
-      gobject_class,
-      g_param_spec_uint("bins", "Bins",
-                        "Histogram bins per component, equal width over the full code range "
-                        "(bin = value * bins >> depth); at most 2^depth of the negotiated "
-                        "format's components, or negotiation fails",
-                        cudahistogram::kMinBins, cudahistogram::kMaxBins,
-                        cudahistogram::kDefaultBins, kPropFlags),
-      [](Settings& s) -> guint& { return s.count.bins; });
-  props.Install(
-      gobject_class,
-      g_param_spec_string("components", "Components",
-                          "Components to count: \"all\", or names separated by commas, e.g. "
-                          "\"Y\", \"U,V\", \"R,G,B\", \"A\" (GRAY formats have \"Y\"). \"all\" "
-                          "leaves out components with fewer code values than bins (the 2-bit "
-                          "alpha of RGB10A2_LE); a named one that does not fit is an error",
-                          cudahistogram::kAllComponents, kPropFlags),
-      [](Settings& s) -> std::string& { return s.count.components; });
-  props.Install(
-      gobject_class,
-      g_param_spec_uint("roi-x", "ROI x",
-                        "Left edge of the counted region, in frame pixels; must lie inside "
-                        "the frame",
-                        0, G_MAXUINT, 0, kPropFlags),
-      [](Settings& s) -> guint& { return s.count.region.x; });
-  props.Install(
-      gobject_class,
-      g_param_spec_uint("roi-y", "ROI y",
-                        "Top edge of the counted region, in frame pixels; must lie inside the "
-                        "frame",
-                        0, G_MAXUINT, 0, kPropFlags),
-      [](Settings& s) -> guint& { return s.count.region.y; });
-  props.Install(
-      gobject_class,
-      g_param_spec_uint("roi-width", "ROI width",
-                        "Width of the counted region in frame pixels (0 = to the right edge); "
-                        "clipped to the frame. Subsampled components count every sample the "
-                        "region touches",
-                        0, G_MAXUINT, 0, kPropFlags),
-      [](Settings& s) -> guint& { return s.count.region.width; });
-  props.Install(
-      gobject_class,
-      g_param_spec_uint("roi-height", "ROI height",
-                        "Height of the counted region in frame pixels (0 = to the bottom "
-                        "edge); clipped to the frame",
-                        0, G_MAXUINT, 0, kPropFlags),
-      [](Settings& s) -> guint& { return s.count.region.height; });
-  props.Install(
-      gobject_class,
-      g_param_spec_enum("algorithm", "Algorithm",
-                        "GPU histogram algorithm (CUDA memory only; system memory always uses "
-                        "the CPU backend)",
-                        cudahistogram::AlgorithmEnumType(), int(cudahist::Algorithm::kAuto),
-                        kPropFlags),
-      [](Settings& s) -> cudahist::Algorithm& { return s.algorithm; });
-  props.Install(
-      gobject_class,
-      g_param_spec_boolean("attach-meta", "Attach meta",
-                           "Attach a GstCudaHistogramMeta with the frame's counts to each "
-                           "buffer",
-                           TRUE, kPropFlags),
-      [](Settings& s) -> bool& { return s.attach_meta; }, SetPassthrough);
-  props.Install(
-      gobject_class,
-      g_param_spec_boolean("post-messages", "Post messages",
-                           "Post \"cudahistogram\" element messages with counts and statistics",
-                           TRUE, kPropFlags),
-      [](Settings& s) -> bool& { return s.post_messages; });
-  props.Install(
-      gobject_class,
-      g_param_spec_uint64("interval", "Interval",
-                          "Interval of time between messages, in nanoseconds: counts add up "
-                          "over frames until their durations reach it (0 = one message per "
-                          "frame)",
-                          0, G_MAXUINT64, 0, kPropFlags),
-      [](Settings& s) -> guint64& { return s.interval; });
-  props.Install(
-      gobject_class,
-      g_param_spec_boolean("signalstats", "signalstats",
-                           "Add FFmpeg signalstats' figures of each frame (y-min ... brng: "
-                           "min, low, avg, high, max of Y, U, V and saturation, hue median and "
-                           "mean, difference to the previous frame, out-of-broadcast-range "
-                           "fraction) to the message and the meta, counted in the same pass "
-                           "as the histograms. YUV formats of 8 to 10 bits only: on others a "
-                           "warning, and histograms alone",
-                           FALSE, kPropFlags),
-      [](Settings& s) -> bool& { return s.signalstats; });
-}
-
-}  // namespace
-
 static void gst_cuda_histogram_class_init(GstCudaHistogramClass* klass) {
-  GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
-  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
-  GstBaseTransformClass* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
-
-  InstallProperties(gobject_class);
-  gst_type_mark_as_plugin_api(cudahistogram::AlgorithmEnumType(), GstPluginAPIFlags(0));
-
-  gst_element_class_add_static_pad_template(element_class, &src_template);
-  gst_element_class_set_static_metadata(
-      element_class, "CUDA histogram", "Filter/Analyzer/Video/Hardware",
-      "Per-frame histograms of each colour component, computed where the frame lives (CUDA "
-      "memory on the GPU, system memory on the CPU); attached as GstCudaHistogramMeta and "
-      "posted as \"cudahistogram\" element messages. Pixels pass through unchanged",
-      "cudahistogram developers");
-
-  GST_CUDA_FRAME_FILTER_CLASS(klass)->set_info = SetInfo;
+  GstBaseTransformClass* trans_class = cudahistogram::InitElementClass(klass, kElementClass);
   trans_class->transform_ip = TransformIp;
+  // In passthrough (attach-meta=false) the frames are still counted for the messages.
+  trans_class->transform_ip_on_passthrough = TRUE;
   trans_class->sink_event = SinkEvent;
   trans_class->propose_allocation = ProposeAllocation;
-  trans_class->passthrough_on_same_caps = FALSE;
-  trans_class->transform_ip_on_passthrough = TRUE;
-
-  GST_DEBUG_CATEGORY_INIT(gst_cuda_histogram_debug, "cudahistogram", 0,
-                          "CUDA per-frame histograms");
 }
 
 static void gst_cuda_histogram_init(GstCudaHistogram* self) {
   Parts* parts = new Parts();
   GST_CUDA_FRAME_FILTER(self)->parts = parts;
   gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
-  SetPassthrough(G_OBJECT(self), parts->settings);
+  // Without a meta to add the buffer need not be writable: pure passthrough.
+  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), !parts->settings.attach_meta);
 }

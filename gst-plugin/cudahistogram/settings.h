@@ -1,6 +1,7 @@
-// The element's property values. They live under the object lock and the
-// streaming thread works on a copy taken at the start of each frame, so a
-// property set mid-stream takes effect on a whole frame, never half of one.
+// The element's property values and the properties that set them. They live
+// under the object lock and the streaming thread works on a copy taken at the
+// start of each frame, so a property set mid-stream takes effect on a whole
+// frame, never half of one.
 #pragma once
 
 #include <glib-object.h>
@@ -30,5 +31,9 @@ struct Settings {
 // GEnum of cudahist::Algorithm for the `algorithm` property; nicks are the
 // library's stable names (AlgorithmName).
 GType AlgorithmEnumType();
+
+// Installs the element's properties on `klass`, each bound to its Settings
+// field (common/element_parts.h); setting attach-meta switches passthrough.
+void InstallSettingsProperties(GObjectClass* klass);
 
 }  // namespace cudahistogram

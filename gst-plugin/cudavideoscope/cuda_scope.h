@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "common/cuda_support.h"
 #include "cudahist/scope_render.h"
 #include "cudahist/scopes.h"
 #include "cudavideoscope/scope_plan.h"
@@ -17,11 +18,6 @@ namespace cudahistogram {
 
 class CudaScope {
  public:
-  CudaScope() = default;
-  ~CudaScope() { FreeCounts(); }
-  CudaScope(const CudaScope&) = delete;
-  CudaScope& operator=(const CudaScope&) = delete;
-
   // Enqueues the count of the plan's components of `views` (device pointers
   // of the context) and, unless `draw` is false, their drawing into `image`
   // (device memory of the context).
@@ -31,11 +27,10 @@ class CudaScope {
  private:
   bool EnsureCounts(const ScopePlan& plan, std::string* error);
   bool Count(cudaStream_t stream, const ScopePlan& plan, const cudahist::PlaneView* views, std::string* error);
-  void FreeCounts();
 
   std::unique_ptr<cudahist::ColumnHistogrammer> columns_;
   std::unique_ptr<cudahist::JointHistogrammer> joint_;
-  uint32_t* counts_ = nullptr;  // device memory
+  std::unique_ptr<uint32_t, DeviceFree> counts_;
   size_t counts_capacity_ = 0;
 };
 

@@ -24,10 +24,12 @@
 #include "cudahist/scope_render.h"
 #include "cudahist/scopes.h"
 #include "cudavideoscope/cuda_scope.h"
+#include "cudavideoscope/scope_caps.h"
 #include "cudavideoscope/scope_plan.h"
 #include "cudavideoscope/scope_settings.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_cuda_video_scope_debug);
+CUDAHISTOGRAM_DEFINE_ELEMENT(GstCudaVideoScope, gst_cuda_video_scope, GST_TYPE_CUDA_VIDEO_SCOPE, cudavideoscope,
+                             gst_cuda_video_scope_debug, "CUDA video scopes");
 #define GST_CAT_DEFAULT gst_cuda_video_scope_debug
 
 using cudahistogram::ScopePlan;
@@ -35,13 +37,6 @@ using cudahistogram::ScopeSettings;
 using cudahistogram::ScopeStyle;
 
 namespace {
-
-#define SRC_CAPS                                                                  \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, "RGBA") \
-  "; " GST_VIDEO_CAPS_MAKE("RGBA")
-
-GstStaticPadTemplate src_template =
-    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(SRC_CAPS));
 
 // Set in the environment of a benchmark only: count every frame but leave
 // the picture undrawn, so that element_bench can tell the drawing's share.
@@ -61,32 +56,18 @@ struct State {
   std::vector<uint32_t> cpu_counts;
 };
 
+// ScopeSettings and State are the base class's parts (common/element_parts.h).
 using Parts = cudahistogram::ElementPartsOf<ScopeSettings, State>;
-using Properties = cudahistogram::SettingsProperties<ScopeSettings>;
-
-}  // namespace
-
-// Settings and State are the base class's parts (common/element_parts.h).
-struct _GstCudaVideoScope {
-  GstCudaFrameFilter parent;
-};
-
-G_DEFINE_TYPE(GstCudaVideoScope, gst_cuda_video_scope, GST_TYPE_CUDA_FRAME_FILTER);
-GST_ELEMENT_REGISTER_DEFINE(cudavideoscope, "cudavideoscope", GST_RANK_NONE, GST_TYPE_CUDA_VIDEO_SCOPE);
-
-namespace {
 
 GstCudaFrameFilter* Filter(GstCudaVideoScope* self) { return GST_CUDA_FRAME_FILTER(self); }
-const GstVideoInfo& InfoOf(GstCudaVideoScope* self) { return Filter(self)->in_info; }
-
-State* StateOf(GstCudaVideoScope* self) { return static_cast<Parts*>(Filter(self)->parts)->state.get(); }
-ScopeSettings CopySettings(GstCudaVideoScope* self) { return Properties::Copy(G_OBJECT(self)); }
+State* StateOf(GstCudaVideoScope* self) { return Parts::StateOf(self); }
+ScopeSettings CopySettings(GstCudaVideoScope* self) { return Parts::CopySettings(self); }
 
 bool EnsurePlan(GstCudaVideoScope* self, const ScopeSettings& settings) {
   State* st = StateOf(self);
   if (st->have_plan && st->plan.settings == settings) return true;
   std::string error;
-  const GstVideoInfo& in = InfoOf(self);
+  const GstVideoInfo& in = Filter(self)->in_info;
   st->have_plan = cudahistogram::MakeScopePlan(in, GST_VIDEO_INFO_WIDTH(&st->out_info),
                                                GST_VIDEO_INFO_HEIGHT(&st->out_info), settings, &st->plan, &error);
   if (!st->have_plan) {
@@ -192,96 +173,6 @@ bool RenderOnCpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
 
 // --- caps ---------------------------------------------------------------------
 
-// The same memory on the other side: CUDA memory stays on the GPU.
-GstCapsFeatures* FeaturesOf(GstCaps* caps, guint i) {
-  GstCapsFeatures* f = gst_caps_get_features(caps, i);
-  return f ? gst_caps_features_copy(f) : nullptr;
-}
-
-// Sink caps -> every RGBA picture size at the same frame rate, in the same
-// memory. Sizes are left open above kMaxScopeDimension so that too large a
-// size asked by downstream reaches set_caps and gets an error that names it
-// (0 is refused by the pad template when the pipeline is linked).
-GstCaps* PictureCapsFor(GstCaps* caps) {
-  GstCaps* out = gst_caps_new_empty();
-  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
-    const GstStructure* in = gst_caps_get_structure(caps, i);
-    GstStructure* s = gst_structure_new("video/x-raw", "format", G_TYPE_STRING, "RGBA", "width", GST_TYPE_INT_RANGE,
-                                        1, G_MAXINT, "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
-                                        "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, nullptr);
-    if (const GValue* rate = gst_structure_get_value(in, "framerate")) gst_structure_set_value(s, "framerate", rate);
-    gst_caps_append_structure_full(out, s, FeaturesOf(caps, i));
-  }
-  return out;
-}
-
-// Src caps -> every input format of the sink template at the same frame
-// rate, in the same memory.
-GstCaps* FrameCapsFor(GstBaseTransform* trans, GstCaps* caps) {
-  GstCaps* templ = gst_pad_get_pad_template_caps(GST_BASE_TRANSFORM_SINK_PAD(trans));
-  GstCaps* out = gst_caps_new_empty();
-  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
-    const GstStructure* picture = gst_caps_get_structure(caps, i);
-    GstCapsFeatures* features = gst_caps_get_features(caps, i);
-    for (guint t = 0; t < gst_caps_get_size(templ); ++t) {
-      GstCapsFeatures* tf = gst_caps_get_features(templ, t);
-      if (features && tf && !gst_caps_features_is_equal(features, tf)) continue;
-      GstStructure* s = gst_structure_copy(gst_caps_get_structure(templ, t));
-      if (const GValue* rate = gst_structure_get_value(picture, "framerate")) {
-        gst_structure_set_value(s, "framerate", rate);
-      }
-      gst_caps_append_structure_full(out, s, tf ? gst_caps_features_copy(tf) : nullptr);
-    }
-  }
-  gst_caps_unref(templ);
-  return out;
-}
-
-GstCaps* TransformCaps(GstBaseTransform* trans, GstPadDirection direction, GstCaps* caps, GstCaps* filter) {
-  GstCaps* result = direction == GST_PAD_SINK ? PictureCapsFor(caps) : FrameCapsFor(trans, caps);
-  if (filter) {
-    GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref(result);
-    result = filtered;
-  }
-  GST_DEBUG_OBJECT(trans, "%s caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-                   direction == GST_PAD_SINK ? "sink" : "src", caps, result);
-  return result;
-}
-
-// An open size becomes the style's default (or the nearest downstream allows).
-GstCaps* FixateCaps(GstBaseTransform* trans, GstPadDirection direction, GstCaps* caps, GstCaps* othercaps) {
-  if (direction != GST_PAD_SINK) {
-    return GST_BASE_TRANSFORM_CLASS(gst_cuda_video_scope_parent_class)->fixate_caps(trans, direction, caps, othercaps);
-  }
-  othercaps = gst_caps_make_writable(gst_caps_truncate(othercaps));
-  GstStructure* s = gst_caps_get_structure(othercaps, 0);
-  gint width = 0, height = 0;
-  cudahistogram::DefaultScopeSize(CopySettings(GST_CUDA_VIDEO_SCOPE(trans)).style, &width, &height);
-  gst_structure_fixate_field_nearest_int(s, "width", width);
-  gst_structure_fixate_field_nearest_int(s, "height", height);
-  const GstStructure* in = gst_caps_get_structure(caps, 0);
-  gint rate_n = 0, rate_d = 1;
-  if (gst_structure_get_fraction(in, "framerate", &rate_n, &rate_d)) {
-    gst_structure_fixate_field_nearest_fraction(s, "framerate", rate_n, rate_d);
-  }
-  return gst_caps_fixate(othercaps);
-}
-
-gboolean TransformSize(GstBaseTransform*, GstPadDirection, GstCaps*, gsize, GstCaps* othercaps, gsize* othersize) {
-  GstVideoInfo info;
-  if (!gst_video_info_from_caps(&info, othercaps)) return FALSE;
-  *othersize = GST_VIDEO_INFO_SIZE(&info);
-  return TRUE;
-}
-
-gboolean GetUnitSize(GstBaseTransform*, GstCaps* caps, gsize* size) {
-  GstVideoInfo info;
-  if (!gst_video_info_from_caps(&info, caps)) return FALSE;
-  *size = GST_VIDEO_INFO_SIZE(&info);
-  return TRUE;
-}
-
 bool CheckPictureCaps(GstCudaVideoScope* self, GstCaps* outcaps, GstVideoInfo* info) {
   const GstStructure* s = gst_caps_get_structure(outcaps, 0);
   gint width = 0, height = 0;
@@ -319,6 +210,14 @@ gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps* outcaps) {
                   filter->cuda_caps ? "on the GPU" : "on the CPU");
   return TRUE;
 }
+
+const cudahistogram::ElementClassInit kElementClass = {
+    "CUDA video scope",
+    "Video scopes of each frame as RGBA video at the input's frame rate: histogram, waveform, parade or "
+    "vectorscope, counted and drawn where the frame lives (CUDA memory on the GPU, system memory on the CPU)",
+    // RGBA pictures, in the memory the frames come in.
+    GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, "RGBA") "; " GST_VIDEO_CAPS_MAKE("RGBA"),
+    SetInfo, cudahistogram::InstallScopeSettingsProperties};
 
 // CUDA pictures come from a gst-cuda pool of the element's context (the
 // drawing writes them through device pointers); system memory takes the
@@ -374,84 +273,14 @@ GstFlowReturn Transform(GstBaseTransform* trans, GstBuffer* inbuf, GstBuffer* ou
   return StateOf(self)->render(self, inbuf, outbuf) ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
-// --- properties -------------------------------------------------------------------
-
-constexpr GParamFlags kPropFlags =
-    GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
-
-// A new style may want another default size.
-void ReconfigureSrc(GObject* element, const ScopeSettings&) {
-  gst_base_transform_reconfigure_src(GST_BASE_TRANSFORM(element));
-}
-
-void InstallProperties(GObjectClass* gobject_class) {
-  Properties& props = Properties::Of();
-  Properties::Use(gobject_class);
-  props.Install(
-      gobject_class,
-      g_param_spec_enum("style", "Style",
-                        "What to draw. The output size comes from downstream caps; left open it is 1024x512 "
-                        "(512x512 for the vectorscope)",
-                        cudahistogram::ScopeStyleEnumType(), int(ScopeStyle::kWaveform), kPropFlags),
-      [](ScopeSettings& s) -> ScopeStyle& { return s.style; }, ReconfigureSrc);
-  props.Install(
-      gobject_class,
-      g_param_spec_string("components", "Components",
-                          "Components to draw, names separated by commas (\"Y\", \"R,G,B\", \"U,V\"), or \"all\": "
-                          "Y (R,G,B for RGB formats) for a waveform, every colour component for a histogram or "
-                          "parade, U,V for a vectorscope (which draws the first named across, the second up). A "
-                          "component the format lacks is an error at negotiation",
-                          cudahistogram::kAllComponents, kPropFlags),
-      [](ScopeSettings& s) -> std::string& { return s.components; });
-  props.Install(
-      gobject_class,
-      g_param_spec_enum("scale", "Scale", "How a count becomes brightness (the README gives the exact mapping)",
-                        cudahistogram::ScopeScaleEnumType(), int(cudahist::ScopeScale::kLogarithmic), kPropFlags),
-      [](ScopeSettings& s) -> cudahist::ScopeScale& { return s.scale; });
-  props.Install(
-      gobject_class,
-      g_param_spec_enum("graticule", "Graticule", "Reference marks drawn under the trace",
-                        cudahistogram::ScopeGraticuleEnumType(), int(cudahistogram::ScopeGraticule::kLegal),
-                        kPropFlags),
-      [](ScopeSettings& s) -> cudahistogram::ScopeGraticule& { return s.graticule; });
-  props.Install(
-      gobject_class,
-      g_param_spec_uint("gain", "Gain",
-                        "Counts are multiplied by this before the scale: brightens sparse traces (waveform, "
-                        "parade, vectorscope; histogram bars are scaled to their tallest bin)",
-                        1, cudahistogram::kMaxScopeGain, cudahistogram::kDefaultScopeGain, kPropFlags),
-      [](ScopeSettings& s) -> guint& { return s.gain; });
-}
-
 }  // namespace
 
 static void gst_cuda_video_scope_class_init(GstCudaVideoScopeClass* klass) {
-  GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
-  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
-  GstBaseTransformClass* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
-
-  InstallProperties(gobject_class);
-  gst_type_mark_as_plugin_api(cudahistogram::ScopeStyleEnumType(), GstPluginAPIFlags(0));
-  gst_type_mark_as_plugin_api(cudahistogram::ScopeScaleEnumType(), GstPluginAPIFlags(0));
-  gst_type_mark_as_plugin_api(cudahistogram::ScopeGraticuleEnumType(), GstPluginAPIFlags(0));
-
-  gst_element_class_add_static_pad_template(element_class, &src_template);
-  gst_element_class_set_static_metadata(
-      element_class, "CUDA video scope", "Filter/Analyzer/Video/Hardware",
-      "Video scopes of each frame as RGBA video at the input's frame rate: histogram, waveform, parade or "
-      "vectorscope, counted and drawn where the frame lives (CUDA memory on the GPU, system memory on the CPU)",
-      "cudahistogram developers");
-
-  GST_CUDA_FRAME_FILTER_CLASS(klass)->set_info = SetInfo;
-  trans_class->transform_caps = TransformCaps;
-  trans_class->fixate_caps = FixateCaps;
-  trans_class->transform_size = TransformSize;
-  trans_class->get_unit_size = GetUnitSize;
+  GstBaseTransformClass* trans_class = cudahistogram::InitElementClass(klass, kElementClass);
+  // RGBA pictures of any size from frames of any format, at the same rate, in the same memory.
+  cudahistogram::InitScopeCaps(trans_class);
   trans_class->decide_allocation = DecideAllocation;
   trans_class->transform = Transform;
-  trans_class->passthrough_on_same_caps = FALSE;
-
-  GST_DEBUG_CATEGORY_INIT(gst_cuda_video_scope_debug, "cudavideoscope", 0, "CUDA video scopes");
 }
 
 static void gst_cuda_video_scope_init(GstCudaVideoScope* self) { GST_CUDA_FRAME_FILTER(self)->parts = new Parts(); }

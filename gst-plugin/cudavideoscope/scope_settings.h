@@ -40,4 +40,9 @@ GType ScopeStyleEnumType();
 GType ScopeScaleEnumType();
 GType ScopeGraticuleEnumType();
 
+// Installs the element's properties on `klass`, each bound to its
+// ScopeSettings field (common/element_parts.h); a new style reconfigures the
+// src pad (its default size may differ).
+void InstallScopeSettingsProperties(GObjectClass* klass);
+
 }  // namespace cudahistogram
