@@ -98,6 +98,18 @@ gboolean Stop(GstBaseTransform* trans) {
   return TRUE;
 }
 
+// Frames laid out by a GstVideoMeta are read as the meta says
+// (MapInputFrame): upstream may send them, as to any GstVideoFilter.
+gboolean ProposeAllocation(GstBaseTransform* trans, GstQuery* decide_query, GstQuery* query) {
+  if (!GST_BASE_TRANSFORM_CLASS(gst_cuda_frame_filter_parent_class)->propose_allocation(trans, decide_query, query)) {
+    return FALSE;
+  }
+  if (!gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr)) {
+    gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
+  }
+  return TRUE;
+}
+
 gboolean Query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
   GstCudaFrameFilter* self = GST_CUDA_FRAME_FILTER(trans);
   if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
@@ -166,6 +178,7 @@ static void gst_cuda_frame_filter_class_init(GstCudaFrameFilterClass* klass) {
   trans_class->start = Start;
   trans_class->stop = Stop;
   trans_class->query = Query;
+  trans_class->propose_allocation = ProposeAllocation;
   gst_type_mark_as_plugin_api(GST_TYPE_CUDA_FRAME_FILTER, GstPluginAPIFlags(0));
   GST_DEBUG_CATEGORY_INIT(gst_cuda_frame_filter_debug, "cudaframefilter", 0,
                           "Base of the CUDA histogram elements: CUDA context, input frames");

@@ -9,8 +9,10 @@
 //   - set_caps: the input's GstVideoInfo, whether it is in CUDA memory, the
 //     context made sure for CUDA caps (only they need a GPU), then the
 //     subclass's set_info, as GstVideoFilter does it;
-//   - the map of an input frame, with a clear element error for a buffer
-//     that cannot hold the frame its caps or its GstVideoMeta describe;
+//   - the map of an input frame, laid out as its GstVideoMeta says when it
+//     has one (and GstVideoMeta proposed upstream, as GstVideoFilter does),
+//     with a clear element error for a buffer that cannot hold the frame its
+//     caps or its meta describe;
 //   - the subclass's C++ parts: its Settings and State (element_parts.h).
 #pragma once
 
