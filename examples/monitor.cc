@@ -45,7 +45,9 @@ constexpr char kUsage[] =
     "  --cut-threshold F     scene cut: normalised L1 luma distance to the last frame above F (default 0.5)\n"
     "  --summary             also print a \"frame\" line for every frame\n"
     "  --signalstats         print FFmpeg signalstats' figures (YMIN ... BRNG) per frame\n"
-    "                        instead of events (YUV formats)\n"
+    "                        instead of events (YUV formats), with TOUT and VREP in JSON lines\n"
+    "  --qc                  with --signalstats: cropdetect's and the field PSNR's figures too\n"
+    "                        (the rest of QCTools' graph; JSON lines)\n"
     "  --format json|csv     --signalstats output: JSON lines (default) or CSV\n"
     "  --scope STYLE         with --scope-png: draw a cudavideoscope of STYLE (waveform, parade,\n"
     "                        histogram, vectorscope)...\n"
@@ -60,6 +62,7 @@ struct Options {
   bool summary = false;
   bool progress = true;
   bool signalstats = false;
+  bool qc = false;  // with --signalstats: cropdetect and the field PSNR too
   examples::SignalStatsFormat format = examples::SignalStatsFormat::kJsonLines;
   std::string scope;      // cudavideoscope style, "" = no scope
   std::string scope_png;  // where its picture goes
@@ -92,6 +95,7 @@ std::string ParseArguments(int argc, char** argv, Options* o) {
     if (arg == "--summary") { o->summary = true; continue; }
     if (arg == "--quiet") { o->progress = false; continue; }
     if (arg == "--signalstats") { o->signalstats = true; continue; }
+    if (arg == "--qc") { o->qc = true; continue; }
     if (arg.rfind("--", 0) != 0) {
       if (!o->input.file.empty()) return "one input file only (got '" + o->input.file + "' and '" + arg + "')";
       o->input.file = arg;
@@ -127,6 +131,7 @@ std::string ParseArguments(int argc, char** argv, Options* o) {
       return "unknown option: " + arg;
     }
   }
+  if (o->qc && !o->signalstats) return "--qc goes with --signalstats";
   const std::string scope = ValidateScope(*o);
   return scope.empty() ? monitor::ValidateOptions(o->detectors) : scope;
 }
@@ -175,7 +180,9 @@ class Monitor {
       guint64 timestamp = GST_CLOCK_TIME_NONE;
       gst_structure_get_uint64(s, "timestamp", &timestamp);
       const double seconds = GST_CLOCK_TIME_IS_VALID(timestamp) ? double(timestamp) / GST_SECOND : -1.0;
-      std::printf("%s\n", examples::SignalStatsLine(options_.format, frames_, seconds, figures).c_str());
+      std::printf("%s\n", examples::SignalStatsLine(options_.format, frames_, seconds, figures,
+                                                    examples::ReadQcFigures(s))
+                               .c_str());
     }
     ++frames_;
     ReportProgress(false);
@@ -229,7 +236,11 @@ int main(int argc, char** argv) {
   // signalstats' figures come in the messages.
   const std::string scope_properties = options.scope.empty() ? "" : "style=" + options.scope;
   const std::string description = examples::DescribePipeline(
-      options.input, gpu, options.signalstats ? "signalstats=true" : "post-messages=false", scope_properties);
+      options.input, gpu,
+      !options.signalstats ? "post-messages=false"
+      : options.qc         ? "signalstats=true cropdetect=true field-psnr=true"
+                           : "signalstats=true",
+      scope_properties);
   std::string build_problem;
   GstElement* pipeline = examples::BuildPipeline(description, &build_problem);
   if (!pipeline) {

@@ -1,5 +1,6 @@
 #include "signalstats_output.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace examples {
@@ -8,6 +9,7 @@ namespace {
 std::string Number(double value, bool integer) {
   char text[40];
   if (integer) std::snprintf(text, sizeof text, "%ld", long(value));
+  else if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";  // JSON's (Python's) spelling
   else std::snprintf(text, sizeof text, "%.17g", value);
   return text;
 }
@@ -33,6 +35,44 @@ const std::vector<SignalStatsField>& SignalStatsFields() {
       {"v-dif", "VDIF", false},      {"brng", "BRNG", false},
   };
   return fields;
+}
+
+const std::vector<SignalStatsField>& QcFigureFields() {
+  static const std::vector<SignalStatsField> fields = {
+      {"tout", "TOUT", false},
+      {"vrep", "VREP", false},
+      {"crop-x1", "cropdetect.x1", true},
+      {"crop-x2", "cropdetect.x2", true},
+      {"crop-y1", "cropdetect.y1", true},
+      {"crop-y2", "cropdetect.y2", true},
+      {"crop-w", "cropdetect.w", true},
+      {"crop-h", "cropdetect.h", true},
+      {"crop-x", "cropdetect.x", true},
+      {"crop-y", "cropdetect.y", true},
+      {"psnr-mse-y", "psnr.mse.y", false},
+      {"psnr-y", "psnr.psnr.y", false},
+      {"psnr-mse-u", "psnr.mse.u", false},
+      {"psnr-u", "psnr.psnr.u", false},
+      {"psnr-mse-v", "psnr.mse.v", false},
+      {"psnr-v", "psnr.psnr.v", false},
+      {"psnr-mse-avg", "psnr.mse_avg", false},
+      {"psnr-avg", "psnr.psnr_avg", false},
+  };
+  return fields;
+}
+
+std::vector<std::pair<size_t, double>> ReadQcFigures(const GstStructure* message) {
+  std::vector<std::pair<size_t, double>> present;
+  const std::vector<SignalStatsField>& fields = QcFigureFields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    gint integer = 0;
+    gdouble real = 0;
+    if (fields[i].integer ? gst_structure_get_int(message, fields[i].message_field, &integer)
+                          : gst_structure_get_double(message, fields[i].message_field, &real)) {
+      present.emplace_back(i, fields[i].integer ? double(integer) : real);
+    }
+  }
+  return present;
 }
 
 bool ParseSignalStatsFormat(const std::string& text, SignalStatsFormat* format) {
@@ -66,7 +106,8 @@ std::string SignalStatsHeader(SignalStatsFormat format) {
 }
 
 std::string SignalStatsLine(SignalStatsFormat format, unsigned long frame, double pts,
-                            const std::vector<double>& figures) {
+                            const std::vector<double>& figures,
+                            const std::vector<std::pair<size_t, double>>& qc) {
   const std::vector<SignalStatsField>& fields = SignalStatsFields();
   const bool csv = format == SignalStatsFormat::kCsv;
   std::string line = csv ? std::to_string(frame) + "," + Pts(pts)
@@ -76,7 +117,12 @@ std::string SignalStatsLine(SignalStatsFormat format, unsigned long frame, doubl
     const std::string value = Number(figures[i], fields[i].integer);
     line += csv ? "," + value : std::string(",\"") + fields[i].name + "\":" + value;
   }
-  return csv ? line : line + "}";
+  if (csv) return line;
+  for (const auto& [index, value] : qc) {
+    const SignalStatsField& field = QcFigureFields()[index];
+    line += std::string(",\"") + field.name + "\":" + Number(value, field.integer);
+  }
+  return line + "}";
 }
 
 }  // namespace examples

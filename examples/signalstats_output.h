@@ -9,11 +9,18 @@
 // Integers print as integers; the doubles print with 17 significant digits
 // (the double itself, round-trippable): FFmpeg prints them with %g, so
 // compare after formatting them with %g (examples/compare_ffmpeg.py does).
+//
+// The rest of QCTools' graph follows where the message has it (TOUT and
+// VREP with signalstats=true, cropdetect=true, field-psnr=true), under its
+// lavfi names without "lavfi." and "signalstats.": "TOUT", "VREP",
+// "cropdetect.x1" ... "cropdetect.y", "psnr.mse.y" ... "psnr.psnr_avg"
+// (FFmpeg prints psnr's with %f of a float; +inf prints as Infinity in JSON).
 #pragma once
 
 #include <gst/gst.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace examples {
@@ -37,11 +44,19 @@ bool ParseSignalStatsFormat(const std::string& text, SignalStatsFormat* format);
 // without signalstats=true, or a format without Y, U and V).
 std::string ReadSignalStats(const GstStructure* message, std::vector<double>* figures);
 
+// The QC figures the messages may carry, in the order FFmpeg prints them.
+const std::vector<SignalStatsField>& QcFigureFields();
+
+// The QC figures present in one message: (index into QcFigureFields(), value).
+std::vector<std::pair<size_t, double>> ReadQcFigures(const GstStructure* message);
+
 // The CSV header line (no newline); empty for JSON lines.
 std::string SignalStatsHeader(SignalStatsFormat format);
 
 // One frame's line (no newline). `pts` in seconds, negative when unknown.
+// `qc`: ReadQcFigures' (JSON lines only: CSV keeps its fixed columns).
 std::string SignalStatsLine(SignalStatsFormat format, unsigned long frame, double pts,
-                            const std::vector<double>& figures);
+                            const std::vector<double>& figures,
+                            const std::vector<std::pair<size_t, double>>& qc = {});
 
 }  // namespace examples

@@ -19,18 +19,24 @@
 # path /tmp/cudahist-gst126, which gpuhost-run.sh links to the unpacked
 # folder; nothing of it is put on LD_LIBRARY_PATH, so the host's own programs
 # (python3) keep the host's libraries.
+#
+# With --baseline BUILD_BEFORE (a build of an earlier commit) it also packs
+# that build's benchmarks as baseline.tar.xz, for gpuhost-run.sh's `baseline`
+# step: both builds' benchmarks timed in turn in the same call.
 #   usage: scripts/gpuhost-pack.sh [BUILD_DIR] [--gst126 BUILD_DIR_TRIXIE
-#                                  [--unchanged-plugin126 OLD_PLUGIN.so]]
+#                                  [--unchanged-plugin126 OLD_PLUGIN.so]] [--baseline BUILD_BEFORE]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 build=build
 build126=""
 unchanged126=""  # a libgstcudahistogram.so of an earlier commit, built against 1.26 (race126)
+baseline=""      # a build of an earlier commit whose benchmarks the `baseline` step times
 while [ $# -gt 0 ]; do
   case $1 in
     --gst126) build126=${2:?--gst126 needs the trixie build folder}; shift 2 ;;
     --unchanged-plugin126) unchanged126=${2:?}; shift 2 ;;
+    --baseline) baseline=${2:?--baseline needs the earlier build folder}; shift 2 ;;
     *) build=$1; shift ;;
   esac
 done
@@ -121,6 +127,16 @@ if [ -x /usr/bin/ffmpeg ] && [ -e /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgst
     done
     ffmpeg -version | head -n 1 > "$signalstats_media/expected.done"
   fi
+  # gpuhost-run.sh qc: the QC clips and ffprobe's JSON of QCTools' graph over each (CLIP.qc.json).
+  qc_media="$out/media/qc"
+  if [ ! -s "$qc_media/expected.done" ]; then
+    rm -rf "$qc_media"
+    python3 examples/tests/signalstats_clips.py "$qc_media" --qc >/dev/null
+    for c in "$qc_media"/*.mp4 "$qc_media"/*.mkv; do
+      python3 examples/compare_ffmpeg.py --qc --save-expected "$c.qc.json" "$c"
+    done
+    ffprobe -version | head -n 1 > "$qc_media/expected.done"
+  fi
 else
   echo "gpuhost-pack: no ffmpeg or gstreamer1.0-libav here (scripts/install-deps.sh): no signalstats step" >&2
 fi
@@ -142,6 +158,12 @@ if [ -d "$out/scope-variants" ]; then
   xz_level=-9 pack scope_variants.tar.xz scope-variants
 elif [ -f "$out/scope_variants.tar.xz" ]; then
   echo "gpuhost-pack: scope_variants.tar.xz kept from an earlier pack (bench/tune_scopes.sh build .gpuhost/scope-variants rebuilds it)" >&2
+fi
+rm -f "$out/baseline.tar.xz"
+if [ -n "$baseline" ]; then
+  mkdir -p "$out/baseline/bin"
+  for b in histbench scopebench signalstats_bench; do cp "$baseline/bench/$b" "$out/baseline/bin/"; done
+  xz_level=-9 pack baseline.tar.xz baseline
 fi
 rm -f "$out/ffmpeg.tar.xz"
 [ -d "$out/ffmpeg" ] && pack ffmpeg.tar.xz ffmpeg

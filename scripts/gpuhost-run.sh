@@ -3,13 +3,18 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth signalstats signalstats_ffmpeg scopes videoscope
-#   signalstats_variants scope_variants
+#   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc scopes videoscope
+#   signalstats_variants scope_variants baseline
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
-#   tests126 decode126 examples126 bench126 oddwidth126 convert126
+#   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
+# oddwidth / nv21: the upstream limits docs/versions.md lists, shown again.
 # signalstats_ffmpeg (issue 10): FFmpeg's signalstats figures against the
 # element's on CUDA frames, and the speed table against ffmpeg (needs
 # ffmpeg.tar.xz from the pack).
+# qc: the QC counts' kernel (TOUT, VREP, cropdetect's line sums, field pairs)
+# against the reference, under memcheck and racecheck, then QCTools' whole
+# graph (ffprobe's JSON saved at pack time, media/qc/CLIP.qc.json) against the
+# element with signalstats, cropdetect and field-psnr on CUDA frames.
 # signalstats_variants: signalstats_bench and every signalstats_bench-NAME the
 # pack holds (bench/tune_signalstats.sh build, here before packing), two
 # rounds, each checked against the reference first; one table, fastest first;
@@ -20,6 +25,10 @@
 # checked against the CPU path and timed side by side, then Nsight Compute on
 # the base variant's kernels (bench/tune_scopes.sh profile). SCOPE_ROUNDS=N:
 # rounds of the uniform runs (default 2; peaked runs once).
+# baseline: histbench, scopebench and signalstats_bench of an earlier build
+# (gpuhost-pack.sh --baseline) and of this one, in turn, BASELINE_ROUNDS
+# rounds (default 3); a table of medians and after/before ratios
+# (bench/compare_builds.py).
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
 # (before the ordering; packed as gst126/gst-plugin-unchanged). Each step's full
 # log goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
@@ -40,6 +49,7 @@ unpack gst122.tar.xz
 unpack gst126.tar.xz
 unpack ffmpeg.tar.xz
 unpack scope_variants.tar.xz
+unpack baseline.tar.xz
 # gst126's executables start through trixie's loader at this fixed path.
 [ -d "$here/gst126" ] && ln -sfn "$here/gst126" /tmp/cudahist-gst126
 
@@ -139,12 +149,75 @@ PY
   rm -rf "$dir"
 }
 
+# The monitor with avdec_*: the bundle's FFmpeg libraries AFTER the GStreamer
+# bundle's lib/, so that its real GLib & co. win over the stubs of the same
+# names; only there (python3 and the rest keep the plain environment).
+write_monitor_with_ffmpeg_libs() {  # write_monitor_with_ffmpeg_libs PATH
+  cat > "$1" <<WRAP
+#!/bin/sh
+LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/monitor" "\$@"
+WRAP
+  chmod +x "$1"
+}
+
+# The QC counts on the GPU: the kernel against the reference, then the
+# element's figures against what ffprobe printed for QCTools' graph at pack
+# time (the H.264 clip decoded by nvh264dec, the others by avdec_* and
+# uploaded with cudaupload).
+qc_checks() {
+  use_gst 122
+  step qc_tests "$bin/kernel_tests" --gtest_filter='QcGpu.*'
+  step qc_memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin/kernel_tests" \
+    --gtest_filter='QcGpu.BackToBack*:QcGpu.BadInput*'
+  step qc_racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
+    --gtest_filter='QcGpu.BackToBack*'
+  local media=$here/media/qc compare=$here/scripts/compare_ffmpeg.py
+  if [ ! -d "$media" ] || [ ! -d "$here/ffmpeg" ]; then
+    echo "qc: no QC clips or ffmpeg bundle in the pack (gpuhost-pack.sh needs Debian's ffmpeg and gstreamer1.0-libav)" >> "$summary"
+    return 0
+  fi
+  local work; work=$(mktemp -d)
+  write_monitor_with_ffmpeg_libs "$work/monitor"
+  local clip name
+  for clip in "$media"/*.mp4 "$media"/*.mkv; do
+    name=$(basename "$clip"); name=qc_gpu_${name%.*}
+    if [ "${clip##*.}" = mp4 ]; then
+      GST_PLUGIN_FEATURE_RANK=nvh264dec:MAX step "$name" python3 "$compare" --monitor "$work/monitor" --qc \
+        --expected "$clip.qc.json" --require-gpu --require-decoder nvh264dec "$clip"
+    else
+      step "$name" python3 "$compare" --monitor "$work/monitor" --qc --expected "$clip.qc.json" --require-gpu "$clip"
+    fi
+  done
+  rm -rf "$work"
+}
+
 # Issue 10: the element's signalstats figures against FFmpeg's, frames in CUDA
 # memory, then the speed table. The carried ffmpeg (scripts/ffmpeg_bundle.py)
 # must first print here what the real one printed at pack time; the
 # comparison then uses those figures. nvh264dec decodes the 8-bit 4:2:0 H.264
 # clip (ranked first, and required); avdec_* (GStreamer's libav plugin,
 # carried) the others, which cudaupload puts in CUDA memory.
+# NV21 through cudaupload ! cudadownload alone, odd and even sizes: the bytes
+# that come back against those that went in (GStreamer 1.26 fails odd ones).
+nv21_round_trip() {
+  local dir size; dir=$(mktemp -d)
+  for size in 7x3 333x77 8x4 334x78; do
+    gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=snow ! \
+      "video/x-raw,format=NV21,width=${size%x*},height=${size#*x}" ! tee name=t ! queue ! \
+      filesink location="$dir/in.raw" t. ! queue ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! \
+      cudadownload ! video/x-raw ! filesink location="$dir/out.raw" > "$dir/log" 2>&1
+    local rc=$?
+    if [ $rc -ne 0 ]; then
+      echo "NV21 $size: pipeline failed (exit $rc): $(grep -m1 -iE 'error|fail' "$dir/log")"
+    elif cmp -s "$dir/in.raw" "$dir/out.raw"; then
+      echo "NV21 $size: identical ($(stat -c %s "$dir/in.raw") bytes)"
+    else
+      echo "NV21 $size: DIFFERENT ($(cmp "$dir/in.raw" "$dir/out.raw" | head -n 1))"
+    fi
+  done
+  rm -rf "$dir"
+}
+
 signalstats_checks() {
   local media=$here/media/signalstats ffmpeg=$here/ffmpeg/ffmpeg compare=$here/scripts/compare_ffmpeg.py
   if [ ! -x "$ffmpeg" ] || [ ! -d "$media" ]; then
@@ -152,15 +225,8 @@ signalstats_checks() {
     return 0
   fi
   use_gst 122
-  # The monitor with avdec_*: the bundle's FFmpeg libraries AFTER the GStreamer
-  # bundle's lib/, so that its real GLib & co. win over the stubs of the same
-  # names; only there (python3 and the rest keep the plain environment).
   local work; work=$(mktemp -d)
-  cat > "$work/monitor" <<WRAP
-#!/bin/sh
-LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/monitor" "\$@"
-WRAP
-  chmod +x "$work/monitor"
+  write_monitor_with_ffmpeg_libs "$work/monitor"
   step ffmpeg_version "$ffmpeg" -version
   step ffmpeg_bundle_matches bash -c 'status=0
     for c in "$1"/*.mp4 "$1"/*.mkv; do
@@ -206,6 +272,8 @@ for s in $steps; do
     decode126) use_gst 126; decode_checks 126 ;;
     oddwidth) use_gst 122; step oddwidth odd_width_round_trip ;;
     oddwidth126) use_gst 126; step oddwidth126 odd_width_round_trip ;;
+    nv21) use_gst 122; step nv21 nv21_round_trip ;;
+    nv21126) use_gst 126; step nv21126 nv21_round_trip ;;
     convert126)
       # Does 1.26's cudaconvert register here (1.22's does not: its NVRTC check
       # asks for compute_30)? gst-cuda opens "libnvrtc.so"; the host's CUDA
@@ -238,6 +306,7 @@ for s in $steps; do
       step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='Coverage/GpuCoverageTest.*/1*' ;;
     signalstats_ffmpeg) signalstats_checks ;;
+    qc) qc_checks ;;
     videoscope)
       # Issue 11, cudavideoscope on the GPU: drawings and pictures equal to the
       # CPU's, the element's speed (1080p NV12 to a 1024x512 waveform, target
@@ -301,6 +370,14 @@ for s in $steps; do
           "$logs/scope_profile"
       else
         echo "=== scope_variants: no scope_variants.tar.xz in the pack (bench/tune_scopes.sh build .gpuhost/scope-variants)" >> "$summary"
+      fi ;;
+    baseline)
+      if [ -d "$here/baseline" ]; then
+        use_gst 122
+        TAIL_LINES=60 step baseline python3 "$here/scripts/compare_builds.py" run "$here/baseline/bin" "$bin" \
+          "$logs/baseline" "${BASELINE_ROUNDS:-3}"
+      else
+        echo "=== baseline: no baseline.tar.xz in the pack (gpuhost-pack.sh --baseline BUILD_BEFORE)" >> "$summary"
       fi ;;
     bench126)
       # The element on both runtimes in one call: 1.22's plain path and 1.26's

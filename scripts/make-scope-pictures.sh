@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's scope pictures, made by the project itself: examples/monitor
+# The scope pictures of the README and docs/scopes.md, made by the project itself: examples/monitor
 # draws a waveform, a parade and a vectorscope (cudavideoscope) of a
 # photograph and writes them as PNGs under docs/images/.
 #   scripts/make-scope-pictures.sh [PHOTO]

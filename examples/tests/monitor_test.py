@@ -132,7 +132,8 @@ class MonitorSignalStats(unittest.TestCase):
     def test_json_lines_and_csv_carry_the_same_figures(self):
         lines = [json.loads(line) for line in self.signalstats()]
         self.assertEqual([e["frame"] for e in lines], [0, 1, 2, 3])
-        self.assertEqual(list(lines[0])[2:], self.NAMES)
+        # TOUT and VREP come with signalstats=true, in JSON lines only (CSV keeps its columns).
+        self.assertEqual(list(lines[0])[2:], self.NAMES + ["TOUT", "VREP"])
         csv = self.signalstats("--format", "csv")
         self.assertEqual(csv[0].split(","), ["frame", "pts"] + self.NAMES)
         self.assertEqual(len(csv), 5)
@@ -143,6 +144,23 @@ class MonitorSignalStats(unittest.TestCase):
         self.assertGreater(lines[0]["YMAX"], 200)
         self.assertEqual((lines[0]["YDIF"], lines[0]["UDIF"], lines[0]["VDIF"]), (0, 0, 0))
         self.assertIsInstance(lines[0]["YMIN"], int)
+
+    def test_qc_adds_cropdetect_and_the_field_psnr(self):
+        lines = [json.loads(line) for line in self.signalstats("--qc")]
+        crop = ["cropdetect." + n for n in "x1 x2 y1 y2 w h x y".split()]
+        psnr = ["psnr.mse.y", "psnr.psnr.y", "psnr.mse.u", "psnr.psnr.u", "psnr.mse.v", "psnr.psnr.v",
+                "psnr.mse_avg", "psnr.psnr_avg"]
+        # cropdetect skips the first two frames, as FFmpeg's does; 320x240 has an even height.
+        for frame, line in enumerate(lines):
+            self.assertEqual(list(line)[2:], self.NAMES + ["TOUT", "VREP"] + (crop if frame >= 2 else []) + psnr)
+        # SMPTE bars fill the frame: no border.
+        self.assertEqual((lines[2]["cropdetect.x1"], lines[2]["cropdetect.y1"]), (0, 0))
+        self.assertIsInstance(lines[2]["cropdetect.w"], int)
+
+    def test_qc_without_signalstats_is_a_usage_error(self):
+        result = support.run([MONITOR, "--qc"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--qc goes with --signalstats", result.stderr)
 
     def test_bad_format_is_a_usage_error(self):
         result = support.run([MONITOR, "--signalstats", "--format", "xml"])

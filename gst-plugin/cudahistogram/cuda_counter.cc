@@ -15,12 +15,16 @@ bool CudaCounter::EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n,
          LibraryOk(cudahist::PinnedCounts::Create(cudahist::CountsLength(spec, n), &pinned_), error);
 }
 
-bool CudaCounter::EnsureSignalStats(std::string* error) {
-  if (signalstats_ && pinned_signalstats_) return true;
-  signalstats_.reset();
-  pinned_signalstats_.reset();
-  return LibraryOk(cudahist::SignalStatsCounter::Create(&signalstats_), error) &&
-         LibraryOk(cudahist::PinnedSignalStats::Create(&pinned_signalstats_), error);
+bool CudaCounter::EnsureSignalStats(bool with_qc, std::string* error) {
+  if (!signalstats_ || !pinned_signalstats_) {
+    signalstats_.reset();
+    pinned_signalstats_.reset();
+    if (!LibraryOk(cudahist::SignalStatsCounter::Create(&signalstats_), error) ||
+        !LibraryOk(cudahist::PinnedSignalStats::Create(&pinned_signalstats_), error)) {
+      return false;
+    }
+  }
+  return !with_qc || pinned_qc_ || LibraryOk(cudahist::PinnedQcCounts::Create(&pinned_qc_), error);
 }
 
 bool CudaCounter::Count(cudaStream_t stream, const cudahist::HistogramSpec& spec, const cudahist::PlaneView* planes,
@@ -35,12 +39,14 @@ bool CudaCounter::Count(cudaStream_t stream, const cudahist::HistogramSpec& spec
 
 bool CudaCounter::CountSignalStats(cudaStream_t stream, const cudahist::YuvPlanes& planes,
                                    const cudahist::YuvPlanes* previous, const cudahist::SignalStatsCounts** counts,
-                                   std::string* error) {
-  if (!EnsureSignalStats(error) ||
-      !LibraryOk(signalstats_->Compute(planes, previous, stream, pinned_signalstats_->get()), error)) {
+                                   const cudahist::QcCounts** qc, std::string* error) {
+  if (!EnsureSignalStats(qc != nullptr, error) ||
+      !LibraryOk(signalstats_->Compute(planes, previous, stream, pinned_signalstats_->get()), error) ||
+      (qc != nullptr && !LibraryOk(signalstats_->ComputeQc(planes, stream, pinned_qc_->get()), error))) {
     return false;
   }
   *counts = pinned_signalstats_->get();
+  if (qc != nullptr) *qc = pinned_qc_->get();
   return true;
 }
 

@@ -1,6 +1,6 @@
 // The histogram element's device objects: the Histogrammer and pinned counts
 // reused frame after frame and, with signalstats, the SignalStatsCounter and
-// its pinned counts. They live in the element's ElementCuda (the context,
+// its pinned counts and the QC counts. They live in the element's ElementCuda (the context,
 // the stream, the ordering after the producer and the wait are there), so
 // every method is called with the context current and enqueues on `stream`.
 #pragma once
@@ -27,18 +27,22 @@ class CudaCounter {
   // Enqueues signalstats' counts of `planes` against `previous` (the
   // previous frame's, or null). `previous` needs no ordering of its own: it
   // was the frame of an earlier count, whose wait on this stream came first.
-  // *counts is filled once the stream is done, valid until the next call.
+  // With `qc` (null: not wanted), the frame's QC counts too, on the same
+  // stream. *counts (and *qc) are filled once the stream is done, valid until
+  // the next call.
   bool CountSignalStats(cudaStream_t stream, const cudahist::YuvPlanes& planes, const cudahist::YuvPlanes* previous,
-                        const cudahist::SignalStatsCounts** counts, std::string* error);
+                        const cudahist::SignalStatsCounts** counts, const cudahist::QcCounts** qc,
+                        std::string* error);
 
  private:
   bool EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n, std::string* error);
-  bool EnsureSignalStats(std::string* error);
+  bool EnsureSignalStats(bool with_qc, std::string* error);
 
   std::unique_ptr<cudahist::Histogrammer> histogrammer_;
   std::unique_ptr<cudahist::PinnedCounts> pinned_;
   std::unique_ptr<cudahist::SignalStatsCounter> signalstats_;
   std::unique_ptr<cudahist::PinnedSignalStats> pinned_signalstats_;
+  std::unique_ptr<cudahist::PinnedQcCounts> pinned_qc_;
 };
 
 }  // namespace cudahistogram

@@ -49,13 +49,14 @@ struct State {
   CountPlan plan;
   bool have_plan = false;
   CountFunction count = nullptr;
-  bool with_signalstats = false;
+  bool with_yuv_figures = false;  // signalstats, cropdetect or field-psnr asked of a format they read
   cudahistogram::ElementCuda<cudahistogram::CudaCounter> cuda;
   std::unique_ptr<cudahist::CpuHistogrammer> cpu;
   std::vector<uint32_t> cpu_counts;
   cudahistogram::HistogramAccumulator accumulator;
   cudahistogram::SignalStatsFrame signalstats;  // the previous frame for DIF
   bool signalstats_warned = false;  // of a format signalstats does not read, this negotiation
+  guint64 frames_seen = 0;  // since start: cropdetect leaves the first ones without figures
 };
 
 // Settings and State are the base class's parts (common/element_parts.h).
@@ -129,8 +130,8 @@ bool CountOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
   return true;
 }
 
-// signalstats' counts and the histograms of the plan in one library call,
-// where the frame lives (see signalstats_frame.h).
+// signalstats' counts (and the QC counts) and the histograms of the plan in
+// one library call, where the frame lives (see signalstats_frame.h).
 bool CountWithSignalStats(GstCudaHistogram* self, GstBuffer* buf, bool on_gpu, const uint32_t** counts) {
   State* st = StateOf(self);
   GstVideoFrame frame;
@@ -141,7 +142,7 @@ bool CountWithSignalStats(GstCudaHistogram* self, GstBuffer* buf, bool on_gpu, c
   }
   std::string error;
   const bool ok =
-      st->signalstats.Count(InfoOf(self), st->plan, buf, frame, on_gpu ? &st->cuda : nullptr, &error);
+      st->signalstats.Count(InfoOf(self), st->plan, buf, frame, on_gpu ? &st->cuda : nullptr, true, &error);
   gst_video_frame_unmap(&frame);
   if (!ok) {
     GST_ELEMENT_ERROR(self, STREAM, FAILED, ("signalstats failed: %s", error.c_str()), (nullptr));
@@ -159,18 +160,27 @@ bool CountSignalStatsOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Setting
   return CountWithSignalStats(self, buf, false, counts);
 }
 
-// signalstats=true counts YUV formats of 8 to 10 bits; on any other format
-// it is left out with a warning, once per negotiation, and the histograms go on.
-bool UseSignalStats(GstCudaHistogram* self, const Settings& settings) {
+// signalstats, cropdetect and field-psnr count YUV formats of 8 to 10 bits;
+// on any other format they are left out with a warning, once per
+// negotiation, and the histograms go on.
+bool UseYuvFigures(GstCudaHistogram* self, const Settings& settings) {
   State* st = StateOf(self);
-  if (!settings.signalstats) return false;
+  if (!settings.WantsYuvFigures()) return false;
   std::string why;
   if (cudahistogram::SignalStatsReads(InfoOf(self), &why)) return true;
   if (!st->signalstats_warned) {
     st->signalstats_warned = true;
+    std::string asked, figures;  // "signalstats=true and cropdetect=true", "signalstats and cropdetect"
+    for (const auto& [on, name] : {std::pair<bool, const char*>{settings.signalstats, "signalstats"},
+                                   {settings.cropdetect, "cropdetect"},
+                                   {settings.field_psnr, "field-psnr"}}) {
+      if (!on) continue;
+      asked += std::string(asked.empty() ? "" : " and ") + name + "=true";
+      figures += std::string(figures.empty() ? "" : " and ") + name;
+    }
     GST_ELEMENT_WARNING(self, STREAM, FORMAT,
-                        ("signalstats=true, but %s: these frames get no signalstats figures, "
-                         "only histograms", why.c_str()),
+                        ("%s, but %s: these frames get no %s figures, only histograms", asked.c_str(),
+                         why.c_str(), figures.c_str()),
                         ("signalstats reads YUV formats of 8 to 10 bits (NV12, I420, YUY2, "
                          "P010_10LE, I420_10LE, Y444 ...)"));
   }
@@ -179,12 +189,13 @@ bool UseSignalStats(GstCudaHistogram* self, const Settings& settings) {
 
 // The frame function, chosen once for the caps and the settings as level.c
 // chooses its process function: CUDA memory on the GPU, system memory on the
-// CPU, each with or without signalstats.
+// CPU, each with or without signalstats' counts (which cropdetect and
+// field-psnr share).
 void ChooseCountFunction(GstCudaHistogram* self, const Settings& settings) {
   State* st = StateOf(self);
   const bool gpu = Filter(self)->cuda_caps;
-  st->with_signalstats = UseSignalStats(self, settings);
-  if (st->with_signalstats) {
+  st->with_yuv_figures = UseYuvFigures(self, settings);
+  if (st->with_yuv_figures) {
     st->count = gpu ? CountSignalStatsOnGpu : CountSignalStatsOnCpu;
   } else {
     st->count = gpu ? CountOnGpu : CountOnCpu;
@@ -207,7 +218,7 @@ bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
 }
 
 void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
-                const cudahist::SignalStatsFigures* figures) {
+                const cudahist::SignalStatsFigures* figures, const cudahistogram::QcFields* qc) {
   const cudahistogram::HistogramLayout& l = StateOf(self)->plan.layout;
   if (!gst_buffer_is_writable(buf)) {
     // Only while attach-meta was switched on and the frame was already on
@@ -232,6 +243,10 @@ void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
     const GstCudaSignalStats stats = cudahistogram::MetaSignalStats(*figures);
     gst_cuda_histogram_meta_set_signalstats(meta, &stats);
   }
+  if (qc != nullptr) {
+    const GstCudaQcFigures figures_of_qc = cudahistogram::MetaQcFigures(*qc);
+    gst_cuda_histogram_meta_set_qc_figures(meta, &figures_of_qc);
+  }
 }
 
 cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
@@ -252,12 +267,27 @@ cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
 }
 
 void Accumulate(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
-                const uint32_t* counts, const cudahist::SignalStatsFigures* figures) {
+                const uint32_t* counts, const cudahist::SignalStatsFigures* figures,
+                const cudahistogram::QcFields* qc) {
   cudahistogram::HistogramAccumulator& acc = StateOf(self)->accumulator;
   const cudahistogram::HistogramLayout& layout = StateOf(self)->plan.layout;
   if (!acc.Accepts(layout)) PostPending(self);
-  acc.Add(layout, counts, TimingOf(self, buf), figures);
+  acc.Add(layout, counts, TimingOf(self, buf), figures, qc);
   if (acc.Due(settings.interval)) PostPending(self);
+}
+
+// Which QC figures the frame reports: TOUT and VREP with signalstats,
+// cropdetect's from its third frame on (its skip) where the line sums were
+// counted, the field PSNR on even heights (FFmpeg's graph refuses odd ones).
+cudahistogram::QcFields QcFieldsOf(const Settings& settings, guint64 frame_index,
+                                   const cudahist::QcFigures& figures) {
+  cudahistogram::QcFields qc;
+  qc.figures = figures;
+  qc.tout_vrep = settings.signalstats;
+  qc.crop = settings.cropdetect && figures.has_crop &&
+            frame_index >= guint64(cudahist::kCropDetectSkippedFrames);
+  qc.field_psnr = settings.field_psnr && figures.has_field_psnr;
+  return qc;
 }
 
 // --- GstBaseTransform / GstElement vfuncs -----------------------------------
@@ -265,7 +295,7 @@ void Accumulate(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
 // GStreamer's CUDA copies (cudaupload, cudadownload, gst_cuda_buffer_copy)
 // move width x pixel-stride bytes per row: for packed 4:2:2 of odd width that
 // is 2 bytes short of the row, so the last V sample of every row is not the
-// source's (seen on 1.22, see the README). The element cannot tell which
+// source's (seen on 1.22 and 1.26, see docs/versions.md). The element cannot tell which
 // producer wrote the frame, so it says so once per negotiation.
 void WarnOfOddWidthPacked422(GstCudaHistogram* self) {
   const GstVideoInfo& info = InfoOf(self);
@@ -310,19 +340,28 @@ GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   const Settings settings = CopySettings(self);
   State* st = StateOf(self);
   if (!Filter(self)->negotiated) return GST_FLOW_NOT_NEGOTIATED;
+  const guint64 frame_index = st->frames_seen++;
   if (!settings.attach_meta && !settings.post_messages) {
     st->signalstats.Restart();  // a frame not counted breaks the chain of previous frames
     return GST_FLOW_OK;
   }
   if (!EnsurePlan(self, settings)) return GST_FLOW_ERROR;
-  if (!st->with_signalstats) st->signalstats.Restart();
+  const bool with_signalstats = st->with_yuv_figures && settings.signalstats;
+  if (!with_signalstats) st->signalstats.Restart();  // DIF only against a frame counted with signalstats
   const uint32_t* counts = nullptr;
   if (!st->count(self, buf, settings, &counts)) return GST_FLOW_ERROR;
-  const cudahist::SignalStatsFigures* figures = st->with_signalstats ? &st->signalstats.figures() : nullptr;
-  if (settings.attach_meta) AttachMeta(self, buf, counts, figures);
-  if (settings.post_messages) Accumulate(self, buf, settings, counts, figures);
+  const cudahist::SignalStatsFigures* figures = with_signalstats ? &st->signalstats.figures() : nullptr;
+  cudahistogram::QcFields qc_fields;
+  if (st->with_yuv_figures) qc_fields = QcFieldsOf(settings, frame_index, st->signalstats.qc_figures());
+  const cudahistogram::QcFields* qc = st->with_yuv_figures ? &qc_fields : nullptr;
+  if (settings.attach_meta) AttachMeta(self, buf, counts, figures, qc);
+  if (settings.post_messages) Accumulate(self, buf, settings, counts, figures, qc);
   // After the meta: while held the buffer is no longer writable.
-  if (st->with_signalstats) st->signalstats.KeepAsPrevious(buf);
+  if (with_signalstats) {
+    st->signalstats.KeepAsPrevious(buf);
+  } else {
+    st->signalstats.Restart();  // cropdetect or field-psnr alone hold no previous frame
+  }
   return GST_FLOW_OK;
 }
 
@@ -352,7 +391,7 @@ gboolean ProposeAllocation(GstBaseTransform* trans, GstQuery* decide_query, GstQ
            ->propose_allocation(trans, decide_query, query)) {
     return FALSE;
   }
-  if (CopySettings(self).signalstats) cudahistogram::ReserveThePreviousFrame(query);
+  if (CopySettings(self).signalstats) cudahistogram::ReserveThePreviousFrame(query);  // DIF's only
   return TRUE;
 }
 

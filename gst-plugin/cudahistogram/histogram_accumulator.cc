@@ -4,7 +4,7 @@ namespace cudahistogram {
 
 void HistogramAccumulator::Add(const HistogramLayout& layout, const uint32_t* counts,
                                const FrameTiming& timing,
-                               const cudahist::SignalStatsFigures* figures) {
+                               const cudahist::SignalStatsFigures* figures, const QcFields* qc) {
   if (frames_ == 0) {
     layout_ = layout;
     counts_.assign(size_t(layout.bins) * size_t(layout.n_components), 0);
@@ -21,6 +21,11 @@ void HistogramAccumulator::Add(const HistogramLayout& layout, const uint32_t* co
   } else {
     last_figures_.reset();
   }
+  if (qc != nullptr) {
+    last_qc_ = *qc;
+  } else {
+    last_qc_.reset();
+  }
   ++frames_;
 }
 
@@ -36,6 +41,7 @@ void HistogramAccumulator::Reset() {
   first_ = FrameTiming();
   counts_.clear();
   last_figures_.reset();
+  last_qc_.reset();
 }
 
 }  // namespace cudahistogram

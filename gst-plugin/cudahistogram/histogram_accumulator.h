@@ -1,7 +1,8 @@
 // Counts added up over the `interval`, the way `level` accumulates its
 // sums between messages: the timestamps are those of the first frame of the
 // interval, the duration is the sum of the frames' durations. signalstats'
-// figures do not add up: the interval's are those of its last frame.
+// figures and the QC figures do not add up: the interval's are those of its
+// last frame.
 #pragma once
 
 #include <gst/gst.h>
@@ -13,6 +14,7 @@
 #include "cudahist/signalstats.h"
 
 #include "common/video_planes.h"
+#include "cudahistogram/signalstats_message.h"
 
 namespace cudahistogram {
 
@@ -29,9 +31,10 @@ class HistogramAccumulator {
   // False when frames of another layout (format, size, ROI, bins, components)
   // are pending: they must be posted first, counts of two layouts do not add.
   bool Accepts(const HistogramLayout& layout) const { return empty() || layout == layout_; }
-  // `figures`: the frame's signalstats figures, or null when it has none.
+  // `figures`: the frame's signalstats figures, or null when it has none;
+  // `qc` the same for its QC figures.
   void Add(const HistogramLayout& layout, const uint32_t* counts, const FrameTiming& timing,
-           const cudahist::SignalStatsFigures* figures = nullptr);
+           const cudahist::SignalStatsFigures* figures = nullptr, const QcFields* qc = nullptr);
   // Interval 0 wants every frame; a frame of unknown duration cannot be
   // measured against the interval, so it ends the interval too.
   bool Due(guint64 interval) const;
@@ -47,6 +50,8 @@ class HistogramAccumulator {
   const cudahist::SignalStatsFigures* last_figures() const {
     return last_figures_ ? &*last_figures_ : nullptr;
   }
+  // The last frame's QC figures, or null when it had none.
+  const QcFields* last_qc() const { return last_qc_ ? &*last_qc_ : nullptr; }
 
  private:
   HistogramLayout layout_;
@@ -56,6 +61,7 @@ class HistogramAccumulator {
   GstClockTime duration_ = 0;
   bool unknown_duration_ = false;
   std::optional<cudahist::SignalStatsFigures> last_figures_;
+  std::optional<QcFields> last_qc_;
 };
 
 }  // namespace cudahistogram

@@ -99,6 +99,7 @@ GstStructure* HistogramStructure(const HistogramAccumulator& acc) {
   if (const cudahist::SignalStatsFigures* figures = acc.last_figures()) {
     SetSignalStatsFields(*figures, s);
   }
+  if (const QcFields* qc = acc.last_qc()) SetQcFields(*qc, s);
   return s;
 }
 

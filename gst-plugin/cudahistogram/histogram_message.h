@@ -15,6 +15,8 @@
 //   clipped-low, clipped-high     GValueArray of gdouble, fractions 0..1
 //   y-min ... brng   signalstats' figures of the last frame, when it has them
 //                    (signalstats_message.h)
+//   tout vrep, crop-x1 ... crop-y, psnr-mse-y ... psnr-avg   the last frame's
+//                    QC figures, where asked for and reported (signalstats_message.h)
 //
 // Statistics from the counts: with bins == 2^depth a bin is one code value and
 // every statistic is exact. With coarser bins, mean and stddev use each bin's

@@ -9,7 +9,8 @@ namespace cudahistogram {
 
 bool Settings::operator==(const Settings& o) const {
   return count == o.count && algorithm == o.algorithm && attach_meta == o.attach_meta &&
-         post_messages == o.post_messages && interval == o.interval && signalstats == o.signalstats;
+         post_messages == o.post_messages && interval == o.interval && signalstats == o.signalstats &&
+         cropdetect == o.cropdetect && field_psnr == o.field_psnr;
 }
 
 GType AlgorithmEnumType() {
@@ -126,9 +127,30 @@ void InstallSettingsProperties(GObjectClass* gobject_class) {
                            "mean, difference to the previous frame, out-of-broadcast-range "
                            "fraction) to the message and the meta, counted in the same pass "
                            "as the histograms. YUV formats of 8 to 10 bits only: on others a "
-                           "warning, and histograms alone",
+                           "warning, and histograms alone. With it come TOUT and VREP (tout, "
+                           "vrep: signalstats=stat=tout+vrep)",
                            FALSE, kMutablePlaying),
       [](Settings& s) -> bool& { return s.signalstats; });
+  props.Install(
+      gobject_class,
+      g_param_spec_boolean("cropdetect", "cropdetect",
+                           "Add FFmpeg cropdetect=reset=1's figures of each frame (crop-x1, "
+                           "crop-x2, crop-y1, crop-y2, crop-w, crop-h, crop-x, crop-y: the "
+                           "picture inside black borders, limit 24/255, round 16) to the message "
+                           "and the meta; none on the first two frames, which cropdetect skips. "
+                           "YUV formats of 8 to 10 bits, as signalstats",
+                           FALSE, kMutablePlaying),
+      [](Settings& s) -> bool& { return s.cropdetect; });
+  props.Install(
+      gobject_class,
+      g_param_spec_boolean("field-psnr", "Field PSNR",
+                           "Add the PSNR between the top and the bottom field of each frame, as "
+                           "FFmpeg's field=top and field=bottom into psnr give it (psnr-mse-y, "
+                           "-u, -v, -avg, psnr-y, -u, -v, -avg; +inf when the fields are equal), "
+                           "to the message and the meta; none on frames of odd height. YUV "
+                           "formats of 8 to 10 bits, as signalstats",
+                           FALSE, kMutablePlaying),
+      [](Settings& s) -> bool& { return s.field_psnr; });
 }
 
 

@@ -23,6 +23,11 @@ struct Settings {
   bool post_messages = true;
   guint64 interval = 0;  // nanoseconds; 0: one message per frame
   bool signalstats = false;  // FFmpeg signalstats' figures of YUV frames of 8 to 10 bits
+  bool cropdetect = false;   // cropdetect=reset=1's figures of the same frames
+  bool field_psnr = false;   // the PSNR between each frame's top and bottom field
+
+  // Whether any of signalstats, cropdetect, field-psnr asks for the YUV counts.
+  bool WantsYuvFigures() const { return signalstats || cropdetect || field_psnr; }
 
   bool operator==(const Settings& other) const;
   bool operator!=(const Settings& other) const { return !(*this == other); }

@@ -114,19 +114,24 @@ GstBuffer* SignalStatsFrame::UsablePrevious(GstCudaContext* context) const {
 bool SignalStatsFrame::CountMapped(const cudahist::YuvPlanes& planes,
                                    const cudahist::YuvPlanes* previous, GstBuffer* buffer,
                                    ElementCuda<CudaCounter>* cuda, const cudahist::SignalStatsCounts** counts,
-                                   std::string* error) {
+                                   const cudahist::QcCounts** qc, std::string* error) {
   if (cuda != nullptr) {
     return cuda->RunAfterProducers(
         buffer,
         [&](CudaCounter& counter, cudaStream_t stream, std::string* e) {
-          return counter.CountSignalStats(stream, planes, previous, counts, e);
+          return counter.CountSignalStats(stream, planes, previous, counts, qc, e);
         },
         error);
   }
   if (!cpu_counts_) cpu_counts_ = std::make_unique<cudahist::SignalStatsCounts>();
-  const cudahist::Status status = cpu_.Compute(planes, previous, cpu_counts_.get());
-  if (!status.ok()) *error = status.message();
+  cudahist::Status status = cpu_.Compute(planes, previous, cpu_counts_.get());
   *counts = cpu_counts_.get();
+  if (status.ok() && qc != nullptr) {
+    if (!cpu_qc_) cpu_qc_ = std::make_unique<cudahist::QcCounts>();
+    status = cpu_.ComputeQc(planes, cpu_qc_.get());
+    *qc = cpu_qc_.get();
+  }
+  if (!status.ok()) *error = status.message();
   return status.ok();
 }
 
@@ -140,7 +145,8 @@ void SignalStatsFrame::TakeHistograms(const cudahist::SignalStatsCounts& counts,
 }
 
 bool SignalStatsFrame::Count(const GstVideoInfo& info, const CountPlan& plan, GstBuffer* buffer,
-                             const GstVideoFrame& frame, ElementCuda<CudaCounter>* cuda, std::string* error) {
+                             const GstVideoFrame& frame, ElementCuda<CudaCounter>* cuda, bool with_qc,
+                             std::string* error) {
   if (!EnsureYuvPlan(info, plan, error)) {
     Restart();
     return false;
@@ -159,14 +165,16 @@ bool SignalStatsFrame::Count(const GstVideoInfo& info, const CountPlan& plan, Gs
   cudahist::YuvPlanes previous_planes;
   if (previous != nullptr) previous_planes = YuvPlanesOf(previous_frame);
   const cudahist::SignalStatsCounts* counts = nullptr;
+  const cudahist::QcCounts* qc = nullptr;
   const bool ok = CountMapped(planes, previous != nullptr ? &previous_planes : nullptr, buffer,
-                              cuda, &counts, error);
+                              cuda, &counts, with_qc ? &qc : nullptr, error);
   if (previous != nullptr) gst_video_frame_unmap(&previous_frame);
   if (!ok) {
     Restart();
     return false;
   }
   figures_ = cudahist::FiguresOf(*counts);
+  if (with_qc) qc_figures_ = cudahist::QcFiguresOf(*qc);
   TakeHistograms(*counts, plan.layout);
   return true;
 }

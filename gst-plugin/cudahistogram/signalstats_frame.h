@@ -50,10 +50,12 @@ class SignalStatsFrame {
   // Counts `frame` (the mapping of `buffer` with `info`: device pointers of
   // cuda->context() when `cuda` is given, host memory otherwise) against the
   // previous frame when one applies. `plan` is the element's plan for this
-  // frame (components, bins, region). False with `error` naming the cause;
-  // the previous frame is dropped then.
+  // frame (components, bins, region). With `with_qc`, the QC counts of the
+  // frame too (TOUT, VREP, cropdetect's line sums, the field pairs), before
+  // the same wait. False with `error` naming the cause; the previous frame is
+  // dropped then.
   bool Count(const GstVideoInfo& info, const CountPlan& plan, GstBuffer* buffer,
-             const GstVideoFrame& frame, ElementCuda<CudaCounter>* cuda, std::string* error);
+             const GstVideoFrame& frame, ElementCuda<CudaCounter>* cuda, bool with_qc, std::string* error);
   // Holds `buffer` (a reference) as the next frame's previous. Called once
   // the element is done with the buffer (its meta attached): while held the
   // buffer is not writable.
@@ -61,6 +63,8 @@ class SignalStatsFrame {
 
   // Valid after a successful Count, until the next one.
   const cudahist::SignalStatsFigures& figures() const { return figures_; }
+  // The QC figures, after a successful Count with `with_qc`.
+  const cudahist::QcFigures& qc_figures() const { return qc_figures_; }
   // plan.layout.n_components * plan.layout.bins counts, component-major:
   // what the histogram path counts for the same plan.
   const uint32_t* histograms() const { return histograms_.data(); }
@@ -71,9 +75,10 @@ class SignalStatsFrame {
   // frame in `context` (null: system memory) counted with `yuv_plan_`.
   GstBuffer* UsablePrevious(GstCudaContext* context) const;
   cudahist::YuvPlanes YuvPlanesOf(const GstVideoFrame& frame) const;
+  // `qc` null: no QC counts wanted.
   bool CountMapped(const cudahist::YuvPlanes& planes, const cudahist::YuvPlanes* previous,
                    GstBuffer* buffer, ElementCuda<CudaCounter>* cuda, const cudahist::SignalStatsCounts** counts,
-                   std::string* error);
+                   const cudahist::QcCounts** qc, std::string* error);
   void TakeHistograms(const cudahist::SignalStatsCounts& counts, const HistogramLayout& layout);
 
   CountPlan yuv_plan_;  // components Y, U, V of the element's region
@@ -86,7 +91,9 @@ class SignalStatsFrame {
 
   cudahist::CpuSignalStats cpu_;
   std::unique_ptr<cudahist::SignalStatsCounts> cpu_counts_;
+  std::unique_ptr<cudahist::QcCounts> cpu_qc_;
   cudahist::SignalStatsFigures figures_{};
+  cudahist::QcFigures qc_figures_{};
   std::vector<uint32_t> histograms_;
 };
 

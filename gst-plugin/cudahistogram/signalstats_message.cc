@@ -56,4 +56,72 @@ GstCudaSignalStats MetaSignalStats(const Figures& figures) {
   return meta;
 }
 
+namespace {
+
+using Qc = cudahist::QcFigures;
+using Crop = cudahist::CropFigures;
+using QcMeta = GstCudaQcFigures;
+
+struct CropField {
+  const char* name;
+  int Crop::*figure;
+  gint QcMeta::*meta;
+};
+struct QcDoubleField {
+  const char* name;
+  double Qc::*figure;
+  gdouble QcMeta::*meta;
+};
+
+constexpr QcDoubleField kToutVrepFields[] = {
+    {"tout", &Qc::tout, &QcMeta::tout},
+    {"vrep", &Qc::vrep, &QcMeta::vrep},
+};
+
+constexpr CropField kCropFields[] = {
+    {"crop-x1", &Crop::x1, &QcMeta::crop_x1}, {"crop-x2", &Crop::x2, &QcMeta::crop_x2},
+    {"crop-y1", &Crop::y1, &QcMeta::crop_y1}, {"crop-y2", &Crop::y2, &QcMeta::crop_y2},
+    {"crop-w", &Crop::w, &QcMeta::crop_w},    {"crop-h", &Crop::h, &QcMeta::crop_h},
+    {"crop-x", &Crop::x, &QcMeta::crop_x},    {"crop-y", &Crop::y, &QcMeta::crop_y},
+};
+
+constexpr QcDoubleField kPsnrFields[] = {
+    {"psnr-mse-y", &Qc::mse_y, &QcMeta::psnr_mse_y},       {"psnr-mse-u", &Qc::mse_u, &QcMeta::psnr_mse_u},
+    {"psnr-mse-v", &Qc::mse_v, &QcMeta::psnr_mse_v},       {"psnr-mse-avg", &Qc::mse_avg, &QcMeta::psnr_mse_avg},
+    {"psnr-y", &Qc::psnr_y, &QcMeta::psnr_y},             {"psnr-u", &Qc::psnr_u, &QcMeta::psnr_u},
+    {"psnr-v", &Qc::psnr_v, &QcMeta::psnr_v},             {"psnr-avg", &Qc::psnr_avg, &QcMeta::psnr_avg},
+};
+
+template <size_t N>
+void SetDoubles(const QcDoubleField (&fields)[N], const Qc& figures, GstStructure* s) {
+  for (const QcDoubleField& f : fields) gst_structure_set(s, f.name, G_TYPE_DOUBLE, figures.*f.figure, nullptr);
+}
+
+}  // namespace
+
+void SetQcFields(const QcFields& qc, GstStructure* s) {
+  if (qc.tout_vrep) SetDoubles(kToutVrepFields, qc.figures, s);
+  if (qc.crop) {
+    for (const CropField& f : kCropFields) gst_structure_set(s, f.name, G_TYPE_INT, qc.figures.crop.*f.figure, nullptr);
+  }
+  if (qc.field_psnr) SetDoubles(kPsnrFields, qc.figures, s);
+}
+
+GstCudaQcFigures MetaQcFigures(const QcFields& qc) {
+  GstCudaQcFigures meta{};
+  meta.has_tout_vrep = qc.tout_vrep;
+  meta.has_crop = qc.crop;
+  meta.has_field_psnr = qc.field_psnr;
+  if (qc.tout_vrep) {
+    for (const QcDoubleField& f : kToutVrepFields) meta.*f.meta = qc.figures.*f.figure;
+  }
+  if (qc.crop) {
+    for (const CropField& f : kCropFields) meta.*f.meta = qc.figures.crop.*f.figure;
+  }
+  if (qc.field_psnr) {
+    for (const QcDoubleField& f : kPsnrFields) meta.*f.meta = qc.figures.*f.figure;
+  }
+  return meta;
+}
+
 }  // namespace cudahistogram

@@ -44,6 +44,8 @@ gst_cuda_histogram_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffe
   hmeta->counts = NULL;
   hmeta->has_signalstats = FALSE;
   memset (&hmeta->signalstats, 0, sizeof (hmeta->signalstats));
+  hmeta->has_qc_figures = FALSE;
+  memset (&hmeta->qc_figures, 0, sizeof (hmeta->qc_figures));
   return TRUE;
 }
 
@@ -94,6 +96,8 @@ gst_cuda_histogram_meta_transform (GstBuffer * dest, GstMeta * meta,
       sizeof (guint32) * (gsize) src->bins * src->n_components);
   gst_cuda_histogram_meta_set_signalstats (dst,
       gst_cuda_histogram_meta_get_signalstats (src));
+  gst_cuda_histogram_meta_set_qc_figures (dst,
+      gst_cuda_histogram_meta_get_qc_figures (src));
   return TRUE;
 }
 
@@ -318,4 +322,44 @@ gst_cuda_histogram_meta_set_signalstats (GstCudaHistogramMeta * meta,
     meta->signalstats = *stats;
   else
     memset (&meta->signalstats, 0, sizeof (meta->signalstats));
+}
+
+/**
+ * gst_cuda_histogram_meta_get_qc_figures:
+ * @meta: a #GstCudaHistogramMeta
+ *
+ * In Python `meta.get_qc_figures()` is None or an object with the fields of
+ * #GstCudaQcFigures (`.tout`, `.has_crop`, `.crop_w`, `.psnr_y` ...); it
+ * lives as long as the buffer.
+ *
+ * Returns: (transfer none) (nullable): TOUT, VREP, cropdetect and the field
+ *   PSNR of the frame, each with its has_ flag, or %NULL when none was
+ *   computed (signalstats, cropdetect and field-psnr all off, a format they
+ *   do not read, a meta added by the application without them).
+ */
+const GstCudaQcFigures *
+gst_cuda_histogram_meta_get_qc_figures (const GstCudaHistogramMeta * meta)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+  return meta->has_qc_figures ? &meta->qc_figures : NULL;
+}
+
+/**
+ * gst_cuda_histogram_meta_set_qc_figures:
+ * @meta: a #GstCudaHistogramMeta
+ * @figures: (nullable): the figures to store, or %NULL to clear them
+ *
+ * Stores a copy of @figures in @meta; %NULL makes
+ * gst_cuda_histogram_meta_get_qc_figures() return %NULL.
+ */
+void
+gst_cuda_histogram_meta_set_qc_figures (GstCudaHistogramMeta * meta,
+    const GstCudaQcFigures * figures)
+{
+  g_return_if_fail (meta != NULL);
+  meta->has_qc_figures = figures != NULL;
+  if (figures != NULL)
+    meta->qc_figures = *figures;
+  else
+    memset (&meta->qc_figures, 0, sizeof (meta->qc_figures));
 }

@@ -34,11 +34,15 @@
  *   m.get_component_names()                         # ["Y", "U", "V"]
  *   m.get_counts(0)                                 # list of m.bins ints ([] out of range)
  *   m.get_signalstats()                             # None, or .y_avg, .brng ... (below)
+ *   m.get_qc_figures()                              # None, or .tout, .crop_w, .psnr_y ...
  *
  * With the element's signalstats=true on a YUV format of 8 to 10 bits the
  * meta also carries FFmpeg signalstats' figures of the frame
  * (GstCudaSignalStats); gst_cuda_histogram_meta_get_signalstats returns
- * them, or NULL when they were not computed.
+ * them, or NULL when they were not computed. With signalstats, cropdetect
+ * or field-psnr it carries the rest of QCTools' graph (GstCudaQcFigures:
+ * TOUT, VREP, cropdetect, the PSNR between the fields), read with
+ * gst_cuda_histogram_meta_get_qc_figures.
  *
  * Each function's contract is documented where it is defined, in
  * gstcudahistogrammeta.c.
@@ -56,6 +60,7 @@ G_BEGIN_DECLS
 #define GST_CUDA_HISTOGRAM_MAX_COMPONENTS 4
 
 typedef struct _GstCudaHistogramMeta GstCudaHistogramMeta;
+typedef struct _GstCudaQcFigures GstCudaQcFigures;
 typedef struct _GstCudaSignalStats GstCudaSignalStats;
 
 /**
@@ -123,6 +128,62 @@ struct _GstCudaSignalStats {
 };
 
 /**
+ * GstCudaQcFigures:
+ * @has_tout_vrep: whether @tout and @vrep were computed (signalstats=true)
+ * @tout: TOUT (lavfi.signalstats.TOUT), the fraction of temporal-outlier pixels
+ * @vrep: VREP (lavfi.signalstats.VREP), the fraction of pixels in rows that
+ *   repeat the row four above
+ * @has_crop: whether the crop_* fields hold cropdetect's figures (cropdetect=true;
+ *   FALSE on the first two frames, which cropdetect skips)
+ * @crop_x1: lavfi.cropdetect.x1
+ * @crop_x2: lavfi.cropdetect.x2
+ * @crop_y1: lavfi.cropdetect.y1
+ * @crop_y2: lavfi.cropdetect.y2
+ * @crop_w: lavfi.cropdetect.w
+ * @crop_h: lavfi.cropdetect.h
+ * @crop_x: lavfi.cropdetect.x
+ * @crop_y: lavfi.cropdetect.y
+ * @has_field_psnr: whether the psnr_* fields hold the PSNR between the
+ *   frame's top and bottom field (field-psnr=true and an even height)
+ * @psnr_mse_y: lavfi.psnr.mse.y
+ * @psnr_mse_u: lavfi.psnr.mse.u
+ * @psnr_mse_v: lavfi.psnr.mse.v
+ * @psnr_mse_avg: lavfi.psnr.mse_avg
+ * @psnr_y: lavfi.psnr.psnr.y (+inf when the fields are equal)
+ * @psnr_u: lavfi.psnr.psnr.u
+ * @psnr_v: lavfi.psnr.psnr.v
+ * @psnr_avg: lavfi.psnr.psnr_avg
+ *
+ * The rest of QCTools' graph (qcli's signalstats=stat=tout+vrep+brng,
+ * cropdetect=reset=1, field=top and field=bottom into psnr), as FFmpeg
+ * computes it (docs/qc-figures.md): tout and vrep print as FFmpeg prints them
+ * with %g, the psnr figures with %f.
+ */
+struct _GstCudaQcFigures {
+  gboolean has_tout_vrep;
+  gdouble tout;
+  gdouble vrep;
+  gboolean has_crop;
+  gint crop_x1;
+  gint crop_x2;
+  gint crop_y1;
+  gint crop_y2;
+  gint crop_w;
+  gint crop_h;
+  gint crop_x;
+  gint crop_y;
+  gboolean has_field_psnr;
+  gdouble psnr_mse_y;
+  gdouble psnr_mse_u;
+  gdouble psnr_mse_v;
+  gdouble psnr_mse_avg;
+  gdouble psnr_y;
+  gdouble psnr_u;
+  gdouble psnr_v;
+  gdouble psnr_avg;
+};
+
+/**
  * GstCudaHistogramMeta:
  * @meta: parent
  * @format: the video format of the frame that was counted
@@ -141,9 +202,13 @@ struct _GstCudaSignalStats {
  * @has_signalstats: whether @signalstats holds the frame's figures
  * @signalstats: FFmpeg signalstats' figures of the frame, when
  *   @has_signalstats (read them with gst_cuda_histogram_meta_get_signalstats())
+ * @has_qc_figures: whether @qc_figures holds the frame's QC figures
+ * @qc_figures: TOUT, VREP, cropdetect and the field PSNR, when
+ *   @has_qc_figures (read them with gst_cuda_histogram_meta_get_qc_figures())
  *
  * Fields are only ever appended: @has_signalstats and @signalstats came with
- * the signalstats property and sit after all earlier fields.
+ * the signalstats property and sit after all earlier fields, @has_qc_figures
+ * and @qc_figures after them.
  */
 struct _GstCudaHistogramMeta {
   GstMeta meta;
@@ -164,6 +229,9 @@ struct _GstCudaHistogramMeta {
 
   gboolean has_signalstats;
   GstCudaSignalStats signalstats;
+
+  gboolean has_qc_figures;
+  GstCudaQcFigures qc_figures;
 };
 
 GType gst_cuda_histogram_meta_api_get_type (void);
@@ -199,6 +267,11 @@ const GstCudaSignalStats *gst_cuda_histogram_meta_get_signalstats (const GstCuda
 
 void gst_cuda_histogram_meta_set_signalstats (GstCudaHistogramMeta * meta,
     const GstCudaSignalStats * stats);
+
+const GstCudaQcFigures *gst_cuda_histogram_meta_get_qc_figures (const GstCudaHistogramMeta * meta);
+
+void gst_cuda_histogram_meta_set_qc_figures (GstCudaHistogramMeta * meta,
+    const GstCudaQcFigures * figures);
 
 G_END_DECLS
 

@@ -26,7 +26,9 @@
 #include "device/plan_walk.cuh"
 #include "device/grid_completion.cuh"
 #include "device/lane_copies.cuh"
+#include "device/warp_sum.cuh"
 #include "histogram/histogram_launch.h"
+#include "signalstats/qc_counts.h"
 #include "signalstats/signalstats_timeline.h"
 #include "signalstats/signalstats_walk.cuh"
 
@@ -80,12 +82,6 @@ __device__ __forceinline__ void MergeCopiesInPairs(const uint32_t* copies, uint3
     const unsigned long long pair = PairOfCopies<kLogCopies>(copies, k);
     if (pair != 0) atomicAdd(totals + k, pair);
   }
-}
-
-__device__ __forceinline__ unsigned long long WarpSum(unsigned long long v) {
-CUDAHIST_UNROLL
-  for (uint32_t d = 16; d > 0; d /= 2) v += __shfl_xor_sync(0xffffffffu, v, d);
-  return v;
 }
 
 // Bin i of SignalStatsCounts' y..hue array from the compact totals (zero
@@ -322,8 +318,10 @@ struct SignalStatsCounter::Impl {
   detail::Scratch* scratch = nullptr;
   // Set when a launch failed: the scratch may hold part of a frame.
   bool scratch_needs_zeroing = false;
+  QcCounts* qc_scratch = nullptr;  // ComputeQc's, zeroed before each frame
 
   ~Impl() {
+    if (qc_scratch != nullptr) cudaFree(qc_scratch);
     for (uint32_t* t : tables) {
       if (t != nullptr) cudaFree(t);
     }
@@ -370,6 +368,8 @@ Status SignalStatsCounter::Create(std::unique_ptr<SignalStatsCounter>* out) {
       CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->scratch), sizeof(detail::Scratch)), "cudaMalloc(scratch)"));
   CUDAHIST_RETURN_IF_ERROR(
       CudaStatus(cudaMemset(impl->scratch, 0, sizeof(detail::Scratch)), "cudaMemset(scratch)"));
+  CUDAHIST_RETURN_IF_ERROR(
+      CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->qc_scratch), sizeof(QcCounts)), "cudaMalloc(QC scratch)"));
   out->reset(new SignalStatsCounter(std::move(impl)));
   return Status::Ok();
 }
@@ -400,6 +400,17 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
   if (error == cudaSuccess) return Status::Ok();
   s.scratch_needs_zeroing = true;
   return CudaStatus(error, "signalstats kernel launch");
+}
+
+Status SignalStatsCounter::ComputeQc(const YuvPlanes& frame, cudaStream_t stream, QcCounts* counts) {
+  CUDAHIST_RETURN_IF_ERROR(ValidateYuvPlanes(frame, nullptr));
+  if (counts == nullptr) return Status::InvalidArgument("counts: null");
+  QcCounts* scratch = impl_->qc_scratch;
+  CUDAHIST_RETURN_IF_ERROR(
+      CudaStatus(cudaMemsetAsync(scratch, 0, sizeof(QcCounts), stream), "cudaMemsetAsync(QC scratch)"));
+  CUDAHIST_RETURN_IF_ERROR(detail::LaunchQcCounts(frame, scratch, stream));
+  return CudaStatus(cudaMemcpyAsync(counts, scratch, sizeof(QcCounts), cudaMemcpyDefault, stream),
+                    "cudaMemcpyAsync(QC counts)");
 }
 
 namespace detail {

@@ -1,8 +1,10 @@
-// FiguresOf and RebinCounts: the host half of signalstats, from the counts.
+// FiguresOf, QcFiguresOf and RebinCounts: the host half of signalstats and of
+// the rest of QCTools' graph, from the counts.
 // FiguresOf follows filter_frame of FFmpeg 5.1's vf_signalstats.c line for
 // line (the loop over 2^depth code values, the -1 starting values, the
 // percentile thresholds rounded with lrint, HUEMED's strict > N / 2), so an
 // empty region gives what signalstats would give for one.
+#include <algorithm>
 #include <cmath>
 
 #include "cudahist/histogram_spec.h"
@@ -69,6 +71,98 @@ SignalStatsFigures FiguresOf(const SignalStatsCounts& counts) {
 void RebinCounts(const uint32_t* fine, uint32_t depth, uint32_t bins, uint32_t* coarse) {
   for (uint32_t b = 0; b < bins; ++b) coarse[b] = 0;
   for (uint32_t value = 0; value < (1u << depth); ++value) coarse[BinOf(value, bins, depth)] += fine[value];
+}
+
+namespace {
+
+// cropdetect's threshold: its float option 24/255 scaled by the full scale
+// in float, then rounded (round() in 5.1, lrint() in 7.1: the same here).
+int CropLimit(uint32_t depth) {
+  const float limit = float(24.0 / 255) * float((1 << depth) - 1);
+  return int(std::lrint(double(limit)));
+}
+
+// cropdetect's checkline: the line's integer mean against the limit.
+bool Bright(uint32_t sum, uint32_t length, int limit) { return int(sum / length) > limit; }
+
+// The first bright line from `from` towards `end` (exclusive), stepping
+// `step`; `fallback` when none is.
+int FirstBright(const uint32_t* sums, uint32_t length, int limit, int from, int end, int step, int fallback) {
+  for (int i = from; step > 0 ? i < end : i > end; i += step) {
+    if (Bright(sums[i], length, limit)) return i;
+  }
+  return fallback;
+}
+
+// psnr's figure: 10 log10(max^2 / mse), with its unsigned max^2.
+double Psnr(double mse, int max) {
+  const unsigned max_squared = unsigned(max) * unsigned(max);
+  return 10.0 * std::log10(max_squared / (mse / 1));
+}
+
+// psnr stores every figure through a float parameter before printing it.
+double AsPrinted(double v) { return double(float(v)); }
+
+}  // namespace
+
+CropFigures CropDetectOf(const QcCounts& counts) {
+  const int w = int(counts.width), h = int(counts.height), limit = CropLimit(counts.depth);
+  CropFigures c;
+  // reset=1: every frame starts from the whole frame (x1 = w - 1, y1 = h - 1, x2 = y2 = 0).
+  c.y1 = FirstBright(counts.row_sums, counts.width, limit, 0, h - 1, +1, h - 1);
+  c.y2 = FirstBright(counts.row_sums, counts.width, limit, h - 1, std::max(0, c.y1), -1, 0);
+  c.x1 = FirstBright(counts.column_sums, counts.height, limit, 0, w - 1, +1, w - 1);
+  c.x2 = FirstBright(counts.column_sums, counts.height, limit, w - 1, std::max(0, c.x1), -1, 0);
+  // Its rounding, negative widths of an all-dark frame included (C's / and %).
+  constexpr int kRound = 16;
+  c.x = (c.x1 + 1) & ~1;
+  c.y = (c.y1 + 1) & ~1;
+  c.w = c.x2 - c.x + 1;
+  c.h = c.y2 - c.y + 1;
+  int shrink_by = c.w % kRound;
+  c.w -= shrink_by;
+  c.x += (shrink_by / 2 + 1) & ~1;
+  shrink_by = c.h % kRound;
+  c.h -= shrink_by;
+  c.y += (shrink_by / 2 + 1) & ~1;
+  return c;
+}
+
+QcFigures QcFiguresOf(const QcCounts& counts) {
+  QcFigures f = {};
+  const int fs = int(counts.width * counts.height);
+  f.tout = 1.0 * int(counts.tout) / fs;
+  f.vrep = 1.0 * int(counts.vrep_rows * counts.width) / fs;
+  f.has_crop = counts.has_line_sums != 0 && counts.width > 0 && counts.height > 0;
+  if (f.has_crop) f.crop = CropDetectOf(counts);
+  f.has_field_psnr = counts.height % 2 == 0 && counts.height > 0 && counts.width > 0;
+  if (!f.has_field_psnr) return f;
+  // The fields' planes: field=top/bottom halve the luma height; their chroma
+  // is AV_CEIL_RSHIFT of that by the vertical subsampling, which is the
+  // frame's chroma rows taken two at a time, rounded up.
+  const uint32_t field_height = counts.height / 2;
+  const uint32_t widths[3] = {counts.width, counts.chroma_width, counts.chroma_width};
+  const uint32_t heights[3] = {field_height, (counts.chroma_height + 1) / 2, (counts.chroma_height + 1) / 2};
+  unsigned sum = 0;
+  for (int c = 0; c < 3; ++c) sum += heights[c] * widths[c];
+  const int max = (1 << counts.depth) - 1;
+  double comp_mse[3], weight[3], average_max = 0, mse = 0.;
+  for (int c = 0; c < 3; ++c) {
+    weight[c] = (double)heights[c] * widths[c] / sum;
+    average_max += max * weight[c];
+  }
+  const int rounded_max = int(std::lrint(average_max));
+  for (int c = 0; c < 3; ++c) comp_mse[c] = counts.field_sse[c] / ((double)widths[c] * heights[c]);
+  for (int c = 0; c < 3; ++c) mse += comp_mse[c] * weight[c];
+  f.mse_y = AsPrinted(comp_mse[0]);
+  f.mse_u = AsPrinted(comp_mse[1]);
+  f.mse_v = AsPrinted(comp_mse[2]);
+  f.mse_avg = AsPrinted(mse);
+  f.psnr_y = AsPrinted(Psnr(comp_mse[0], max));
+  f.psnr_u = AsPrinted(Psnr(comp_mse[1], max));
+  f.psnr_v = AsPrinted(Psnr(comp_mse[2], max));
+  f.psnr_avg = AsPrinted(Psnr(mse, rounded_max));
+  return f;
 }
 
 }  // namespace cudahist

@@ -7,7 +7,7 @@ Installs the build into a temporary folder (meson install --destdir), then,
 in another temporary folder and with nothing from the source or build tree
 (only the staged prefix, pkg-config and the system's compilers):
   - compiles every installed public header alone;
-  - builds and runs the README's C snippet reading GstCudaHistogramMeta
+  - builds and runs docs/applications.md's C snippet reading GstCudaHistogramMeta
     (tests/consumer/meta_reader.c around it), the element loaded from the prefix;
   - builds and runs a C++ program of the cudahist library counting a 1080p
     frame on the CPU backend (tests/consumer/count_frame.cc), once with
@@ -34,9 +34,10 @@ PACKAGES = ("cudahist", "gstreamer-cudahistogram-meta-1.0")
 # Whatever points into the build or source tree is dropped from the environment.
 TREE_VARIABLES = ("GST_PLUGIN_PATH", "GST_PLUGIN_PATH_1_0", "GI_TYPELIB_PATH", "LD_LIBRARY_PATH",
                   "PKG_CONFIG_PATH", "PYTHONPATH", "GST_REGISTRY", "GST_REGISTRY_1_0", "BUILD_DIR")
-# The README's snippets, and the pipeline of the README's Python program, which
-# the C snippet runs too: both must print the same lines.
-README_C_SECTION, README_PYTHON_SECTION = "### The meta in C", "### The meta in Python"
+# The snippets of docs/applications.md, and the pipeline of its Python program,
+# which the C snippet runs too: both must print the same lines.
+DOCS_PAGE = os.path.join("docs", "applications.md")
+DOCS_C_SECTION, DOCS_PYTHON_SECTION = "## The meta in C", "## The meta in Python"
 SNIPPET_PIPELINE = ("videotestsrc num-buffers=3 ! video/x-raw,format=NV12 ! cudahistogram name=histogram "
                     "post-messages=false ! fakesink")
 
@@ -55,17 +56,17 @@ def build_options():
     return {o["name"]: o["value"] for o in options}
 
 
-def readme_block(heading, language):
-    """The first ```language block after `heading` in README.md."""
-    with open(os.path.join(SOURCE_DIR, "README.md")) as f:
-        readme = f.read()
-    start = readme.index(heading)
-    return re.search(r"```%s\n(.*?)```" % language, readme[start:], re.S).group(1)
+def docs_block(heading, language):
+    """The first ```language block after `heading` in docs/applications.md."""
+    with open(os.path.join(SOURCE_DIR, DOCS_PAGE)) as f:
+        page = f.read()
+    start = page.index(heading)
+    return re.search(r"```%s\n(.*?)```" % language, page[start:], re.S).group(1)
 
 
-def readme_c_snippet():
-    """The README's C snippet: (its #include lines, the rest)."""
-    lines = readme_block(README_C_SECTION, "c").splitlines()
+def docs_c_snippet():
+    """The C snippet of docs/applications.md: (its #include lines, the rest)."""
+    lines = docs_block(DOCS_C_SECTION, "c").splitlines()
     includes = [l for l in lines if l.startswith("#include")]
     return "\n".join(includes) + "\n", "\n".join(l for l in lines if not l.startswith("#include")) + "\n"
 
@@ -172,11 +173,11 @@ class Consumer(unittest.TestCase):
                 self.assertNotIn(tree, text, header)
 
     def meta_reader(self):
-        """meta_reader built around the README's C snippet (once per test run)."""
+        """meta_reader built around the docs' C snippet (once per test run)."""
         program = os.path.join(self.prefix.work, "meta_reader")
         if not os.path.exists(program):
-            includes, snippet = readme_c_snippet()
-            for name, text in (("readme_includes.inc", includes), ("readme_snippet.inc", snippet)):
+            includes, snippet = docs_c_snippet()
+            for name, text in (("docs_includes.inc", includes), ("docs_snippet.inc", snippet)):
                 with open(os.path.join(self.prefix.work, name), "w") as f:
                     f.write(text)
             source = self.copy_source("meta_reader.c")
@@ -184,7 +185,7 @@ class Consumer(unittest.TestCase):
                             self.prefix.pkg_config("--cflags", "--libs", "gstreamer-cudahistogram-meta-1.0"))
         return program
 
-    def test_readme_c_snippet_reads_the_meta(self):
+    def test_docs_c_snippet_reads_the_meta(self):
         result = self.prefix.run([
             self.meta_reader(),
             "videotestsrc num-buffers=3 pattern=white ! video/x-raw,format=NV12,width=64,height=48 ! "
@@ -194,8 +195,8 @@ class Consumer(unittest.TestCase):
         # videotestsrc's white is luma 235 (limited range); a bare buffer prints nothing.
         self.assertEqual(lines[1:], ["64x48 NV12: mean luma in bin 235.0 of 256"] * 3 + ["frames: 3"])
 
-    def test_readme_python_program_prints_what_the_c_snippet_prints(self):
-        program = readme_block(README_PYTHON_SECTION, "python")
+    def test_docs_python_program_prints_what_the_c_snippet_prints(self):
+        program = docs_block(DOCS_PYTHON_SECTION, "python")
         python = self.prefix.run([sys.executable, "-c", program]).stdout.splitlines()
         c = self.prefix.run([self.meta_reader(), SNIPPET_PIPELINE]).stdout.splitlines()[1:-1]
         self.assertEqual(len(python), 3, python)

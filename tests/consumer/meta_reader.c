@@ -1,7 +1,7 @@
-/* The README's C snippet ("The meta in C"), built outside the source tree
- * against an installed prefix: consumer_test.py cuts the snippet out of
- * README.md into readme_snippet.inc (its #include lines into
- * readme_includes.inc) and compiles this file with nothing but
+/* The C snippet of docs/applications.md ("The meta in C"), built outside the
+ * source tree against an installed prefix: consumer_test.py cuts the snippet
+ * out of the page into docs_snippet.inc (its #include lines into
+ * docs_includes.inc) and compiles this file with nothing but
  * `pkg-config --cflags --libs gstreamer-cudahistogram-meta-1.0`.
  *
  *   meta_reader PIPELINE
@@ -11,12 +11,12 @@
  * once on a buffer that carries no meta (the snippet must print nothing).
  * First prints the file of the plugin that was loaded, so the test can tell
  * the prefix's from any other. */
-#include "readme_includes.inc"
+#include "docs_includes.inc"
 
 static void
 read_meta (GstBuffer * buffer)
 {
-#include "readme_snippet.inc"
+#include "docs_snippet.inc"
 }
 
 static GstPadProbeReturn

@@ -5,8 +5,10 @@
 // the reference over the format matrix.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "cudahist/cpu.h"
@@ -17,6 +19,8 @@
 namespace {
 
 using cudahist::PlaneView;
+using cudahist::QcCounts;
+using cudahist::QcFigures;
 using cudahist::SignalStatsCounts;
 using cudahist::YuvPlanes;
 
@@ -419,6 +423,214 @@ TEST(SignalStatsCpuBackend, FlatFrameFigures) {
   EXPECT_DOUBLE_EQ(f.y_avg, 128.0);
   EXPECT_DOUBLE_EQ(f.y_dif, 0.0);
   EXPECT_DOUBLE_EQ(f.brng, 0.0);
+}
+
+// --- The QC counts: TOUT, VREP, cropdetect, field PSNR -----------------
+
+QcCounts ReferenceQc(const YuvPlanes& frame) {
+  static QcCounts c;  // 64 KB: not on the stack
+  std::memset(&c, 0xAB, sizeof(c));
+  const cudahist::Status s = cudahist::ReferenceQcCounts(frame, &c);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return c;
+}
+
+// A 4:4:4 frame of `rows` (one value a row), chroma at mid grey.
+TinyFrame RowsFrame(uint32_t depth, uint32_t width, const std::vector<uint32_t>& rows) {
+  std::vector<uint32_t> y;
+  for (uint32_t v : rows) y.insert(y.end(), width, v);
+  const std::vector<uint32_t> grey(y.size(), 1u << (depth - 1));
+  return TinyFrame(depth, width, uint32_t(rows.size()), 0, 0, y, grey, grey);
+}
+
+TEST(QcReference, ToutFlagsASpikeRowAwayFromTheEdges) {
+  // Row 2 of 5 stands out from rows 0, 1, 3 and 4: its pixels x = 1 to 3
+  // (not the edge columns) are outliers against both pairs of rows.
+  TinyFrame f = RowsFrame(8, 5, {10, 10, 200, 10, 10});
+  const QcCounts c = ReferenceQc(f.view);
+  EXPECT_EQ(c.tout, 3u);
+  EXPECT_DOUBLE_EQ(cudahist::QcFiguresOf(c).tout, 3.0 / 25);
+  // A spike of 4 or less is no outlier.
+  EXPECT_EQ(ReferenceQc(RowsFrame(8, 5, {10, 10, 14, 10, 10}).view).tout, 0u);
+  EXPECT_EQ(ReferenceQc(RowsFrame(8, 5, {10, 10, 16, 10, 10}).view).tout, 3u);
+}
+
+TEST(QcReference, ToutNearTheTopAndBottomUsesTheNeighbouringRowsOnly) {
+  // Rows 1 and 2 of 4: no row two away on one side, so only rows y - 1 and
+  // y + 1 are asked; row 1 (between 10 and 10) is flagged, row 2 (between
+  // 200 and 10) is not.
+  EXPECT_EQ(ReferenceQc(RowsFrame(8, 4, {10, 200, 10, 10}).view).tout, 2u);
+}
+
+TEST(QcReference, ToutOfDeeperSamplesSeesTheirLowEightBits) {
+  // 10 bits: 512 against 256 differs only above bit 7, so FFmpeg's uint8_t
+  // parameters see no spike; 300 against 256 is 44 against 0.
+  EXPECT_EQ(ReferenceQc(RowsFrame(10, 5, {256, 256, 512, 256, 256}).view).tout, 0u);
+  EXPECT_EQ(ReferenceQc(RowsFrame(10, 5, {256, 256, 300, 256, 256}).view).tout, 3u);
+}
+
+TEST(QcReference, VrepCountsRowsEqualToTheRowFourAbove) {
+  // Rows 4 to 8 of a flat frame repeat row y - 4: 5 rows of 3 pixels.
+  const QcCounts flat = ReferenceQc(RowsFrame(8, 3, std::vector<uint32_t>(9, 50)).view);
+  EXPECT_EQ(flat.vrep_rows, 5u);
+  EXPECT_DOUBLE_EQ(cudahist::QcFiguresOf(flat).vrep, 15.0 / 27);
+  // A row whose summed difference reaches the width is not a repeat; one
+  // below it is. Row 4 against row 0: 3 x 1 = 3, not below 3.
+  std::vector<uint32_t> y(15, 50);
+  y[12] = 51;  // row 4, column 0: the sum is 1
+  TinyFrame below(8, 3, 5, 0, 0, y, std::vector<uint32_t>(15, 128), std::vector<uint32_t>(15, 128));
+  EXPECT_EQ(ReferenceQc(below.view).vrep_rows, 1u);
+  const QcCounts reaches = ReferenceQc(RowsFrame(8, 3, {50, 50, 50, 50, 51}).view);
+  EXPECT_EQ(reaches.vrep_rows, 0u);
+}
+
+// A 40x36 4:2:0 frame, luma 200 in columns 5 to 30 of rows 3 to 28 and 0
+// elsewhere, or all 0; the figures are those Debian's ffmpeg 5.1 printed for
+// these frames with cropdetect=reset=1.
+TEST(QcReference, CropDetectOfABoxAndOfABlackFrame) {
+  std::vector<uint32_t> box(40 * 36, 0);
+  for (uint32_t y = 3; y <= 28; ++y) {
+    for (uint32_t x = 5; x <= 30; ++x) box[y * 40 + x] = 200;
+  }
+  const std::vector<uint32_t> grey(20 * 18, 128);
+  TinyFrame f(8, 40, 36, 1, 1, box, grey, grey);
+  const QcCounts c = ReferenceQc(f.view);
+  EXPECT_EQ(c.row_sums[3], 26u * 200);
+  EXPECT_EQ(c.column_sums[5], 26u * 200);
+  QcFigures q = cudahist::QcFiguresOf(c);
+  ASSERT_TRUE(q.has_crop);
+  EXPECT_EQ(q.crop.x1, 5);
+  EXPECT_EQ(q.crop.x2, 30);
+  EXPECT_EQ(q.crop.y1, 3);
+  EXPECT_EQ(q.crop.y2, 28);
+  EXPECT_EQ(q.crop.w, 16);
+  EXPECT_EQ(q.crop.h, 16);
+  EXPECT_EQ(q.crop.x, 10);
+  EXPECT_EQ(q.crop.y, 8);
+
+  TinyFrame black(8, 40, 36, 1, 1, std::vector<uint32_t>(40 * 36, 0), grey, grey);
+  q = cudahist::QcFiguresOf(ReferenceQc(black.view));
+  EXPECT_EQ(q.crop.x1, 39);
+  EXPECT_EQ(q.crop.x2, 0);
+  EXPECT_EQ(q.crop.y1, 35);
+  EXPECT_EQ(q.crop.y2, 0);
+  EXPECT_EQ(q.crop.w, -32);
+  EXPECT_EQ(q.crop.h, -32);
+  EXPECT_EQ(q.crop.x, 38);
+  EXPECT_EQ(q.crop.y, 36);
+}
+
+TEST(QcReference, CropLimitScalesWithTheDepth) {
+  // 24 at 8 bits, round(24 / 255 x 1023) = 96 at 10: a line of mean 96 is
+  // dark, 97 bright.
+  TinyFrame dark = RowsFrame(10, 4, {96, 96, 96, 96});
+  EXPECT_EQ(cudahist::QcFiguresOf(ReferenceQc(dark.view)).crop.y1, 3);
+  TinyFrame bright = RowsFrame(10, 4, {96, 97, 96, 96});
+  EXPECT_EQ(cudahist::QcFiguresOf(ReferenceQc(bright.view)).crop.y1, 1);
+}
+
+TEST(QcReference, FieldPsnrComparesRowPairsOfEachPlane) {
+  // 4x4 4:2:0: luma rows 10, 12, 10, 12; U rows 100, 100; V rows 100, 103.
+  std::vector<uint32_t> y;
+  for (uint32_t v : {10u, 12u, 10u, 12u}) y.insert(y.end(), 4, v);
+  TinyFrame f(8, 4, 4, 1, 1, y, {100, 100, 100, 100}, {100, 100, 103, 103});
+  const QcCounts c = ReferenceQc(f.view);
+  EXPECT_EQ(c.field_sse[0], 2u * 4 * 4);
+  EXPECT_EQ(c.field_sse[1], 0u);
+  EXPECT_EQ(c.field_sse[2], 2u * 9);
+  const QcFigures q = cudahist::QcFiguresOf(c);
+  ASSERT_TRUE(q.has_field_psnr);
+  EXPECT_EQ(q.mse_y, 4.0);
+  EXPECT_EQ(q.mse_u, 0.0);
+  EXPECT_EQ(q.mse_v, 9.0);
+  // Planes of 8, 2 and 2 samples per field: weights 8/12, 2/12, 2/12.
+  EXPECT_EQ(q.mse_avg, double(float(4.0 * (8.0 / 12) + 0.0 * (2.0 / 12) + 9.0 * (2.0 / 12))));
+  EXPECT_EQ(q.psnr_y, double(float(10.0 * std::log10(65025.0 / 4))));
+  EXPECT_EQ(q.psnr_u, std::numeric_limits<double>::infinity());
+  // Odd heights: FFmpeg's graph refuses them (the fields differ in height).
+  TinyFrame odd = RowsFrame(8, 4, {1, 2, 3});
+  EXPECT_FALSE(cudahist::QcFiguresOf(ReferenceQc(odd.view)).has_field_psnr);
+}
+
+TEST(QcReference, AChromaRowWithoutPartnerComparesWithZeros) {
+  // 2x6 4:2:0: 3 chroma rows; the last one (U = 5) has no bottom-field row.
+  TinyFrame f(8, 2, 6, 1, 1, std::vector<uint32_t>(12, 16), {7, 7, 5}, {128, 128, 128});
+  const QcCounts c = ReferenceQc(f.view);
+  EXPECT_EQ(c.field_sse[1], 25u);
+  EXPECT_EQ(c.field_sse[2], 128u * 128);
+}
+
+TEST(QcCpuBackend, EqualsReferenceOverTheMatrix) {
+  const uint64_t seed = cudahist_test::FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  cudahist::CpuSignalStats cpu;
+  static QcCounts got;
+  for (const cudahist_test::YuvFrameSpec& spec : cudahist_test::SignalStatsMatrix()) {
+    SCOPED_TRACE(cudahist_test::Describe(spec));
+    const cudahist_test::YuvFrame frame = cudahist_test::MakeYuvFrame(spec, rng);
+    for (int structured = 0; structured < 2; ++structured) {
+      if (structured) cudahist_test::AddQcStructure(frame, rng);
+      std::memset(&got, 0xCD, sizeof(got));
+      const cudahist::Status s = cpu.ComputeQc(frame.view, &got);
+      ASSERT_TRUE(s.ok()) << s.message();
+      EXPECT_EQ(cudahist_test::QcCountsDifference(got, ReferenceQc(frame.view)), "");
+    }
+  }
+}
+
+// Planar frames of every depth and vertical subsampling with structure
+// (repeated rows, spikes, dark rows) as well as noise, so that every count is
+// non-zero somewhere.
+TEST(QcCpuBackend, EqualsReferenceOnStructuredFrames) {
+  const uint64_t seed = cudahist_test::FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  cudahist::CpuSignalStats cpu;
+  static QcCounts got;
+  uint64_t tout = 0, vrep = 0;
+  for (uint32_t depth : {8u, 9u, 10u}) {
+    for (uint32_t vsub : {0u, 1u}) {
+      for (auto [w, h] : {std::pair<uint32_t, uint32_t>{33, 21}, {64, 38}, {7, 5}, {3, 9}, {1, 1}, {2, 2}}) {
+        const uint32_t cw = (w + 1) / 2, ch = (h + vsub) >> vsub;
+        std::vector<uint32_t> y(size_t(w) * h), u(size_t(cw) * ch), v(size_t(cw) * ch);
+        std::uniform_int_distribution<uint32_t> any(0, (1u << depth) - 1);
+        for (uint32_t r = 0; r < h; ++r) {
+          const uint32_t kind = r % 4;  // 0 noise, 1 a copy of row r - 4 (or flat), 2 dark, 3 spikes
+          for (uint32_t x = 0; x < w; ++x) {
+            uint32_t value = any(rng);
+            if (kind == 1) value = r >= 4 ? y[(r - 4) * w + x] : 40;
+            if (kind == 2) value = x % 5 == 0 ? 0 : 3;
+            if (kind == 3) value = x % 2 ? 255 : 10;
+            y[size_t(r) * w + x] = value;
+          }
+        }
+        for (uint32_t& s : u) s = any(rng);
+        for (uint32_t& s : v) s = any(rng);
+        TinyFrame f(depth, w, h, 1, vsub, y, u, v);
+        SCOPED_TRACE(std::to_string(depth) + " bits " + std::to_string(w) + "x" + std::to_string(h));
+        const QcCounts want = ReferenceQc(f.view);
+        tout += want.tout;
+        vrep += want.vrep_rows;
+        ASSERT_TRUE(cpu.ComputeQc(f.view, &got).ok());
+        EXPECT_EQ(cudahist_test::QcCountsDifference(got, want), "");
+      }
+    }
+  }
+  EXPECT_GT(tout, 0u);
+  EXPECT_GT(vrep, 0u);
+}
+
+TEST(QcCpuBackend, RefusesBadFrames) {
+  TinyFrame f = RowsFrame(8, 3, {1, 2, 3});
+  QcCounts* none = nullptr;
+  cudahist::CpuSignalStats cpu;
+  EXPECT_EQ(cpu.ComputeQc(f.view, none).message(), "counts: null");
+  YuvPlanes bad = f.view;
+  bad.u.pitch = 1;
+  static QcCounts c;
+  EXPECT_EQ(cpu.ComputeQc(bad, &c).message().rfind("u.pitch: ", 0), 0u);
+  EXPECT_EQ(cudahist::ReferenceQcCounts(bad, &c).message().rfind("u.pitch: ", 0), 0u);
 }
 
 }  // namespace

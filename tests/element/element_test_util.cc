@@ -148,6 +148,15 @@ cudahist::SignalStatsFigures ExpectedSignalStats(const GstVideoInfo& info, GstBu
   return cudahist::FiguresOf(*counts);
 }
 
+cudahist::QcFigures ExpectedQcFigures(const GstVideoInfo& info, GstBuffer* buffer, const FrameRoi& roi) {
+  std::vector<uint16_t> samples[3];
+  const cudahist::YuvPlanes planes = YuvSamples(info, buffer, roi, samples);
+  auto counts = std::make_unique<cudahist::QcCounts>();
+  const cudahist::Status status = cudahist::ReferenceQcCounts(planes, counts.get());
+  EXPECT_TRUE(status.ok()) << "ReferenceQcCounts: " << status.message();
+  return cudahist::QcFiguresOf(*counts);
+}
+
 GstBuffer* RandomFrame(const GstVideoInfo& info, std::mt19937_64& rng) {
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
   GstMapInfo map;

@@ -66,6 +66,10 @@ std::vector<double> MessageDoubles(const GstStructure* s, const char* field);
 cudahist::SignalStatsFigures ExpectedSignalStats(const GstVideoInfo& info, GstBuffer* buffer,
                                                  GstBuffer* previous, const FrameRoi& roi);
 
+// The QC figures (TOUT, VREP, cropdetect, field PSNR) of the frame in
+// `buffer` over `roi`: cudahist::ReferenceQcCounts of the same samples.
+cudahist::QcFigures ExpectedQcFigures(const GstVideoInfo& info, GstBuffer* buffer, const FrameRoi& roi);
+
 // A harness around one cudahistogram with a bus to catch its messages.
 class Harness {
  public:

@@ -858,7 +858,7 @@ std::vector<std::string> CudaPipelineWarnings(const char* format, int width) {
 }
 
 // GStreamer's CUDA copies lose the last V sample of every row of odd-width
-// packed 4:2:2 (README, "GStreamer versions"): the element says so, once.
+// packed 4:2:2 (docs/versions.md, "Known upstream limits"): the element says so, once.
 TEST(Gpu, OddWidthPacked422InCudaMemoryIsWarnedOnce) {
   SKIP_WITHOUT_CUDA();
   for (const char* format : {"YUY2", "UYVY"}) {

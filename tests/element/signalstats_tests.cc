@@ -9,6 +9,9 @@
 #include <gst/video/video.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <iterator>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -570,6 +573,221 @@ std::vector<guint> ProposedPoolBounds(bool signalstats) {
 TEST(SignalStats, ProposesOneMoreBufferForThePreviousFrame) {
   EXPECT_EQ(ProposedPoolBounds(false), (std::vector<guint>{2, 5}));
   EXPECT_EQ(ProposedPoolBounds(true), (std::vector<guint>{3, 6}));
+}
+
+// --- The QC figures: TOUT, VREP (with signalstats), cropdetect, field-psnr ---------------
+
+const char* const kCropFields[] = {"crop-x1", "crop-x2", "crop-y1", "crop-y2",
+                                   "crop-w",  "crop-h",  "crop-x",  "crop-y"};
+const char* const kPsnrFields[] = {"psnr-mse-y", "psnr-mse-u", "psnr-mse-v", "psnr-mse-avg",
+                                   "psnr-y",     "psnr-u",     "psnr-v",     "psnr-avg"};
+
+bool HasAny(const GstStructure* s, const char* const* names, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (gst_structure_has_field(s, names[i])) return true;
+  }
+  return false;
+}
+
+// The message's QC fields and the meta's GstCudaQcFigures against `want`,
+// each group present exactly where `crop`, `psnr` and `tout_vrep` say.
+void ExpectQcFields(GstBuffer* out, const GstStructure* s, const cudahist::QcFigures& want, bool tout_vrep,
+                    bool crop, bool psnr) {
+  const GstCudaHistogramMeta* meta = gst_buffer_get_cuda_histogram_meta(out);
+  ASSERT_NE(meta, nullptr);
+  const GstCudaQcFigures* q = gst_cuda_histogram_meta_get_qc_figures(meta);
+  ASSERT_NE(q, nullptr) << "the meta has no QC figures";
+  EXPECT_EQ(bool(q->has_tout_vrep), tout_vrep);
+  EXPECT_EQ(bool(q->has_crop), crop);
+  EXPECT_EQ(bool(q->has_field_psnr), psnr);
+  EXPECT_EQ(gst_structure_has_field(s, "tout") && gst_structure_has_field(s, "vrep"), tout_vrep);
+  EXPECT_EQ(HasAny(s, kCropFields, std::size(kCropFields)), crop);
+  EXPECT_EQ(HasAny(s, kPsnrFields, std::size(kPsnrFields)), psnr);
+  if (tout_vrep) {
+    gdouble tout = -1, vrep = -1;
+    ASSERT_TRUE(gst_structure_get_double(s, "tout", &tout) && gst_structure_get_double(s, "vrep", &vrep));
+    EXPECT_EQ(tout, want.tout);
+    EXPECT_EQ(vrep, want.vrep);
+    EXPECT_EQ(q->tout, want.tout);
+    EXPECT_EQ(q->vrep, want.vrep);
+  }
+  if (crop) {
+    const int values[] = {want.crop.x1, want.crop.x2, want.crop.y1, want.crop.y2,
+                          want.crop.w,  want.crop.h,  want.crop.x,  want.crop.y};
+    const gint metas[] = {q->crop_x1, q->crop_x2, q->crop_y1, q->crop_y2, q->crop_w, q->crop_h, q->crop_x, q->crop_y};
+    for (size_t i = 0; i < std::size(kCropFields); ++i) {
+      gint got = -999;
+      ASSERT_TRUE(gst_structure_get_int(s, kCropFields[i], &got)) << kCropFields[i] << " missing or not G_TYPE_INT";
+      EXPECT_EQ(got, values[i]) << kCropFields[i];
+      EXPECT_EQ(metas[i], values[i]) << kCropFields[i];
+    }
+  }
+  if (psnr) {
+    const double values[] = {want.mse_y, want.mse_u, want.mse_v, want.mse_avg,
+                             want.psnr_y, want.psnr_u, want.psnr_v, want.psnr_avg};
+    const gdouble metas[] = {q->psnr_mse_y, q->psnr_mse_u, q->psnr_mse_v, q->psnr_mse_avg,
+                             q->psnr_y,     q->psnr_u,     q->psnr_v,     q->psnr_avg};
+    for (size_t i = 0; i < std::size(kPsnrFields); ++i) {
+      gdouble got = -1;
+      ASSERT_TRUE(gst_structure_get_double(s, kPsnrFields[i], &got)) << kPsnrFields[i] << " missing or not G_TYPE_DOUBLE";
+      EXPECT_EQ(got, values[i]) << kPsnrFields[i];
+      EXPECT_EQ(metas[i], values[i]) << kPsnrFields[i];
+    }
+  }
+}
+
+// Pushes `frame` and checks its QC fields.
+void PushAndExpectQc(Harness* hx, const GstVideoInfo& info, GstBuffer* frame, GstClockTime pts, bool tout_vrep,
+                     bool crop, bool psnr) {
+  ASSERT_EQ(hx->Push(frame, pts, kFrame), GST_FLOW_OK) << PopErrorText(hx->bus());
+  GstBuffer* out = gst_harness_pull(hx->h());
+  ASSERT_NE(out, nullptr);
+  GstMessage* m = PopHistogramMessage(hx->bus());
+  ASSERT_NE(m, nullptr);
+  ExpectQcFields(out, gst_message_get_structure(m), ExpectedQcFigures(info, frame, FrameRoi()), tout_vrep, crop,
+                 psnr);
+  gst_message_unref(m);
+  gst_buffer_unref(out);
+}
+
+// Frames with dark borders (cropdetect finds them), repeated rows (VREP) and
+// noise (TOUT, the fields differ).
+GstBuffer* BorderedFrame(const GstVideoInfo& info, std::mt19937_64& rng, guint border) {
+  GstBuffer* frame = RandomFrame(info, rng);
+  GstVideoFrame v;
+  gst_video_frame_map(&v, &info, frame, GST_MAP_WRITE);
+  // Whole rows of the first `border` rows of every plane to 0 (dark, and equal to each other).
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&v); ++p) {
+    for (guint y = 0; y < border && y < guint(GST_VIDEO_FRAME_COMP_HEIGHT(&v, p)); ++y) {
+      memset(static_cast<uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&v, p)) + y * GST_VIDEO_FRAME_PLANE_STRIDE(&v, p), 0,
+             GST_VIDEO_FRAME_PLANE_STRIDE(&v, p));
+    }
+  }
+  gst_video_frame_unmap(&v);
+  return frame;
+}
+
+TEST(QcFigures, EqualTheReferenceWithCropdetectsSkipOfTwoFrames) {
+  for (GstVideoFormat format : {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_YUY2,
+                                GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_Y444}) {
+    SCOPED_TRACE(gst_video_format_to_string(format));
+    std::mt19937_64 rng(cudahist_test::FreshSeed());
+    const GstVideoInfo info = VideoInfo(format, 33, 18);
+    Harness hx("signalstats=true cropdetect=true field-psnr=true");
+    hx.SetCaps(info);
+    for (guint i = 0; i < 4; ++i) {
+      SCOPED_TRACE("frame " + std::to_string(i));
+      GstBuffer* frame = BorderedFrame(info, rng, 3 + i);
+      PushAndExpectQc(&hx, info, frame, i * kFrame, true, i >= 2, true);
+      gst_buffer_unref(frame);
+    }
+  }
+}
+
+TEST(QcFigures, OddHeightsHaveNoFieldPsnr) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
+  Harness hx("cropdetect=true field-psnr=true");
+  hx.SetCaps(info);
+  for (guint i = 0; i < 3; ++i) {
+    GstBuffer* frame = BorderedFrame(info, rng, 4);
+    PushAndExpectQc(&hx, info, frame, i * kFrame, false, i >= 2, false);
+    gst_buffer_unref(frame);
+  }
+}
+
+// Each property adds its own group: cropdetect or field-psnr alone add no
+// signalstats figures; none of them, no QC figures.
+TEST(QcFigures, EachPropertyAddsItsOwnFields) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 32, 16);
+  const struct {
+    const char* properties;
+    bool tout_vrep, crop, psnr;
+  } cases[] = {
+      {"signalstats=true", true, false, false},
+      {"cropdetect=true", false, true, false},
+      {"field-psnr=true", false, false, true},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.properties);
+    Harness hx(c.properties);
+    hx.SetCaps(info);
+    for (guint i = 0; i < 3; ++i) {
+      GstBuffer* frame = BorderedFrame(info, rng, 2);
+      PushAndExpectQc(&hx, info, frame, i * kFrame, c.tout_vrep, c.crop && i >= 2, c.psnr);
+      gst_buffer_unref(frame);
+    }
+  }
+  Harness none("");
+  none.SetCaps(info);
+  GstBuffer* frame = RandomFrame(info, rng);
+  ASSERT_EQ(none.Push(frame, 0, kFrame), GST_FLOW_OK);
+  GstBuffer* out = gst_harness_pull(none.h());
+  EXPECT_EQ(gst_cuda_histogram_meta_get_qc_figures(gst_buffer_get_cuda_histogram_meta(out)), nullptr);
+  GstMessage* m = PopHistogramMessage(none.bus());
+  ASSERT_NE(m, nullptr);
+  EXPECT_FALSE(gst_structure_has_field(gst_message_get_structure(m), "tout"));
+  gst_message_unref(m);
+  gst_buffer_unref(out);
+  gst_buffer_unref(frame);
+}
+
+// Rows 2k and 2k + 1 equal in every plane: mse 0, PSNR +inf, as FFmpeg's "inf".
+TEST(QcFigures, EqualFieldsGiveAnInfinitePsnr) {
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_Y42B, 20, 8);
+  GstBuffer* frame = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  GstVideoFrame v;
+  gst_video_frame_map(&v, &info, frame, GST_MAP_WRITE);
+  for (guint p = 0; p < 3; ++p) {
+    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT(&v, p); ++y) {
+      memset(static_cast<uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&v, p)) + y * GST_VIDEO_FRAME_PLANE_STRIDE(&v, p),
+             40 + 10 * (y / 2), GST_VIDEO_FRAME_PLANE_STRIDE(&v, p));
+    }
+  }
+  gst_video_frame_unmap(&v);
+  Harness hx("field-psnr=true");
+  hx.SetCaps(info);
+  PushAndExpectQc(&hx, info, frame, 0, false, false, true);
+  const cudahist::QcFigures f = ExpectedQcFigures(info, frame, FrameRoi());
+  EXPECT_EQ(f.psnr_avg, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(f.mse_avg, 0.0);
+  gst_buffer_unref(frame);
+}
+
+TEST(QcFigures, PropertiesAreBooleansOffByDefault) {
+  GstElement* e = gst_element_factory_make("cudahistogram", nullptr);
+  ASSERT_NE(e, nullptr);
+  for (const char* name : {"cropdetect", "field-psnr"}) {
+    SCOPED_TRACE(name);
+    GParamSpec* p = g_object_class_find_property(G_OBJECT_GET_CLASS(e), name);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(G_PARAM_SPEC_VALUE_TYPE(p), G_TYPE_BOOLEAN);
+    EXPECT_FALSE(G_PARAM_SPEC_BOOLEAN(p)->default_value);
+    EXPECT_TRUE(p->flags & GST_PARAM_MUTABLE_PLAYING);
+  }
+  gst_object_unref(e);
+}
+
+TEST(QcFigures, FormatsTheyDoNotReadWarnOnceNamingTheProperty) {
+  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_RGBA, 33, 18);
+  Harness hx("cropdetect=true field-psnr=true");
+  hx.SetCaps(info);
+  std::vector<std::string> warnings;
+  for (int i = 0; i < 2; ++i) {
+    GstBuffer* frame = RandomFrame(info, rng);
+    FrameResult r;
+    PushAndPull(&hx, frame, i * kFrame, &r);
+    warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+    ASSERT_NE(r.message, nullptr);
+    EXPECT_FALSE(HasAny(gst_message_get_structure(r.message), kCropFields, std::size(kCropFields)));
+    EXPECT_TRUE(r.has_meta);
+    gst_buffer_unref(frame);
+  }
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("cropdetect=true and field-psnr=true, but RGBA is not a YUV format"), std::string::npos)
+      << warnings[0];
 }
 
 // --- GPU: cudaupload into the element --------------------------------------------------

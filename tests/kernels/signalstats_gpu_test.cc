@@ -1,6 +1,7 @@
 // SignalStatsCounter (the GPU path) against ReferenceSignalStats, bit for
 // bit, over the same format matrix as the CPU backend, large frames, and
-// frames counted back to back on one stream. Each test skips (with
+// frames counted back to back on one stream; its QC counts (ComputeQc)
+// against ReferenceQcCounts the same way. Each test skips (with
 // CheckCudaDevice's message) when there is no CUDA device.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -297,6 +298,195 @@ TEST_F(SignalStatsGpu, BadInputLaunchesNothing) {
   s = counter->Compute(d.view(), nullptr, nullptr, nullptr);
   EXPECT_EQ(s.message(), "counts: null");
   EXPECT_EQ(GpuDifference(*counter, frame, nullptr, *pinned), "");
+}
+
+// --- The QC counts (ComputeQc) --------------------------------------------
+
+using cudahist::QcCounts;
+
+const QcCounts& ReferenceQc(const YuvPlanes& frame) {
+  static QcCounts c;  // 64 KB: not on the stack
+  const Status s = cudahist::ReferenceQcCounts(frame, &c);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return c;
+}
+
+// The QC counts of `frame` on the GPU into pinned and into device memory,
+// each poisoned first; "" when both equal the reference.
+std::string QcGpuDifference(SignalStatsCounter& counter, const YuvFrame& frame, cudahist::PinnedQcCounts& pinned) {
+  DeviceYuvFrame d(frame);
+  if (!d.ok()) return "device copy failed";
+  const QcCounts& want = ReferenceQc(frame.view);
+  std::memset(pinned.get(), 0xAB, sizeof(QcCounts));
+  Status s = counter.ComputeQc(d.view(), nullptr, pinned.get());
+  if (!s.ok()) return "ComputeQc (pinned): " + s.message();
+  if (cudaStreamSynchronize(nullptr) != cudaSuccess) return std::string("sync: ") + cudaGetErrorString(cudaGetLastError());
+  const std::string pinned_difference = QcCountsDifference(*pinned.get(), want);
+  if (!pinned_difference.empty()) return "pinned: " + pinned_difference;
+  QcCounts* d_counts = nullptr;
+  if (cudaMalloc(reinterpret_cast<void**>(&d_counts), sizeof(QcCounts)) != cudaSuccess) return "cudaMalloc";
+  static QcCounts got;
+  std::memset(&got, 0xAB, sizeof(got));
+  std::string error;
+  if (CopyToDevice(d_counts, &got, sizeof(got)) != cudaSuccess) {
+    error = "poisoning the device counts failed";
+  } else if (!(s = counter.ComputeQc(d.view(), nullptr, d_counts)).ok()) {
+    error = "ComputeQc (device): " + s.message();
+  } else if (cudaMemcpy(&got, d_counts, sizeof(got), cudaMemcpyDeviceToHost) != cudaSuccess) {
+    error = std::string("copy back: ") + cudaGetErrorString(cudaGetLastError());
+  } else {
+    const std::string device_difference = QcCountsDifference(got, want);
+    if (!device_difference.empty()) error = "device: " + device_difference;
+  }
+  cudaFree(d_counts);
+  return error;
+}
+
+struct QcGpu : GpuFixture {
+  void SetUp() override {
+    GpuFixture::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    const Status p = cudahist::PinnedQcCounts::Create(&pinned_qc);
+    ASSERT_TRUE(p.ok()) << p.message();
+  }
+  std::unique_ptr<cudahist::PinnedQcCounts> pinned_qc;
+};
+
+TEST_F(QcGpu, EqualsReferenceOverTheMatrix) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
+    SCOPED_TRACE(Describe(spec));
+    const YuvFrame frame = MakeYuvFrame(spec, rng);
+    EXPECT_EQ(QcGpuDifference(*counter, frame, *pinned_qc), "");
+    AddQcStructure(frame, rng);
+    EXPECT_EQ(QcGpuDifference(*counter, frame, *pinned_qc), "");
+  }
+}
+
+// Full HD, 4K, 10 bits, packed 4:2:2 of odd size, and a frame wider than the
+// line sums hold (everything else still counted).
+TEST_F(QcGpu, LargeFrames) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  struct Case {
+    YuvFormat format;
+    uint32_t w, h;
+    bool structured;
+  };
+  const Case cases[] = {{YuvFormat::kNv12, 1920, 1080, true},  {YuvFormat::kNv12, 1920, 1080, false},
+                        {YuvFormat::kI420, 3840, 2160, true},  {YuvFormat::kP010, 1920, 1080, true},
+                        {YuvFormat::kI422_10, 1920, 1082, true}, {YuvFormat::kYuy2, 1921, 1081, true},
+                        {YuvFormat::kNv12, cudahist::kQcMaxWidth + 2, 34, true}};
+  for (const Case& c : cases) {
+    YuvFrameSpec spec;
+    spec.format = c.format;
+    spec.width = c.w;
+    spec.height = c.h;
+    spec.pitch_padding = 64;
+    SCOPED_TRACE(Describe(spec));
+    const YuvFrame frame = MakeYuvFrame(spec, rng);
+    if (c.structured) AddQcStructure(frame, rng);
+    EXPECT_EQ(QcGpuDifference(*counter, frame, *pinned_qc), "");
+  }
+}
+
+// signalstats and the QC counts of frames of two layouts, back to back on one
+// stream, synchronised once: the QC scratch is zeroed for each frame in
+// stream order.
+TEST_F(QcGpu, BackToBackWithSignalStatsOnOneStream) {
+  const uint64_t seed = FreshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::vector<YuvFrame> frames;
+  std::vector<std::unique_ptr<DeviceYuvFrame>> device;
+  for (size_t i = 0; i < 4; ++i) {
+    YuvFrameSpec spec;
+    spec.format = i < 2 ? YuvFormat::kNv12 : YuvFormat::kI420_10;
+    spec.width = i < 2 ? 640 : 333;
+    spec.height = i < 2 ? 360 : 242;
+    frames.push_back(MakeYuvFrame(spec, rng));
+    AddQcStructure(frames.back(), rng);
+    device.push_back(std::make_unique<DeviceYuvFrame>(frames.back()));
+    ASSERT_TRUE(device.back()->ok());
+  }
+  cudaStream_t stream = nullptr;
+  ASSERT_CUDA(cudaStreamCreate(&stream));
+  SignalStatsCounts* d_counts = nullptr;
+  QcCounts* d_qc = nullptr;
+  ASSERT_CUDA(cudaMalloc(reinterpret_cast<void**>(&d_counts), sizeof(SignalStatsCounts) * frames.size()));
+  ASSERT_CUDA(cudaMalloc(reinterpret_cast<void**>(&d_qc), sizeof(QcCounts) * frames.size()));
+  for (size_t i = 0; i < frames.size(); ++i) {
+    Status s = counter->Compute(device[i]->view(), nullptr, stream, d_counts + i);
+    ASSERT_TRUE(s.ok()) << s.message();
+    s = counter->ComputeQc(device[i]->view(), stream, d_qc + i);
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+  std::vector<SignalStatsCounts> got(frames.size());
+  std::vector<QcCounts> got_qc(frames.size());
+  ASSERT_CUDA(cudaMemcpyAsync(got.data(), d_counts, sizeof(SignalStatsCounts) * frames.size(),
+                              cudaMemcpyDeviceToHost, stream));
+  ASSERT_CUDA(cudaMemcpyAsync(got_qc.data(), d_qc, sizeof(QcCounts) * frames.size(), cudaMemcpyDeviceToHost, stream));
+  ASSERT_CUDA(cudaStreamSynchronize(stream));
+  for (size_t i = 0; i < frames.size(); ++i) {
+    SCOPED_TRACE("frame " + std::to_string(i));
+    EXPECT_EQ(CountsDifference(got[i], Reference(frames[i].view, nullptr)), "");
+    EXPECT_EQ(QcCountsDifference(got_qc[i], ReferenceQc(frames[i].view)), "");
+  }
+  cudaFree(d_counts);
+  cudaFree(d_qc);
+  cudaStreamDestroy(stream);
+}
+
+// ComputeQc captured into a CUDA graph: every launch counts the frame again.
+TEST_F(QcGpu, GraphLaunchesEachCountTheFrameAgain) {
+  std::mt19937_64 rng(FreshSeed());
+  YuvFrameSpec spec;
+  spec.width = 1280;
+  spec.height = 720;
+  const YuvFrame frame = MakeYuvFrame(spec, rng);
+  AddQcStructure(frame, rng);
+  DeviceYuvFrame d(frame);
+  ASSERT_TRUE(d.ok());
+  const QcCounts& want = ReferenceQc(frame.view);
+  cudaStream_t stream = nullptr;
+  ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const Status s = counter->ComputeQc(d.view(), stream, pinned_qc->get());
+  ASSERT_CUDA(cudaStreamEndCapture(stream, &graph));
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int launch = 0; launch < 3; ++launch) {
+    SCOPED_TRACE("launch " + std::to_string(launch));
+    std::memset(pinned_qc->get(), 0xAB, sizeof(QcCounts));
+    ASSERT_CUDA(cudaGraphLaunch(exec, stream));
+    ASSERT_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_EQ(QcCountsDifference(*pinned_qc->get(), want), "");
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+}
+
+TEST_F(QcGpu, BadInputLaunchesNothing) {
+  std::mt19937_64 rng(7);
+  YuvFrameSpec spec;
+  spec.width = 33;
+  spec.height = 17;
+  const YuvFrame frame = MakeYuvFrame(spec, rng);
+  DeviceYuvFrame d(frame);
+  ASSERT_TRUE(d.ok());
+  YuvPlanes bad = d.view();
+  bad.u.width = 3;
+  Status s = counter->ComputeQc(bad, nullptr, pinned_qc->get());
+  EXPECT_EQ(s.message().rfind("u.width: ", 0), 0u) << s.message();
+  s = counter->ComputeQc(d.view(), nullptr, nullptr);
+  EXPECT_EQ(s.message(), "counts: null");
+  EXPECT_EQ(QcGpuDifference(*counter, frame, *pinned_qc), "");
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// The scope drawing (cudahist/scope_render.h): the count -> pixel mapping the
-// README states, checked exactly on hand-worked cases and against a plain
+// The scope drawing (cudahist/scope_render.h): the count -> pixel mapping that
+// docs/scopes.md states, checked exactly on hand-worked cases and against a plain
 // restatement of it here; the GPU's images byte for byte against the CPU's
 // (GTEST_SKIP without a CUDA device).
 #include <cuda_runtime_api.h>
@@ -73,7 +73,7 @@ TEST(ScopeMapping, IntensityFollowsTheReadme) {
   EXPECT_EQ(Intensity(1, 1023, 1, ScopeScale::kLogarithmic), 25u); // 255 * 1 / 10
 }
 
-// A plain restatement of the README's waveform rule for one trace, linear scale.
+// A plain restatement of the waveform rule of docs/scopes.md for one trace, linear scale.
 uint32_t ExpectedWaveformPixel(const std::vector<uint32_t>& counts, uint32_t groups, uint32_t bins,
                                uint32_t counted_width, uint32_t rows, uint32_t W, uint32_t H, uint32_t x,
                                uint32_t y) {

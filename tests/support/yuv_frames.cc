@@ -155,6 +155,80 @@ YuvAnchor AnchorOf(const YuvFrame& frame, const cudahist::PlaneView& view) {
   throw std::invalid_argument("view outside the frame's planes");
 }
 
+namespace {
+
+uint8_t* LumaSample(const YuvFrame& frame, uint32_t x, uint32_t y) {
+  const cudahist::PlaneView& p = frame.view.y;
+  return static_cast<uint8_t*>(const_cast<void*>(p.data)) + size_t(y) * p.pitch + size_t(x) * p.pixel_stride +
+         p.offset;
+}
+
+uint32_t LumaAt(const YuvFrame& frame, uint32_t x, uint32_t y) {
+  const cudahist::PlaneView& p = frame.view.y;
+  const uint8_t* at = LumaSample(frame, x, y);
+  uint32_t word = 0;
+  for (uint32_t b = 0; b < p.sample_size; ++b) word |= uint32_t(at[b]) << (8 * b);
+  return (word >> p.shift) & ((1u << p.depth) - 1);
+}
+
+// Only the sample's bits change: the rest of a packed word stays.
+void SetLuma(const YuvFrame& frame, uint32_t x, uint32_t y, uint32_t value) {
+  const cudahist::PlaneView& p = frame.view.y;
+  uint8_t* at = LumaSample(frame, x, y);
+  uint32_t word = 0;
+  for (uint32_t b = 0; b < p.sample_size; ++b) word |= uint32_t(at[b]) << (8 * b);
+  const uint32_t mask = ((1u << p.depth) - 1) << p.shift;
+  word = (word & ~mask) | ((value << p.shift) & mask);
+  for (uint32_t b = 0; b < p.sample_size; ++b) at[b] = uint8_t(word >> (8 * b));
+}
+
+}  // namespace
+
+void AddQcStructure(const YuvFrame& frame, std::mt19937_64& rng) {
+  const cudahist::Roi r = cudahist::CountedRegion(frame.view.y);
+  const uint32_t top = (1u << frame.view.y.depth) - 1;
+  std::uniform_int_distribution<uint32_t> any(0, top);
+  for (uint32_t y = 0; y < r.height; ++y) {
+    for (uint32_t x = 0; x < r.width; ++x) {
+      uint32_t v = any(rng);
+      if (y < r.height / 5 || x < r.width / 7) {
+        v = 0;
+      } else if (y % 4 == 1 && y >= 4) {
+        v = LumaAt(frame, r.x + x, r.y + y - 4);
+      } else if (y % 4 == 3) {
+        v = x % 2 ? top : 3;
+      }
+      SetLuma(frame, r.x + x, r.y + y, v);
+    }
+  }
+}
+
+std::string QcCountsDifference(const cudahist::QcCounts& got, const cudahist::QcCounts& want) {
+  auto field = [](const std::string& name, uint64_t a, uint64_t b) {
+    return a == b ? std::string() : name + ": " + std::to_string(a) + " != " + std::to_string(b);
+  };
+  for (const std::string& d :
+       {field("depth", got.depth, want.depth), field("width", got.width, want.width),
+        field("height", got.height, want.height), field("chroma_width", got.chroma_width, want.chroma_width),
+        field("chroma_height", got.chroma_height, want.chroma_height),
+        field("has_line_sums", got.has_line_sums, want.has_line_sums), field("tout", got.tout, want.tout),
+        field("vrep_rows", got.vrep_rows, want.vrep_rows), field("field_sse[0]", got.field_sse[0], want.field_sse[0]),
+        field("field_sse[1]", got.field_sse[1], want.field_sse[1]),
+        field("field_sse[2]", got.field_sse[2], want.field_sse[2])}) {
+    if (!d.empty()) return d;
+  }
+  if (!want.has_line_sums) return "";
+  for (uint32_t y = 0; y < want.height; ++y) {
+    const std::string d = field("row_sums[" + std::to_string(y) + "]", got.row_sums[y], want.row_sums[y]);
+    if (!d.empty()) return d;
+  }
+  for (uint32_t x = 0; x < want.width; ++x) {
+    const std::string d = field("column_sums[" + std::to_string(x) + "]", got.column_sums[x], want.column_sums[x]);
+    if (!d.empty()) return d;
+  }
+  return "";
+}
+
 std::string CountsDifference(const cudahist::SignalStatsCounts& got, const cudahist::SignalStatsCounts& want) {
   auto field = [](const char* name, uint64_t a, uint64_t b) {
     return a == b ? std::string() : std::string(name) + ": " + std::to_string(a) + " != " + std::to_string(b);

@@ -64,6 +64,16 @@ YuvAnchor AnchorOf(const YuvFrame& frame, const cudahist::PlaneView& view);
 // first difference ("dif_y: 12 != 13", "hue[90]: 4 != 5").
 std::string CountsDifference(const cudahist::SignalStatsCounts& got, const cudahist::SignalStatsCounts& want);
 
+// Overwrites the luma of `frame`'s counted region (host memory, any layout)
+// with rows for every QC count: a dark band at the top and the left
+// (cropdetect), every fourth row a copy of the one four above (VREP), every
+// fourth a spike row over its neighbours (TOUT), noise elsewhere.
+void AddQcStructure(const YuvFrame& frame, std::mt19937_64& rng);
+
+// The same for QC counts ("tout: 3 != 4", "row_sums[7]: 10 != 12"); the line
+// sums compared over the region's rows and columns only.
+std::string QcCountsDifference(const cudahist::QcCounts& got, const cudahist::QcCounts& want);
+
 // Formats x sizes (1x1 to 333x77, odd and even) x padding x ROI (inside,
 // odd corner, empty) x distributions: the matrix both backends are checked on.
 std::vector<YuvFrameSpec> SignalStatsMatrix();

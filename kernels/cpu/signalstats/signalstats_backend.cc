@@ -1,5 +1,7 @@
 // CpuSignalStats: the fast CPU path of signalstats (system-memory frames in
-// the element, up to 1080p60 on one core).
+// the element, up to 1080p60 on one core), and of the QC counts (ComputeQc:
+// each region row decoded once into a ring of the last five, from which
+// TOUT, VREP, the line sums and the luma field pairs are taken).
 //
 // One walk over the luma rows of the region. The first time a chroma row is
 // needed, its samples are counted (U, V, sat/hue through the shared table,
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "cudahist/signalstats.h"
+#include "signalstats/qc_rules.cuh"
 #include "signalstats/sat_hue_tables.h"
 
 namespace cudahist {
@@ -192,6 +195,137 @@ Status CpuSignalStats::Compute(const YuvPlanes& frame, const YuvPlanes* previous
     case 2: RunForChromaWord<uint16_t>(frame.u.sample_size, w, counts, &chroma_flags_, &luma_copy_); break;
     default: RunForChromaWord<uint32_t>(frame.u.sample_size, w, counts, &chroma_flags_, &luma_copy_); break;
   }
+  return Status::Ok();
+}
+
+namespace {
+
+// Rows of the ring ComputeQc keeps: TOUT of row y - 2 reads rows y - 4 to y,
+// VREP of row y reads row y - 4.
+constexpr uint32_t kQcRingRows = 5;
+
+template <class Word>
+void DecodeRow(const Rows& rows, uint32_t r, uint32_t width, uint16_t* out) {
+  const uint8_t* p = rows.Row(r);
+  for (uint32_t x = 0; x < width; ++x) out[x] = uint16_t((Load<Word>(p + x * rows.stride) >> rows.shift) & rows.mask);
+}
+
+using RowDecoder = void (*)(const Rows&, uint32_t, uint32_t, uint16_t*);
+
+RowDecoder DecoderFor(uint32_t sample_size) {
+  switch (sample_size) {
+    case 1: return DecodeRow<uint8_t>;
+    case 2: return DecodeRow<uint16_t>;
+    default: return DecodeRow<uint32_t>;
+  }
+}
+
+uint64_t SquaredDifferences(const uint16_t* a, const uint16_t* b, uint32_t width) {
+  uint64_t sse = 0;
+  for (uint32_t x = 0; x < width; ++x) {
+    const int64_t d = int64_t(a[x]) - int64_t(b[x]);
+    sse += uint64_t(d * d);
+  }
+  return sse;
+}
+
+uint64_t SquaredValues(const uint16_t* a, uint32_t width) {
+  uint64_t sse = 0;
+  for (uint32_t x = 0; x < width; ++x) sse += uint64_t(a[x]) * a[x];
+  return sse;
+}
+
+// One chroma plane's field pairs (a last row without a partner against zeros).
+uint64_t ChromaFieldSse(const PlaneView& plane, std::vector<uint16_t>* scratch) {
+  const Roi r = CountedRegion(plane);
+  const Rows rows = RowsOf(plane, r.x, r.y);
+  const RowDecoder decode = DecoderFor(plane.sample_size);
+  scratch->resize(2 * size_t(r.width));
+  uint16_t* top = scratch->data();
+  uint16_t* bottom = top + r.width;
+  uint64_t sse = 0;
+  for (uint32_t y = 0; y < r.height; y += 2) {
+    decode(rows, y, r.width, top);
+    if (y + 1 < r.height) {
+      decode(rows, y + 1, r.width, bottom);
+      sse += SquaredDifferences(top, bottom, r.width);
+    } else {
+      sse += SquaredValues(top, r.width);
+    }
+  }
+  return sse;
+}
+
+// TOUT's pixels of row t, from the ring rows t - 2 .. t + 2 (the far pair
+// only where FFmpeg reads it). near/far: per-column tests of the pairs.
+uint64_t ToutOfRow(const uint16_t* const* row, uint32_t width, bool use_far, uint8_t* near, uint8_t* far) {
+  using detail::ToutOutlier;
+  for (uint32_t x = 0; x < width; ++x) {
+    near[x] = ToutOutlier(row[1][x], row[2][x], row[3][x]);
+    far[x] = use_far ? ToutOutlier(row[0][x], row[2][x], row[4][x]) : 1;
+  }
+  uint64_t count = 0;
+  for (uint32_t x = 1; x + 1 < width; ++x) {
+    count += (near[x - 1] & near[x] & near[x + 1] & far[x - 1] & far[x] & far[x + 1]) != 0;
+  }
+  return count;
+}
+
+}  // namespace
+
+Status CpuSignalStats::ComputeQc(const YuvPlanes& frame, QcCounts* counts) {
+  CUDAHIST_RETURN_IF_ERROR(ValidateYuvPlanes(frame, nullptr));
+  if (counts == nullptr) return Status::InvalidArgument("counts: null");
+  std::memset(counts, 0, sizeof(*counts));
+  const Roi luma = CountedRegion(frame.y);
+  const uint32_t w = luma.width, h = luma.height;
+  counts->depth = frame.y.depth;
+  counts->width = w;
+  counts->height = h;
+  counts->chroma_width = CountedRegion(frame.u).width;
+  counts->chroma_height = CountedRegion(frame.u).height;
+  counts->has_line_sums = w <= kQcMaxWidth && h <= kQcMaxHeight ? 1 : 0;
+  if (w == 0 || h == 0) return Status::Ok();
+
+  qc_rows_.resize(kQcRingRows * size_t(w));
+  qc_flags_.resize(2 * size_t(w));
+  auto ring = [&](uint32_t y) { return qc_rows_.data() + size_t(y % kQcRingRows) * w; };
+  const Rows rows = RowsOf(frame.y, luma.x, luma.y);
+  const RowDecoder decode = DecoderFor(frame.y.sample_size);
+  auto tout_of = [&](uint32_t t) {
+    const uint16_t* window[5] = {};
+    const bool use_far = detail::ToutUsesFarRows(int(t), int(h));
+    for (uint32_t k = 0; k < 5; ++k) {
+      const uint32_t y = t + k - 2;  // t - 2 .. t + 2; the far rows only read with use_far
+      window[k] = (k == 0 || k == 4) && !use_far ? ring(t) : ring(y);
+    }
+    counts->tout += ToutOfRow(window, w, use_far, qc_flags_.data(), qc_flags_.data() + w);
+  };
+  for (uint32_t y = 0; y < h; ++y) {
+    uint16_t* row = ring(y);
+    decode(rows, y, w, row);
+    if (counts->has_line_sums) {
+      uint32_t sum = 0;
+      for (uint32_t x = 0; x < w; ++x) {
+        sum += row[x];
+        counts->column_sums[x] += row[x];
+      }
+      counts->row_sums[y] = sum;
+    }
+    if (y % 2 == 1) counts->field_sse[0] += SquaredDifferences(ring(y - 1), row, w);
+    if (y % 2 == 0 && y + 1 == h) counts->field_sse[0] += SquaredValues(row, w);
+    if (y >= uint32_t(detail::kVrepDistance)) {
+      const uint16_t* earlier = ring(y - detail::kVrepDistance);
+      uint64_t total = 0;
+      for (uint32_t x = 0; x < w; ++x) total += uint32_t(detail::AbsInt(int(earlier[x]) - int(row[x])));
+      counts->vrep_rows += total < w ? 1 : 0;
+    }
+    if (y >= 3) tout_of(y - 2);
+  }
+  if (h >= 3) tout_of(h - 2);
+  std::vector<uint16_t>& scratch = qc_rows_;
+  counts->field_sse[1] = ChromaFieldSse(frame.u, &scratch);
+  counts->field_sse[2] = ChromaFieldSse(frame.v, &scratch);
   return Status::Ok();
 }
 

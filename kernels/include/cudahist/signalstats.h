@@ -109,6 +109,85 @@ struct SignalStatsFigures {
   double brng;  // fraction of the luma pixels (0..1)
 };
 
+// The rest of QCTools' graph (qcli's
+//   signalstats=stat=tout+vrep+brng,cropdetect=reset=1,split[a][b];
+//   [a]field=top[a1];[b]field=bottom[b1],[a1][b1]psnr
+// ): TOUT and VREP of signalstats, cropdetect's borders and the PSNR between
+// a frame's two fields, as exact integers counted over the region (the ROI,
+// or the frame) taken as the frame FFmpeg sees. Definitions (FFmpeg 5.1 and
+// 7.1 alike, libavfilter/vf_signalstats.c, vf_cropdetect.c, vf_field.c,
+// vf_psnr.c), luma Y(x, y) of a w x h region:
+//   TOUT: pixels (x, y), 1 <= x < w - 1, 1 <= y < h - 1, where
+//         outlier(a, b, c) = (|a - b| + |c - b|) / 2 - |c - a| > 4 (integer
+//         division) holds for the three columns x - 1, x, x + 1 with
+//         (a, b, c) = (Y(., y - 1), Y(., y), Y(., y + 1)) and, where rows
+//         y - 2 and y + 2 exist, with (Y(., y - 2), Y(., y), Y(., y + 2))
+//         too. Deeper than 8 bits, FFmpeg passes the samples through its
+//         uint8_t parameters: the test sees their low 8 bits (value & 255),
+//         and so does this count.
+//   VREP: rows y >= 4 whose sum over x of |Y(x, y - 4) - Y(x, y)| is below w.
+//   cropdetect: the luma sum of every row and of every column (its
+//         checkline; a line is bright when sum / length > limit).
+//   field PSNR: per plane, the sum of squared differences between rows 2k
+//         (top field) and 2k + 1 (bottom field) of that plane. A plane with an
+//         odd number of rows (4:2:0 chroma of a frame whose height is 2 mod 4)
+//         leaves its last row without a partner: FFmpeg's bottom field then
+//         reads one row past the plane, memory that reads 0 after FFmpeg's
+//         FFV1 decoder but holds the decoder's padding rows after its H.264
+//         one. The count compares that row with zeros: FFmpeg's figure in the
+//         first case only (docs/qc-figures.md says by how much).
+constexpr uint32_t kQcMaxWidth = 8192;   // columns of QcCounts' column sums (8K DCI)
+constexpr uint32_t kQcMaxHeight = 8192;  // rows of its row sums
+constexpr int kCropDetectSkippedFrames = 2;  // cropdetect's skip: frames it leaves without figures
+
+// What one frame's QC count holds: plain data (device or pinned host memory
+// for the GPU), written whole by every computation. Regions wider than
+// kQcMaxWidth or taller than kQcMaxHeight get everything but the line sums
+// (has_line_sums 0, cropdetect unknown).
+struct QcCounts {
+  uint32_t depth;
+  uint32_t width, height;                // the luma region
+  uint32_t chroma_width, chroma_height;  // its chroma samples
+  uint32_t has_line_sums;                // row_sums and column_sums are filled
+  uint64_t tout;                         // pixels TOUT flags
+  uint64_t vrep_rows;                    // rows VREP flags (FFmpeg counts each as w pixels)
+  uint64_t field_sse[3];                 // Y, U, V: squared differences of row 2k and 2k + 1
+  uint32_t row_sums[kQcMaxHeight];       // luma sum of region row y (height entries)
+  uint32_t column_sums[kQcMaxWidth];     // luma sum of region column x (width entries)
+};
+
+// cropdetect's figures of one frame (lavfi.cropdetect.*).
+struct CropFigures {
+  int x1, x2, y1, y2, w, h, x, y;
+};
+
+// The figures with FFmpeg's names. tout and vrep are what signalstats prints
+// with %g. The PSNR figures are what psnr prints with %f after its own
+// conversion to float: each double here holds that float's value, so "%f"
+// of it prints FFmpeg's text; an mse of 0 gives psnr +inf ("inf").
+struct QcFigures {
+  double tout, vrep;
+  bool has_crop;  // the line sums were counted (QcCounts::has_line_sums)
+  CropFigures crop;
+  bool has_field_psnr;  // even height: FFmpeg's graph refuses odd heights
+                        // (field=top and field=bottom differ in height)
+  double mse_y, mse_u, mse_v, mse_avg;
+  double psnr_y, psnr_u, psnr_v, psnr_avg;
+};
+
+// cropdetect=reset=1's rule for a frame it does not skip (reset=1 starts
+// every such frame from the whole frame, so the figures depend on this frame
+// only), with limit 24/255 of the full scale ((2^depth - 1) x 24/255 in
+// float, rounded: 24 at 8 bits, 96 at 10) and round 16.
+CropFigures CropDetectOf(const QcCounts& counts);
+
+// TOUT, VREP, cropdetect (when has_line_sums) and the field PSNR (when the
+// height is even) from the counts, with FFmpeg's arithmetic.
+QcFigures QcFiguresOf(const QcCounts& counts);
+
+// The reference: one pixel at a time, straight from the definitions above.
+Status ReferenceQcCounts(const YuvPlanes& frame, QcCounts* counts);
+
 // The figures from the counts, by signalstats' rules: low/high are the first
 // code values whose running count reaches lrint(N * 10 / 100.) and
 // lrint(N * 90 / 100.) of the N samples; HUEMED the first hue whose running
@@ -131,10 +210,14 @@ Status ReferenceSignalStats(const YuvPlanes& frame, const YuvPlanes* previous,
 class CpuSignalStats {
  public:
   Status Compute(const YuvPlanes& frame, const YuvPlanes* previous, SignalStatsCounts* counts);
+  // The QC counts (ReferenceQcCounts' contract), a row at a time.
+  Status ComputeQc(const YuvPlanes& frame, QcCounts* counts);
 
  private:
   std::vector<uint8_t> chroma_flags_;
   std::vector<uint32_t> luma_copy_;
+  std::vector<uint16_t> qc_rows_;   // ComputeQc's decoded rows
+  std::vector<uint8_t> qc_flags_;   // ComputeQc's per-column TOUT tests
 };
 
 // The GPU path: owns the device copies of the sat/hue tables (made once, in
@@ -153,6 +236,12 @@ class SignalStatsCounter {
 
   Status Compute(const YuvPlanes& frame, const YuvPlanes* previous, cudaStream_t stream,
                  SignalStatsCounts* counts);
+  // The QC counts of the frame (ReferenceQcCounts' contract), enqueued on
+  // `stream` (after Compute's launch, where a frame wants both): a second
+  // kernel (QcCountsKernel) between a zeroing of the counter's device scratch
+  // and one copy into *counts (device memory or PinnedQcCounts). Allocates
+  // nothing, synchronises nothing; may be captured into a CUDA graph.
+  Status ComputeQc(const YuvPlanes& frame, cudaStream_t stream, QcCounts* counts);
 
   struct Impl;
 
@@ -173,6 +262,20 @@ class PinnedSignalStats {
  private:
   explicit PinnedSignalStats(SignalStatsCounts* counts) : counts_(counts) {}
   SignalStatsCounts* counts_;
+};
+
+// Page-locked QcCounts that ComputeQc's copy writes directly.
+class PinnedQcCounts {
+ public:
+  static Status Create(std::unique_ptr<PinnedQcCounts>* out);
+  ~PinnedQcCounts();
+  PinnedQcCounts(const PinnedQcCounts&) = delete;
+  PinnedQcCounts& operator=(const PinnedQcCounts&) = delete;
+  QcCounts* get() { return counts_; }
+
+ private:
+  explicit PinnedQcCounts(QcCounts* counts) : counts_(counts) {}
+  QcCounts* counts_;
 };
 
 }  // namespace cudahist
