@@ -1,4 +1,5 @@
-// bench/bench_stats.h: order statistics of timing samples, shared by every benchmark.
+// bench/bench_stats.h: order statistics of timing samples, shared by every
+// benchmark, and the exit status of a benchmark that cannot run here.
 #pragma once
 
 #include <algorithm>
@@ -6,6 +7,9 @@
 #include <vector>
 
 namespace bench {
+
+// No GPU (or no GStreamer CUDA elements): meson counts the run as skipped.
+constexpr int kExitSkip = 77;
 
 // The q-quantile (0..1) of `samples`, nearest rank; 0 for no samples.
 inline double Quantile(std::vector<double> samples, double q) {

@@ -55,7 +55,7 @@
 
 namespace {
 
-constexpr int kExitSkip = 77;
+using bench::kExitSkip;
 using bench::CudaNv12Caps;
 using bench::kHeight;
 using bench::kPoolFrames;

@@ -74,17 +74,7 @@ struct Device {
 
 cudahist::PlaneView View(const uint8_t* data, uint32_t w, uint32_t h, size_t pitch, uint32_t stride,
                          uint32_t offset, uint32_t size, uint32_t shift, uint32_t depth) {
-  cudahist::PlaneView v;
-  v.data = data;
-  v.width = w;
-  v.height = h;
-  v.pitch = pitch;
-  v.pixel_stride = stride;
-  v.offset = offset;
-  v.sample_size = size;
-  v.shift = shift;
-  v.depth = depth;
-  return v;
+  return cudahist::PlaneView{data, w, h, pitch, stride, offset, size, shift, depth};
 }
 
 // The component views of one frame whose first plane starts at `base`, planes

@@ -45,7 +45,7 @@
 
 namespace {
 
-constexpr int kExitSkip = 77;
+using bench::kExitSkip;
 constexpr double kDefaultMeasureSeconds = 5.0;
 constexpr double kTargetFramesPerSecond = 20000;
 constexpr int kKernelRepeats = 500;

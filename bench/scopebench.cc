@@ -40,7 +40,6 @@
 namespace bench {
 namespace {
 
-constexpr int kExitSkip = 77;
 constexpr int kDefaultRepeats = 20;
 constexpr size_t kRotationOverL2 = 2;
 constexpr int kMaxFrames = 128;
@@ -104,9 +103,7 @@ struct Pool {
     return v;
   }
   cudahist::ColumnHistogramSpec ColumnSpec() const {
-    cudahist::ColumnHistogramSpec s;
-    s.groups = shape.groups;
-    s.bins = 256;
+    const cudahist::ColumnHistogramSpec s{/*groups=*/shape.groups, /*bins=*/256};
     return s;
   }
 };

@@ -86,7 +86,7 @@ class DeviceFrames {
       }
       cudahist::YuvPlanes v = host.view;
       for (cudahist::PlaneView* pv : {&v.y, &v.u, &v.v}) {
-        const cudahist_test::YuvAnchor a = cudahist_test::AnchorOf(host, *pv);
+        const cudahist_test::ViewAnchor a = cudahist_test::AnchorOf(host.planes, *pv);
         pv->data = buffers[a.plane] + a.offset;
       }
       views_.push_back(v);

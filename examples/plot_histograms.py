@@ -28,32 +28,22 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")  # files only: no display needed
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import video_input  # noqa: E402 (beside this file)
 
 LUMA_NAMES = ("Y", "G")  # luma, or green for RGB formats (most of luma's weight)
 
 
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("file", nargs="?", help="a video file; without it: videotestsrc")
+    video_input.add_arguments(parser, frames=120, pattern="ball")
     parser.add_argument("-o", "--output", default="histograms.png", help="PNG to write (default %(default)s)")
-    parser.add_argument("--cpu", action="store_true", help="keep frames in system memory (CPU backend)")
-    parser.add_argument("--frames", type=int, default=120, help="videotestsrc frames (default %(default)s)")
-    parser.add_argument("--pattern", default="ball", help="videotestsrc pattern (default %(default)s)")
     args = parser.parse_args(argv)
-    if args.frames < 1:
-        parser.error("--frames wants a count of at least 1")
+    video_input.check_arguments(parser, args)
     return args
 
 
 def describe_pipeline(args, gpu):
-    if args.file:
-        source = 'uridecodebin uri="%s" caps="video/x-raw(ANY)" expose-all-streams=false' % (
-            Gst.filename_to_uri(args.file))
-    else:
-        source = "videotestsrc num-buffers=%d pattern=%s ! video/x-raw,format=NV12,width=320,height=240" % (
-            args.frames, args.pattern)
-    memory = "cudaupload ! video/x-raw(memory:CUDAMemory)" if gpu else "capsfilter caps=video/x-raw"
-    return "%s ! %s ! cudahistogram attach-meta=false ! fakesink sync=false" % (source, memory)
+    return "%s ! cudahistogram attach-meta=false ! fakesink sync=false" % video_input.describe(args, gpu, 320, 240)
 
 
 def component_depth(s, component):
@@ -130,12 +120,7 @@ def plot(collector, title, output):
 def main(argv):
     args = parse_arguments(argv)
     Gst.init(None)
-    if Gst.ElementFactory.find("cudahistogram") is None:
-        sys.exit("plot_histograms: the cudahistogram element was not found: "
-                 "set GST_PLUGIN_PATH to <builddir>/gst-plugin")
-    gpu = not args.cpu and Gst.ElementFactory.find("cudaupload") is not None
-    print("plot_histograms: using the %s" % ("GPU (cudaupload)" if gpu else "CPU backend (system memory)"),
-          file=sys.stderr)
+    gpu = video_input.uses_gpu(args, "plot_histograms")
     collector = Collector()
     error = run(describe_pipeline(args, gpu), collector)
     if error:

@@ -30,6 +30,8 @@ gi.require_version("Gst", "1.0")
 gi.require_version("GstVideo", "1.0")
 from gi.repository import Gst, GstVideo  # noqa: E402
 
+import video_input  # noqa: E402 (beside this file)
+
 PERCENTILES = (5, 50, 95)
 
 
@@ -45,29 +47,18 @@ def import_meta_bindings():
 
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("file", nargs="?", help="a video file; without it: videotestsrc")
-    parser.add_argument("--cpu", action="store_true", help="keep frames in system memory (CPU backend)")
-    parser.add_argument("--frames", type=int, default=30, help="videotestsrc frames (default %(default)s)")
-    parser.add_argument("--pattern", default="smpte", help="videotestsrc pattern (default %(default)s)")
+    video_input.add_arguments(parser, frames=30, pattern="smpte")
     parser.add_argument("--bins", type=int, default=256, help="bins per component (default %(default)s)")
     args = parser.parse_args(argv)
-    if args.frames < 1:
-        parser.error("--frames wants a count of at least 1")
+    video_input.check_arguments(parser, args)
     if args.bins < 1:
         parser.error("--bins wants a count of at least 1")
     return args
 
 
 def describe_pipeline(args, gpu):
-    if args.file:
-        source = 'uridecodebin uri="%s" caps="video/x-raw(ANY)" expose-all-streams=false' % (
-            Gst.filename_to_uri(args.file))
-    else:
-        source = "videotestsrc num-buffers=%d pattern=%s ! video/x-raw,format=NV12,width=640,height=360" % (
-            args.frames, args.pattern)
-    memory = "cudaupload ! video/x-raw(memory:CUDAMemory)" if gpu else "capsfilter caps=video/x-raw"
-    return "%s ! %s ! cudahistogram name=histogram bins=%d post-messages=false ! fakesink sync=false" % (
-        source, memory, args.bins)
+    return "%s ! cudahistogram name=histogram bins=%d post-messages=false ! fakesink sync=false" % (
+        video_input.describe(args, gpu, 640, 360), args.bins)
 
 
 @functools.lru_cache(maxsize=None)
@@ -164,12 +155,7 @@ def main(argv):
     args = parse_arguments(argv)
     Gst.init(None)
     bindings = import_meta_bindings()
-    if Gst.ElementFactory.find("cudahistogram") is None:
-        sys.exit("probe_meta: the cudahistogram element was not found: set GST_PLUGIN_PATH to "
-                 "<builddir>/gst-plugin or <prefix>/<libdir>/gstreamer-1.0")
-    gpu = not args.cpu and Gst.ElementFactory.find("cudaupload") is not None
-    print("probe_meta: using the %s" % ("GPU (cudaupload)" if gpu else "CPU backend (system memory)"),
-          file=sys.stderr)
+    gpu = video_input.uses_gpu(args, "probe_meta")
     printer = MetaPrinter(bindings)
     error = run(describe_pipeline(args, gpu), printer)
     sys.stdout.flush()

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cudahist/cpu.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 
 namespace {
@@ -21,7 +22,7 @@ using cudahist_test::Distribution;
 using cudahist_test::HostPlane;
 using cudahist_test::PlaneLayout;
 
-constexpr uint32_t kPoison = 0xDEADBEEFu;
+using cudahist_test::kPoison;
 constexpr uint32_t kAllBins[] = {1, 2, 7, 64, 256, 1000, 1024, 4096, 65536};
 constexpr Distribution kAllDistributions[] = {Distribution::kUniform, Distribution::kOneValue,
                                               Distribution::kPeaked};
@@ -74,10 +75,7 @@ class CpuBackend : public ::testing::Test {
     return cudahist_test::MakePlane(layout, dist, rng_, RandomValue(layout.depth));
   }
 
-  const uint64_t seed_ = cudahist_test::FreshSeed();
-  std::mt19937_64 rng_{seed_};
-  ::testing::ScopedTrace trace_{__FILE__, __LINE__,
-                                "seed " + std::to_string(seed_) + " (CUDAHIST_TEST_SEED)"};
+  cudahist_test::SeededRng rng_;
 };
 
 struct Format {

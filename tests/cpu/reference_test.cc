@@ -6,24 +6,18 @@
 #include <vector>
 
 #include "cudahist/cpu.h"
+#include "test_planes.h"
 
 namespace {
 
 using cudahist::PlaneView;
 
-constexpr uint32_t kPoison = 0xDEADBEEFu;
+using cudahist_test::kPoison;
 
 // One row of `width` samples, no padding.
 PlaneView OneRow(const void* data, uint32_t width, uint32_t pixel_stride = 1,
                  uint32_t sample_size = 1) {
-  PlaneView p;
-  p.data = data;
-  p.width = width;
-  p.height = 1;
-  p.pitch = size_t(width) * pixel_stride;
-  p.pixel_stride = pixel_stride;
-  p.sample_size = sample_size;
-  return p;
+  return PlaneView{data, width, /*height=*/1, size_t(width) * pixel_stride, pixel_stride, /*offset=*/0, sample_size};
 }
 
 std::vector<uint32_t> Reference(uint32_t bins, const std::vector<PlaneView>& planes) {
@@ -46,11 +40,7 @@ std::vector<uint32_t> Sparse(uint32_t bins, std::vector<std::pair<uint32_t, uint
 TEST(Reference, Gray8WithPitchPadding) {
   const uint8_t bytes[] = {0,   255, 7,  //
                            128, 128, 7};
-  PlaneView p;
-  p.data = bytes;
-  p.width = 2;
-  p.height = 2;
-  p.pitch = 3;
+  PlaneView p{bytes, /*width=*/2, /*height=*/2, /*pitch=*/3};
   EXPECT_EQ(Reference(256, {p}), Sparse(256, {{0, 1}, {128, 2}, {255, 1}}));
   // 2 bins split at 128: {0} | {255, 128, 128}.
   EXPECT_EQ(Reference(2, {p}), (std::vector<uint32_t>{1, 3}));
@@ -93,13 +83,7 @@ TEST(Reference, StrideThreeOffsetAndRoi) {
       1,  2,  3,  4,  5,  6,  7,  8,  9,  99,  //
       10, 11, 12, 13, 14, 21, 16, 17, 24, 99,
   };
-  PlaneView p;
-  p.data = bytes;
-  p.width = 3;
-  p.height = 2;
-  p.pitch = 10;
-  p.pixel_stride = 3;
-  p.offset = 2;
+  PlaneView p{bytes, /*width=*/3, /*height=*/2, /*pitch=*/10, /*pixel_stride=*/3, /*offset=*/2};
   p.has_roi = true;
   p.roi = {1, 1, 2, 1};
   EXPECT_EQ(Reference(256, {p}), Sparse(256, {{21, 1}, {24, 1}}));

@@ -13,6 +13,7 @@
 
 #include "cudahist/scopes.h"
 #include "scope_cases.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 
 namespace cudahist_test {
@@ -24,8 +25,6 @@ using cudahist::PlaneView;
 using cudahist::Status;
 using cudahist::StatusCode;
 
-constexpr uint32_t kPoison = 0xDEADBEEFu;
-
 // 5 x 2 8-bit samples, pitch 6 (the sixth byte of a row is garbage).
 //   row 0:   0  64 128 192 255
 //   row 1: 255   0  63  64 128
@@ -33,16 +32,7 @@ const uint8_t kTiny[12] = {0, 64, 128, 192, 255, 0xEE, 255, 0, 63, 64, 128, 0xEE
 
 PlaneView View(const void* data, uint32_t width, uint32_t height, size_t pitch, uint32_t stride = 1,
                uint32_t sample_size = 1, uint32_t shift = 0, uint32_t depth = 8) {
-  PlaneView p;
-  p.data = data;
-  p.width = width;
-  p.height = height;
-  p.pitch = pitch;
-  p.pixel_stride = stride;
-  p.sample_size = sample_size;
-  p.shift = shift;
-  p.depth = depth;
-  return p;
+  return PlaneView{data, width, height, pitch, stride, /*offset=*/0, sample_size, shift, depth};
 }
 
 PlaneView TinyPlane() { return View(kTiny, 5, 2, 6); }
@@ -67,9 +57,7 @@ class ScopesByPath : public ::testing::TestWithParam<bool> {};  // false: refere
 
 // groups 2 of width 5: columns 0-2 and 3-4 (x * 2 / 5); 4 bins: value / 64.
 TEST_P(ScopesByPath, ColumnGroupsThatDoNotDivideTheWidth) {
-  ColumnHistogramSpec spec;
-  spec.groups = 2;
-  spec.bins = 4;
+  const ColumnHistogramSpec spec{/*groups=*/2, /*bins=*/4};
   EXPECT_EQ(Column(spec, TinyPlane(), GetParam()), (std::vector<uint32_t>{3, 1, 1, 1, 0, 1, 1, 2}));
 }
 
@@ -78,9 +66,7 @@ TEST_P(ScopesByPath, ColumnRoi) {
   PlaneView p = TinyPlane();
   p.has_roi = true;
   p.roi = cudahist::Roi{1, 1, 3, 1};
-  ColumnHistogramSpec spec;
-  spec.groups = 3;
-  spec.bins = 4;
+  const ColumnHistogramSpec spec{/*groups=*/3, /*bins=*/4};
   EXPECT_EQ(Column(spec, p, GetParam()), (std::vector<uint32_t>{1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0}));
 }
 
@@ -88,9 +74,7 @@ TEST_P(ScopesByPath, ColumnRoi) {
 TEST_P(ScopesByPath, ColumnShiftedWords) {
   alignas(4) const uint16_t words[2] = {uint16_t(1023u << 6 | 0x15u), uint16_t(511u << 6 | 0x2Au)};
   const PlaneView p = View(words, 2, 1, 4, 2, 2, 6, 10);
-  ColumnHistogramSpec spec;
-  spec.groups = 2;
-  spec.bins = 2;
+  const ColumnHistogramSpec spec{/*groups=*/2, /*bins=*/2};
   EXPECT_EQ(Column(spec, p, GetParam()), (std::vector<uint32_t>{0, 1, 1, 0}));
 }
 
@@ -98,9 +82,7 @@ TEST_P(ScopesByPath, ColumnEmptyRoiCountsNothing) {
   PlaneView p = TinyPlane();
   p.has_roi = true;
   p.roi = cudahist::Roi{2, 0, 0, 2};
-  ColumnHistogramSpec spec;
-  spec.groups = 4;
-  spec.bins = 3;
+  const ColumnHistogramSpec spec{/*groups=*/4, /*bins=*/3};
   EXPECT_EQ(Column(spec, p, GetParam()), std::vector<uint32_t>(12, 0));
 }
 
@@ -111,9 +93,7 @@ TEST_P(ScopesByPath, JointPairsOfInterleavedComponents) {
   const PlaneView u = View(kUv, 3, 1, 8, 2);
   PlaneView v = u;
   v.offset = 1;
-  JointHistogramSpec spec;
-  spec.bins_a = 2;
-  spec.bins_b = 2;
+  JointHistogramSpec spec{/*bins_a=*/2, /*bins_b=*/2};
   // (a, b) bins: (0, 1), (1, 1), (1, 0) -> counts[b * 2 + a].
   EXPECT_EQ(Joint(spec, u, v, GetParam()), (std::vector<uint32_t>{0, 1, 1, 1}));
   spec.bins_a = 4;
@@ -141,9 +121,7 @@ TEST(ScopeGroups, ColumnGroupOfCutsEqualGroups) {
 class CpuColumnMatrix : public ::testing::TestWithParam<ColumnCase> {};
 
 TEST_P(CpuColumnMatrix, FastPathEqualsReference) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const ColumnCase& c = GetParam();
   const Frame f = MakeColumnFrame(c, rng);
   const std::vector<uint32_t> reference = Column(ColumnSpecOf(c), f.views[0], false);
@@ -156,9 +134,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, CpuColumnMatrix, ::testing::ValuesIn(ColumnCases
 class CpuJointMatrix : public ::testing::TestWithParam<JointCase> {};
 
 TEST_P(CpuJointMatrix, FastPathEqualsReference) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const JointCase& c = GetParam();
   const Frame f = MakeJointFrame(c, rng);
   const std::vector<uint32_t> reference = Joint(JointSpecOf(c), f.views[0], f.views[1], false);

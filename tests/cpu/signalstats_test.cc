@@ -13,6 +13,7 @@
 
 #include "cudahist/cpu.h"
 #include "cudahist/signalstats.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 #include "yuv_frames.h"
 
@@ -263,7 +264,7 @@ TEST(SignalStatsFigures, EmptyHistograms) {
 }
 
 TEST(SignalStatsRebin, EqualsCountingWithCoarserBins) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   for (uint32_t depth : {8u, 10u}) {
     cudahist_test::PlaneLayout l;
     l.width = 97;
@@ -381,14 +382,10 @@ TEST(SignalStatsValidate, PreviousMustMatch) {
 // --- The CPU backend against the reference ------------------------------
 
 TEST(SignalStatsCpuBackend, EqualsReferenceOverTheMatrix) {
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  cudahist_test::SeededRng rng;
   cudahist::CpuSignalStats cpu;
-  for (const cudahist_test::YuvFrameSpec& spec : cudahist_test::SignalStatsMatrix()) {
+  for (const auto& [spec, frame, previous] : cudahist_test::SignalStatsMatrixFrames(rng)) {
     SCOPED_TRACE(cudahist_test::Describe(spec));
-    const cudahist_test::YuvFrame frame = cudahist_test::MakeYuvFrame(spec, rng);
-    const cudahist_test::YuvFrame previous = cudahist_test::MakePreviousYuvFrame(spec, rng);
     for (const YuvPlanes* prev : {static_cast<const YuvPlanes*>(nullptr), &previous.view}) {
       SignalStatsCounts got;
       std::memset(&got, 0xCD, sizeof(got));

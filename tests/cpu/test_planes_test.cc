@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <set>
 
+#include "seeded_rng.h"
+
 namespace {
 
 using cudahist_test::Distribution;
@@ -21,20 +23,12 @@ uint32_t WordAt(const uint8_t* p, uint32_t size) {
 
 // The luma of a Y416-like layout: 10 bits at shift 6 of the second 16-bit word of each pixel.
 PlaneLayout HighBitsOfSecondWord(uint32_t width, uint32_t height, size_t pitch_padding) {
-  PlaneLayout l;
-  l.width = width;
-  l.height = height;
-  l.pixel_stride = 4;
-  l.offset = 2;
-  l.sample_size = 2;
-  l.shift = 6;
-  l.depth = 10;
-  l.pitch_padding = pitch_padding;
-  return l;
+  return PlaneLayout{width, height, /*pixel_stride=*/4, /*offset=*/2, /*sample_size=*/2, /*shift=*/6,
+                     /*depth=*/10, pitch_padding};
 }
 
 TEST(TestPlanes, LayoutAlignmentAndSizes) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   PlaneLayout l = HighBitsOfSecondWord(33, 5, 10);
   for (size_t base = 0; base < 20; base += 2) {
     l.base_offset = base;
@@ -54,9 +48,7 @@ TEST(TestPlanes, LayoutAlignmentAndSizes) {
 // kOneValue writes exactly the component's bits; every other bit stays random
 // (so across the plane the garbage takes many values).
 TEST(TestPlanes, OneValueTouchesOnlyTheComponentBits) {
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  cudahist_test::SeededRng rng;
   const PlaneLayout l = HighBitsOfSecondWord(40, 6, 8);
   const HostPlane p = cudahist_test::MakePlane(l, Distribution::kOneValue, rng, 777);
   const auto* data = static_cast<const uint8_t*>(p.view.data);
@@ -77,7 +69,7 @@ TEST(TestPlanes, OneValueTouchesOnlyTheComponentBits) {
 }
 
 TEST(TestPlanes, InterleavedComponentsAndTheirViews) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   PlaneLayout l;
   l.width = 5;
   l.height = 2;
@@ -95,7 +87,7 @@ TEST(TestPlanes, InterleavedComponentsAndTheirViews) {
 }
 
 TEST(TestPlanes, PeakedIsCentredAndUniformSpreads) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   PlaneLayout l;
   l.width = 4096;
   const HostPlane peaked = cudahist_test::MakePlane(l, Distribution::kPeaked, rng);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cudahist/cpu.h"
+#include "test_planes.h"
 
 namespace {
 
@@ -17,19 +18,12 @@ using cudahist::HistogramSpec;
 using cudahist::PlaneView;
 using cudahist::StatusCode;
 
-constexpr uint32_t kPoison = 0xDEADBEEFu;
+using cudahist_test::kPoison;
 
 // Never read: every view built on it is either refused or counts nothing.
 alignas(16) const uint8_t kBytes[4096] = {};
 
-PlaneView GoodPlane8() {
-  PlaneView p;
-  p.data = kBytes;
-  p.width = 30;
-  p.height = 20;
-  p.pitch = 32;
-  return p;
-}
+PlaneView GoodPlane8() { return PlaneView{kBytes, /*width=*/30, /*height=*/20, /*pitch=*/32}; }
 
 PlaneView GoodPlane16() {
   PlaneView p = GoodPlane8();
@@ -67,6 +61,18 @@ void ExpectRefusedEverywhere(const HistogramSpec& spec, const std::vector<PlaneV
   EXPECT_EQ(fast.code(), code);
   EXPECT_EQ(fast.message(), checked.message());
   for (uint32_t c : counts) ASSERT_EQ(c, kPoison) << "a refused call wrote counts";
+}
+
+// Each case's spoiled copy of `good` is refused everywhere, with a spec of `bins` bins.
+void ExpectEachRefused(const std::vector<BadPlaneCase>& cases, const PlaneView& good, uint32_t bins) {
+  for (const BadPlaneCase& c : cases) {
+    SCOPED_TRACE(c.what);
+    PlaneView p = good;
+    c.spoil(p);
+    HistogramSpec spec;
+    spec.bins = bins;
+    ExpectRefusedEverywhere(spec, {p}, StatusCode::kInvalidArgument, c.field);
+  }
 }
 
 TEST(Validate, GoodPlanesPass) {
@@ -140,14 +146,7 @@ TEST(Validate, BadPlanesNameTheField) {
        },
        "plane[0].pitch"},
   };
-  for (const BadPlaneCase& c : cases) {
-    SCOPED_TRACE(c.what);
-    PlaneView p = GoodPlane8();
-    c.spoil(p);
-    HistogramSpec spec;
-    spec.bins = 2;
-    ExpectRefusedEverywhere(spec, {p}, StatusCode::kInvalidArgument, c.field);
-  }
+  ExpectEachRefused(cases, GoodPlane8(), 2);
 }
 
 TEST(Validate, WideSamplesMustBeNaturallyAligned) {
@@ -170,14 +169,7 @@ TEST(Validate, WideSamplesMustBeNaturallyAligned) {
        },
        "plane[0].offset"},
   };
-  for (const BadPlaneCase& c : cases) {
-    SCOPED_TRACE(c.what);
-    PlaneView p = GoodPlane16();
-    c.spoil(p);
-    HistogramSpec spec;
-    spec.bins = 4;
-    ExpectRefusedEverywhere(spec, {p}, StatusCode::kInvalidArgument, c.field);
-  }
+  ExpectEachRefused(cases, GoodPlane16(), 4);
 }
 
 TEST(Validate, PitchMessageGivesTheValues) {

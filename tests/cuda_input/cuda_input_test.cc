@@ -22,7 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "cuda_test.h"
 #include "cudahist/histogrammer.h"
+#include "element_test_util.h"
 #include "gstcudahistogrammeta.h"
 #include "producer.h"
 
@@ -41,12 +43,6 @@ constexpr Nv12Values kStale = {0, 0};
 // Frame f's final bytes: a different value per frame and plane.
 Nv12Values FinalValues(int f) { return {uint8_t(40 + 20 * f), uint8_t(200 - 10 * f)}; }
 
-#define SKIP_WITHOUT_CUDA()                                                     \
-  do {                                                                          \
-    const cudahist::Status device_ = cudahist::CheckCudaDevice();               \
-    if (!device_.ok()) GTEST_SKIP() << device_.message();                       \
-  } while (0)
-
 // What reached the sink (each frame's meta counts) and the error, if any.
 struct Outcome {
   std::vector<std::vector<uint32_t>> counts;
@@ -56,19 +52,8 @@ struct Outcome {
 GstPadProbeReturn KeepCounts(GstPad*, GstPadProbeInfo* info, gpointer data) {
   auto* counts = static_cast<std::vector<std::vector<uint32_t>>*>(data);
   const GstCudaHistogramMeta* m = gst_buffer_get_cuda_histogram_meta(GST_PAD_PROBE_INFO_BUFFER(info));
-  counts->push_back(m ? std::vector<uint32_t>(m->counts, m->counts + size_t(m->bins) * m->n_components)
-                      : std::vector<uint32_t>());
+  counts->push_back(m ? element_test::MetaCounts(m) : std::vector<uint32_t>());
   return GST_PAD_PROBE_OK;
-}
-
-std::string ErrorText(GstMessage* m) {
-  GError* e = nullptr;
-  gchar* debug = nullptr;
-  gst_message_parse_error(m, &e, &debug);
-  std::string text = std::string(e->message) + " | " + (debug ? debug : "");
-  g_error_free(e);
-  g_free(debug);
-  return text;
 }
 
 // Pushes up to `frames` buffers made by `make` through
@@ -115,7 +100,7 @@ Outcome PushFrames(const CudaFrameProducer& producer, int frames,
   GstMessage* m = gst_bus_timed_pop_filtered(bus, 30 * GST_SECOND,
                                              GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
   if (m == nullptr && out.error.empty()) out.error = "timeout";
-  if (m != nullptr && GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR && out.error.empty()) out.error = ErrorText(m);
+  if (m != nullptr && GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR && out.error.empty()) out.error = element_test::ErrorText(m);
   if (m != nullptr) gst_message_unref(m);
   gst_object_unref(bus);
   gst_element_set_state(pipeline, GST_STATE_NULL);
@@ -150,7 +135,7 @@ std::unique_ptr<CudaFrameProducer> MakeProducer(ProducerStream stream) {
 // it (GStreamer 1.22's way, and 1.24+ producers that synchronise): the count
 // sees the final bytes on the plain path.
 TEST(CudaInput, ProducerThatFinishesBeforePushingIsCountedAsWritten) {
-  SKIP_WITHOUT_CUDA();
+  SKIP_WITHOUT_CUDA_DEVICE();
   auto producer = MakeProducer(ProducerStream::kNone);
   ASSERT_NE(producer, nullptr);
   ExpectEveryFrameFinal(PushFrames(*producer, kFrames, [&](int f, std::string* why) {
@@ -162,7 +147,7 @@ TEST(CudaInput, ProducerThatFinishesBeforePushingIsCountedAsWritten) {
 // A frame its producer still holds mapped for writing cannot be read: an
 // element error, no count.
 TEST(CudaInput, FrameStillMappedForWritingIsAnElementError) {
-  SKIP_WITHOUT_CUDA();
+  SKIP_WITHOUT_CUDA_DEVICE();
   auto producer = MakeProducer(ProducerStream::kNone);
   ASSERT_NE(producer, nullptr);
   GstMemory* held = nullptr;
@@ -189,7 +174,7 @@ TEST(CudaInput, FrameStillMappedForWritingIsAnElementError) {
 // The race of issue 9: each frame is pushed while the producer's stream is
 // still 20 ms away from writing it. Every count must be of the final bytes.
 TEST(StreamOrder, CountsWaitForTheProducersPendingWrite) {
-  SKIP_WITHOUT_CUDA();
+  SKIP_WITHOUT_CUDA_DEVICE();
   auto producer = MakeProducer(ProducerStream::kOwn);
   ASSERT_NE(producer, nullptr);
   ExpectEveryFrameFinal(PushFrames(*producer, kFrames, [&](int f, std::string* why) {
@@ -208,7 +193,7 @@ TEST(StreamOrder, CountsWaitForTheProducersPendingWrite) {
 // A frame whose memory says it was written on a stream of another CUDA
 // context: no event can order the count after it. An element error.
 TEST(StreamOrder, ProducerStreamOfAnotherContextIsAnElementError) {
-  SKIP_WITHOUT_CUDA();
+  SKIP_WITHOUT_CUDA_DEVICE();
   auto producer = MakeProducer(ProducerStream::kNone);
   ASSERT_NE(producer, nullptr);
   GstCudaContext* other = gst_cuda_context_new(0);
@@ -230,7 +215,7 @@ TEST(StreamOrder, ProducerStreamOfAnotherContextIsAnElementError) {
 // the handle its GstCudaStream holds): CUDA refuses the event, and the
 // element says so instead of counting.
 TEST(StreamOrder, DestroyedProducerStreamIsAnElementError) {
-  SKIP_WITHOUT_CUDA();
+  SKIP_WITHOUT_CUDA_DEVICE();
   auto producer = MakeProducer(ProducerStream::kNone);
   ASSERT_NE(producer, nullptr);
   GstCudaStream* stream = gst_cuda_stream_new(producer->context());

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuda_test.h"
 #include "cudahist/cpu.h"
 #include "cudahist/histogrammer.h"
 #include "gstcudahistogrammeta.h"
@@ -115,8 +116,7 @@ std::string MakeClip() {
 class DecodeMatch : public ::testing::Test {
  protected:
   void SetUp() override {
-    const cudahist::Status device = cudahist::CheckCudaDevice();
-    if (!device.ok()) GTEST_SKIP() << device.message();
+    SKIP_WITHOUT_CUDA_DEVICE();
     for (const char* needed : {"nvh264dec", "cudadownload", "x264enc", "qtdemux"}) {
       GstElementFactory* f = gst_element_factory_find(needed);
       if (!f) GTEST_SKIP() << needed << " is not available (GStreamer nvcodec/ugly plugins)";

@@ -13,7 +13,25 @@
 #include "cudahist/histogrammer.h"
 
 namespace element_test {
+
+void PluginEnvironment::SetUp() {
+  gst_init(nullptr, nullptr);
+  GstElementFactory* factory = gst_element_factory_find(factory_);
+  ASSERT_NE(factory, nullptr) << "element " << factory_ << " not found: GST_PLUGIN_PATH="
+                              << (g_getenv("GST_PLUGIN_PATH") ? g_getenv("GST_PLUGIN_PATH") : "(unset)")
+                              << " must name the folder holding libgstcudahistogram.so";
+  gst_object_unref(factory);
+}
+
 namespace {
+
+// appsink "new-sample": appends the sample to the std::vector<GstSample*> at `data`.
+GstFlowReturn KeepSample(GstElement* sink, gpointer data) {
+  GstSample* sample = nullptr;
+  g_signal_emit_by_name(sink, "pull-sample", &sample);
+  if (sample) static_cast<std::vector<GstSample*>*>(data)->push_back(sample);
+  return GST_FLOW_OK;
+}
 
 // Unpacked pixel layout: A, then Y/R, U/G, V/B.
 int UnpackedIndex(guint component) { return component == GST_VIDEO_COMP_A ? 0 : int(component) + 1; }
@@ -183,6 +201,26 @@ std::string CapsString(const GstVideoInfo& info) {
   return s;
 }
 
+std::string CudaCapsString(const GstVideoInfo& info) {
+  std::string caps = CapsString(info);
+  caps.replace(caps.find("video/x-raw"), strlen("video/x-raw"), "video/x-raw(memory:CUDAMemory)");
+  return caps;
+}
+
+std::string FormatAndSizeName(const ::testing::TestParamInfo<std::tuple<GstVideoFormat, SizeCase>>& p) {
+  const SizeCase s = std::get<1>(p.param);
+  return std::string(gst_video_format_to_string(std::get<0>(p.param))) + "_" + std::to_string(s.width) +
+         "x" + std::to_string(s.height);
+}
+
+std::string FormatName(const ::testing::TestParamInfo<GstVideoFormat>& p) {
+  return gst_video_format_to_string(p.param);
+}
+
+std::vector<uint32_t> MetaCounts(const GstCudaHistogramMeta* m) {
+  return std::vector<uint32_t>(m->counts, m->counts + size_t(m->bins) * m->n_components);
+}
+
 GstMessage* PopHistogramMessage(GstBus* bus) {
   while (GstMessage* m = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT)) {
     if (gst_message_has_name(m, "cudahistogram")) return m;
@@ -191,15 +229,20 @@ GstMessage* PopHistogramMessage(GstBus* bus) {
   return nullptr;
 }
 
+std::string ErrorText(GstMessage* error) {
+  GError* e = nullptr;
+  gchar* debug = nullptr;
+  gst_message_parse_error(error, &e, &debug);
+  std::string text = std::string(e->message) + " | " + (debug ? debug : "");
+  g_error_free(e);
+  g_free(debug);
+  return text;
+}
+
 std::string PopErrorText(GstBus* bus) {
   GstMessage* m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
   if (!m) return "";
-  GError* error = nullptr;
-  gchar* debug = nullptr;
-  gst_message_parse_error(m, &error, &debug);
-  std::string text = std::string(error->message) + " | " + (debug ? debug : "");
-  g_error_free(error);
-  g_free(debug);
+  std::string text = ErrorText(m);
   gst_message_unref(m);
   return text;
 }
@@ -246,37 +289,46 @@ GstElement* Launch(const std::string& description) {
   return p;
 }
 
-// Runs to EOS (or error); returns the error text, "" on EOS.
-std::string RunToEnd(GstElement* pipeline, std::vector<GstMessage*>* histograms) {
+std::string RunToEnd(GstElement* pipeline, std::vector<GstMessage*>* histograms,
+                     std::vector<std::string>* warnings) {
   GstBus* bus = gst_element_get_bus(pipeline);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  const GstMessageType wanted = GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT |
+                                               (warnings ? GST_MESSAGE_WARNING : 0));
   std::string error;
   for (;;) {
-    GstMessage* m = gst_bus_timed_pop_filtered(
-        bus, 20 * GST_SECOND,
-        GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
+    GstMessage* m = gst_bus_timed_pop_filtered(bus, 20 * GST_SECOND, wanted);
     if (!m) {
       error = "timeout";
       break;
     }
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ELEMENT && gst_message_has_name(m, "cudahistogram")) {
+    const GstMessageType type = GST_MESSAGE_TYPE(m);
+    if (type == GST_MESSAGE_ELEMENT && gst_message_has_name(m, "cudahistogram")) {
       histograms->push_back(m);
       continue;
     }
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+    if (type == GST_MESSAGE_WARNING) {
       GError* e = nullptr;
-      gchar* debug = nullptr;
-      gst_message_parse_error(m, &e, &debug);
-      error = std::string(e->message) + " | " + (debug ? debug : "");
+      gst_message_parse_warning(m, &e, nullptr);
+      warnings->push_back(e->message);
       g_error_free(e);
-      g_free(debug);
     }
-    const bool end = GST_MESSAGE_TYPE(m) != GST_MESSAGE_ELEMENT;
+    if (type == GST_MESSAGE_ERROR) error = ErrorText(m);
+    const bool end = type == GST_MESSAGE_EOS || type == GST_MESSAGE_ERROR;
     gst_message_unref(m);
     if (end) break;
   }
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(bus);
+  return error;
+}
+
+std::string RunToSink(GstElement* pipeline, std::vector<GstSample*>* samples,
+                      std::vector<GstMessage*>* histograms) {
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  g_signal_connect(sink, "new-sample", G_CALLBACK(KeepSample), samples);
+  const std::string error = RunToEnd(pipeline, histograms);
+  gst_object_unref(sink);
   return error;
 }
 
@@ -286,12 +338,14 @@ bool CudaPipelinesAvailable(std::string* why) {
     *why = device.message();
     return false;
   }
-  GstElementFactory* upload = gst_element_factory_find("cudaupload");
-  if (!upload) {
-    *why = "no cudaupload element (gst-plugins-bad nvcodec)";
-    return false;
+  for (const char* name : {"cudaupload", "cudadownload"}) {
+    GstElementFactory* f = gst_element_factory_find(name);
+    if (!f) {
+      *why = std::string("no ") + name + " element (gst-plugins-bad nvcodec)";
+      return false;
+    }
+    gst_object_unref(f);
   }
-  gst_object_unref(upload);
   return true;
 }
 
@@ -324,11 +378,13 @@ GstBuffer* DownloadPlanes(const GstVideoInfo& info, GstBuffer* buffer) {
   return host;
 }
 
-GstFlowReturn KeepSample(GstElement* sink, gpointer data) {
-  GstSample* sample = nullptr;
-  g_signal_emit_by_name(sink, "pull-sample", &sample);
-  if (sample) static_cast<std::vector<GstSample*>*>(data)->push_back(sample);
-  return GST_FLOW_OK;
+void CopyCudaFrameToHost(GstSample* sample, GstVideoInfo* info, GstBuffer** host) {
+  ASSERT_TRUE(gst_video_info_from_caps(info, gst_sample_get_caps(sample)));
+  GstBuffer* buffer = gst_sample_get_buffer(sample);
+  ASSERT_TRUE(gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0)))
+      << "the frame was not in CUDA memory: the GPU path was not taken";
+  *host = DownloadPlanes(*info, buffer);
+  ASSERT_NE(*host, nullptr) << "could not copy the CUDA frame to the host";
 }
 
 const std::vector<TightLayout>& OddTightLayouts() {

@@ -1,5 +1,6 @@
-// Helpers of the element tests: the plugin lookup, frames of random bytes,
-// the expected counts computed independently of the element, bus messages.
+// Helpers of the element tests (cudahistogram and cudavideoscope): the
+// plugin lookup, frames of random bytes, the expected counts computed
+// independently of the element, bus messages, harnesses and pipelines.
 //
 // The expected counts do not reuse the element's format mapping: each row is
 // decoded by GStreamer's own unpack function (to AYUV/ARGB or their 64-bit
@@ -12,16 +13,30 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cudahist/cpu.h"
 #include "cudahist/signalstats.h"
+#include "gstcudahistogrammeta.h"
 
 namespace element_test {
+
+// Fails the whole run at its start when GStreamer cannot find `factory`
+// (GST_PLUGIN_PATH must name the folder holding libgstcudahistogram.so).
+class PluginEnvironment : public ::testing::Environment {
+ public:
+  explicit PluginEnvironment(const char* factory) : factory_(factory) {}
+  void SetUp() override;
+
+ private:
+  const char* factory_;
+};
 
 // A region of the full-resolution frame; width 0 = the whole frame.
 struct FrameRoi {
@@ -48,9 +63,25 @@ GstBuffer* RandomFrame(const GstVideoInfo& info, std::mt19937_64& rng);
 
 GstVideoInfo VideoInfo(GstVideoFormat format, guint width, guint height);
 std::string CapsString(const GstVideoInfo& info);
+// The same caps in CUDA memory (video/x-raw(memory:CUDAMemory)).
+std::string CudaCapsString(const GstVideoInfo& info);
+
+// A frame size of the format-by-size test matrices, and the matrices' test
+// names: FORMAT_WxH.
+struct SizeCase {
+  guint width, height;
+};
+std::string FormatAndSizeName(const ::testing::TestParamInfo<std::tuple<GstVideoFormat, SizeCase>>& p);
+// The format matrices' test names: FORMAT.
+std::string FormatName(const ::testing::TestParamInfo<GstVideoFormat>& p);
+
+// The meta's counts, component-major.
+std::vector<uint32_t> MetaCounts(const GstCudaHistogramMeta* m);
 
 // The next element message called "cudahistogram" on `bus`, or nullptr.
 GstMessage* PopHistogramMessage(GstBus* bus);
+// The text and debug string of the error message `error`.
+std::string ErrorText(GstMessage* error);
 // The text and debug string of the next error on `bus`, or "" when none.
 std::string PopErrorText(GstBus* bus);
 
@@ -73,9 +104,10 @@ cudahist::QcFigures ExpectedQcFigures(const GstVideoInfo& info, GstBuffer* buffe
 // A harness around one cudahistogram with a bus to catch its messages.
 class Harness {
  public:
-  explicit Harness(const std::string& properties = "") {
-    h_ = gst_harness_new_parse(("cudahistogram " + properties).c_str());
-    element_ = gst_harness_find_element(h_, "cudahistogram");
+  // `factory`: another element of the plugin in its place (cudavideoscope).
+  explicit Harness(const std::string& properties = "", const char* factory = "cudahistogram") {
+    h_ = gst_harness_new_parse((std::string(factory) + " " + properties).c_str());
+    element_ = gst_harness_find_element(h_, factory);
     bus_ = gst_bus_new();
     gst_element_set_bus(h_->element, bus_);
   }
@@ -103,7 +135,7 @@ class Harness {
 
  private:
   GstHarness* h_;
-  GstElement* element_;  // the cudahistogram inside the harness's bin
+  GstElement* element_;  // the element inside the harness's bin
   GstBus* bus_;
 };
 
@@ -112,16 +144,23 @@ constexpr GstClockTime kFrame = GST_SECOND / 25;
 // A pipeline from gst-launch syntax (a failed parse fails the test).
 GstElement* Launch(const std::string& description);
 // Runs to EOS (or error); returns the error text, "" on EOS. The
-// "cudahistogram" messages are appended to `histograms`.
-std::string RunToEnd(GstElement* pipeline, std::vector<GstMessage*>* histograms);
+// "cudahistogram" messages are appended to `histograms`, and the texts of
+// warnings to `warnings` when given.
+std::string RunToEnd(GstElement* pipeline, std::vector<GstMessage*>* histograms,
+                     std::vector<std::string>* warnings = nullptr);
 
-// False, with `why`, without a CUDA device or cudaupload.
+// False, with `why`, without a CUDA device or cudaupload and cudadownload.
 bool CudaPipelinesAvailable(std::string* why);
-#define SKIP_WITHOUT_CUDA()                                   \
-  do {                                                        \
-    std::string why_;                                         \
-    if (!CudaPipelinesAvailable(&why_)) GTEST_SKIP() << why_; \
+#define SKIP_WITHOUT_CUDA()                                                   \
+  do {                                                                        \
+    std::string why_;                                                         \
+    if (!::element_test::CudaPipelinesAvailable(&why_)) GTEST_SKIP() << why_; \
   } while (0)
+
+// RunToEnd for a pipeline ending in "appsink name=sink emit-signals=true":
+// the samples the sink received are appended to `samples` too.
+std::string RunToSink(GstElement* pipeline, std::vector<GstSample*>* samples,
+                      std::vector<GstMessage*>* histograms);
 
 // The frame in `buffer` (CUDA memory) copied plane by plane from its device
 // pointers into a system-memory buffer laid out as `info` says. Not a plain
@@ -130,8 +169,10 @@ bool CudaPipelinesAvailable(std::string* why);
 // oracle takes the bytes the kernels read.
 GstBuffer* DownloadPlanes(const GstVideoInfo& info, GstBuffer* buffer);
 
-// appsink "new-sample": appends the sample to the std::vector<GstSample*> at `data`.
-GstFlowReturn KeepSample(GstElement* sink, gpointer data);
+// The frame of `sample`, which must be in CUDA memory (the GPU path was
+// taken), copied to `*host` by DownloadPlanes, and its caps as `*info`.
+// Fails the test (fatally: wrap in ASSERT_NO_FATAL_FAILURE) otherwise.
+void CopyCudaFrameToHost(GstSample* sample, GstVideoInfo* info, GstBuffer** host);
 
 // A frame's planes packed as FFmpeg packs them (av_image_fill_arrays with
 // alignment 1): each plane's rows back to back, `strides[p]` bytes each,

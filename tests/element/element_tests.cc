@@ -18,30 +18,14 @@
 #include "cudahist/histogrammer.h"
 #include "element_test_util.h"
 #include "gstcudahistogrammeta.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 
 using namespace element_test;
 
 namespace {
 
-class GstEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    gst_init(nullptr, nullptr);
-    GstElementFactory* factory = gst_element_factory_find("cudahistogram");
-    ASSERT_NE(factory, nullptr)
-        << "element cudahistogram not found: GST_PLUGIN_PATH="
-        << (g_getenv("GST_PLUGIN_PATH") ? g_getenv("GST_PLUGIN_PATH") : "(unset)")
-        << " must name the folder holding libgstcudahistogram.so";
-    gst_object_unref(factory);
-  }
-};
-const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GstEnvironment);
-
-
-std::vector<uint32_t> MetaCounts(const GstCudaHistogramMeta* m) {
-  return std::vector<uint32_t>(m->counts, m->counts + size_t(m->bins) * m->n_components);
-}
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new PluginEnvironment("cudahistogram"));
 
 std::vector<std::string> MetaNames(const GstCudaHistogramMeta* m) {
   return std::vector<std::string>(m->component_names, m->component_names + m->n_components);
@@ -64,9 +48,7 @@ void ExpectMessageMatches(const GstStructure* s, const Expected& e, guint bins) 
 void CheckOneFrame(GstVideoFormat format, guint width, guint height, guint bins,
                    const std::string& properties, const std::vector<guint>& components,
                    const FrameRoi& roi) {
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  cudahist_test::SeededRng rng;
   const GstVideoInfo info = VideoInfo(format, width, height);
   SCOPED_TRACE(CapsString(info) + " " + properties);
   Harness hx("bins=" + std::to_string(bins) + " " + properties);
@@ -114,10 +96,6 @@ const GstVideoFormat kSystemFormats[] = {
     GST_VIDEO_FORMAT_GBRA,       GST_VIDEO_FORMAT_GRAY8,      GST_VIDEO_FORMAT_GRAY16_LE,
 };
 
-struct SizeCase {
-  guint width, height;
-};
-
 class EveryFormat : public ::testing::TestWithParam<std::tuple<GstVideoFormat, SizeCase>> {};
 
 TEST_P(EveryFormat, MetaAndMessageEqualReference) {
@@ -145,11 +123,7 @@ INSTANTIATE_TEST_SUITE_P(
     SystemMemory, EveryFormat,
     ::testing::Combine(::testing::ValuesIn(kSystemFormats),
                        ::testing::Values(SizeCase{33, 17}, SizeCase{1, 1}, SizeCase{2, 3})),
-    [](const auto& p) {
-      const SizeCase s = std::get<1>(p.param);
-      return std::string(gst_video_format_to_string(std::get<0>(p.param))) + "_" +
-             std::to_string(s.width) + "x" + std::to_string(s.height);
-    });
+    FormatAndSizeName);
 
 TEST(Element, MessageFieldsHaveTheirTypes) {
   Harness hx;
@@ -269,7 +243,7 @@ TEST(Element, IntervalAddsFramesUpAndPostsTheRestAtEos) {
   Harness hx("interval=" + std::to_string(3 * kFrame));
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
   hx.SetCaps(info);
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   std::vector<uint64_t> sum(256 * 3, 0), rest(256 * 3, 0);
   for (int i = 0; i < 5; ++i) {
     GstBuffer* frame = RandomFrame(info, rng);
@@ -521,9 +495,7 @@ TEST(Element, CudaCapsWithoutAUsableDeviceAreAnElementError) {
   const bool have_cuda = cudahist::CheckCudaDevice().ok();
   Harness hx(have_cuda ? "cuda-device-id=99" : "");
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 32, 16);
-  std::string caps = CapsString(info);
-  caps.replace(caps.find("video/x-raw"), strlen("video/x-raw"), "video/x-raw(memory:CUDAMemory)");
-  gst_harness_set_src_caps_str(hx.h(), caps.c_str());
+  gst_harness_set_src_caps_str(hx.h(), CudaCapsString(info).c_str());
   GstBuffer* frame = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
   EXPECT_NE(hx.Push(frame, 0, kFrame), GST_FLOW_OK);
   gst_buffer_unref(frame);
@@ -777,23 +749,18 @@ TEST_P(CudaFormats, MetaEqualsReferenceOfTheSameFrame) {
                            "cudahistogram algorithm=" +
                            algorithm + " ! appsink name=sink emit-signals=true sync=false");
     ASSERT_NE(p, nullptr);
-    GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
     std::vector<GstSample*> samples;
-    g_signal_connect(sink, "new-sample", G_CALLBACK(KeepSample), &samples);
     std::vector<GstMessage*> messages;
-    EXPECT_EQ(RunToEnd(p, &messages), "");
+    EXPECT_EQ(RunToSink(p, &samples, &messages), "");
     for (GstMessage* m : messages) gst_message_unref(m);
     EXPECT_EQ(samples.size(), 3u);
     for (GstSample* sample : samples) {
       GstVideoInfo info;
-      ASSERT_TRUE(gst_video_info_from_caps(&info, gst_sample_get_caps(sample)));
+      GstBuffer* host = nullptr;
+      ASSERT_NO_FATAL_FAILURE(CopyCudaFrameToHost(sample, &info, &host));
       GstBuffer* buffer = gst_sample_get_buffer(sample);
-      ASSERT_TRUE(gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0)))
-          << "the frame was not in CUDA memory: the GPU path was not taken";
       const GstCudaHistogramMeta* meta = gst_buffer_get_cuda_histogram_meta(buffer);
       ASSERT_NE(meta, nullptr);
-      GstBuffer* host = DownloadPlanes(info, buffer);
-      ASSERT_NE(host, nullptr) << "could not copy the CUDA frame to the host";
       const Expected e = ExpectedCounts(info, host, 256, AllComponentsFor(info, 256), FrameRoi());
       gst_buffer_unref(host);
       EXPECT_EQ(MetaNames(meta), e.names);
@@ -801,7 +768,6 @@ TEST_P(CudaFormats, MetaEqualsReferenceOfTheSameFrame) {
       EXPECT_TRUE(got == e.counts) << DescribeMismatch(got, e, 256, buffer);
       gst_sample_unref(sample);
     }
-    gst_object_unref(sink);
     gst_object_unref(p);
   }
 }
@@ -811,7 +777,7 @@ INSTANTIATE_TEST_SUITE_P(Gpu, CudaFormats,
                                            GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_P010_10LE,
                                            GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_BGR,
                                            GST_VIDEO_FORMAT_Y444_16LE),
-                         [](const auto& p) { return std::string(gst_video_format_to_string(p.param)); });
+                         FormatName);
 
 TEST(Gpu, InvalidCudaDeviceIdIsAnElementError) {
   SKIP_WITHOUT_CUDA();

@@ -18,6 +18,7 @@
 #include "cudahist/signalstats.h"
 #include "element_test_util.h"
 #include "gstcudahistogrammeta.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 
 using namespace element_test;
@@ -102,10 +103,6 @@ void ExpectMetaFigures(const GstCudaSignalStats* m, const Figures& f) {
   EXPECT_EQ(m->brng, f.brng);
 }
 
-std::vector<uint32_t> MetaCounts(const GstCudaHistogramMeta* m) {
-  return std::vector<uint32_t>(m->counts, m->counts + size_t(m->bins) * m->n_components);
-}
-
 // What one frame pushed into a harness gave: the meta's counts and figures
 // (copied out of the pulled buffer) and the message, when there was one.
 struct FrameResult {
@@ -182,18 +179,12 @@ void UnrefAll(const std::vector<GstBuffer*>& frames) {
 
 // --- every YUV format signalstats reads, odd sizes ------------------------------------
 
-struct SizeCase {
-  guint width, height;
-};
-
 class SignalStatsFormats : public ::testing::TestWithParam<std::tuple<GstVideoFormat, SizeCase>> {};
 
 TEST_P(SignalStatsFormats, FiguresDifAndHistogramsEqualTheReference) {
   const GstVideoFormat format = std::get<0>(GetParam());
   const SizeCase size = std::get<1>(GetParam());
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  cudahist_test::SeededRng rng;
   const GstVideoInfo info = VideoInfo(format, size.width, size.height);
   Harness hx("signalstats=true");
   hx.SetCaps(info);
@@ -211,18 +202,14 @@ INSTANTIATE_TEST_SUITE_P(
                                          GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I420_10LE,
                                          GST_VIDEO_FORMAT_I422_10LE),
                        ::testing::Values(SizeCase{33, 17}, SizeCase{1, 1}, SizeCase{5, 3})),
-    [](const auto& p) {
-      const SizeCase s = std::get<1>(p.param);
-      return std::string(gst_video_format_to_string(std::get<0>(p.param))) + "_" +
-             std::to_string(s.width) + "x" + std::to_string(s.height);
-    });
+    FormatAndSizeName);
 
 TEST(SignalStats, RoiWithOddEdges) {
   const FrameRoi roi{3, 1, 6, 4};
   for (GstVideoFormat format : {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_YUY2,
                                 GST_VIDEO_FORMAT_I420_10LE, GST_VIDEO_FORMAT_Y444}) {
     SCOPED_TRACE(gst_video_format_to_string(format));
-    std::mt19937_64 rng(cudahist_test::FreshSeed());
+    cudahist_test::SeededRng rng;
     const GstVideoInfo info = VideoInfo(format, 33, 17);
     Harness hx("signalstats=true roi-x=3 roi-y=1 roi-width=6 roi-height=4");
     hx.SetCaps(info);
@@ -246,7 +233,7 @@ TEST(SignalStats, HistogramsEqualThoseWithSignalStatsOff) {
       {GST_VIDEO_FORMAT_YUY2, "bins=256 roi-x=1 roi-width=4"},
       {GST_VIDEO_FORMAT_I422_10LE, "bins=7 components=V,Y"},
   };
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   for (const auto& c : cases) {
     SCOPED_TRACE(std::string(gst_video_format_to_string(c.format)) + " " + c.properties);
     const GstVideoInfo info = VideoInfo(c.format, 33, 17);
@@ -289,7 +276,7 @@ void ExpectDifAgainst(Harness* hx, const GstVideoInfo& info, GstBuffer* frame, G
 }
 
 TEST(SignalStats, FirstFrameDifIsZeroThenAgainstThePreviousPushedFrame) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
   Harness hx("signalstats=true");
   hx.SetCaps(info);
@@ -316,7 +303,7 @@ TEST(SignalStats, FirstFrameDifIsZeroThenAgainstThePreviousPushedFrame) {
 }
 
 TEST(SignalStats, FlushRestartsDif) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 33, 17);
   Harness hx("signalstats=true");
   hx.SetCaps(info);
@@ -333,7 +320,7 @@ TEST(SignalStats, FlushRestartsDif) {
 }
 
 TEST(SignalStats, NewSegmentRestartsDif) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_YUY2, 33, 17);
   Harness hx("signalstats=true");
   hx.SetCaps(info);
@@ -353,7 +340,7 @@ TEST(SignalStats, NewSegmentRestartsDif) {
 // frame is never read with the new layout; the frame after counts against
 // the new one.
 TEST(SignalStats, RenegotiationRestartsDif) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   Harness hx("signalstats=true");
   const GstVideoInfo big = VideoInfo(GST_VIDEO_FORMAT_NV12, 33, 17);
   const GstVideoInfo small = VideoInfo(GST_VIDEO_FORMAT_NV12, 20, 9);
@@ -378,7 +365,7 @@ TEST(SignalStats, RenegotiationRestartsDif) {
 // Switching signalstats off and on again: the frames in between were not
 // followed, so DIF restarts; a changed ROI restarts it too.
 TEST(SignalStats, SwitchingOffOrMovingTheRoiRestartsDif) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
   Harness hx("signalstats=true");
   hx.SetCaps(info);
@@ -404,7 +391,7 @@ TEST(SignalStats, SwitchingOffOrMovingTheRoiRestartsDif) {
 // --- interval: summed counts, the last frame's figures ------------------------------------
 
 TEST(SignalStats, IntervalCarriesTheLastFramesFiguresAndSummedCounts) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_P010_10LE, 33, 17);
   Harness hx("signalstats=true interval=" + std::to_string(3 * kFrame));
   hx.SetCaps(info);
@@ -456,7 +443,7 @@ TEST(SignalStats, FormatsItDoesNotReadWarnOnceAndKeepTheHistograms) {
       {GST_VIDEO_FORMAT_P016_LE, "P016_LE has 16-bit samples; signalstats reads 8 to 10 bits"},
       {GST_VIDEO_FORMAT_I422_12LE, "I422_12LE has 12-bit samples"},
   };
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   for (const auto& c : cases) {
     SCOPED_TRACE(gst_video_format_to_string(c.format));
     const GstVideoInfo info = VideoInfo(c.format, 33, 17);
@@ -483,7 +470,7 @@ TEST(SignalStats, FormatsItDoesNotReadWarnOnceAndKeepTheHistograms) {
 }
 
 TEST(SignalStats, WarnedAgainAfterRenegotiationOnlyForFormatsItDoesNotRead) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   Harness hx("signalstats=true");
   const GstVideoInfo formats[] = {VideoInfo(GST_VIDEO_FORMAT_BGRx, 8, 8), VideoInfo(GST_VIDEO_FORMAT_NV12, 8, 8),
                                   VideoInfo(GST_VIDEO_FORMAT_BGRx, 8, 8)};
@@ -506,7 +493,7 @@ TEST(SignalStats, WarnedAgainAfterRenegotiationOnlyForFormatsItDoesNotRead) {
 // Set on a format it does not read while playing: the warning comes with the
 // first frame that asks for it.
 TEST(SignalStats, SwitchedOnWhilePlayingOnRgbWarnsOnce) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   Harness hx;
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_RGB, 9, 5);
   hx.SetCaps(info);
@@ -803,23 +790,18 @@ TEST_P(CudaSignalStats, FiguresEqualTheReferenceOfTheSameFrames) {
                          ",width=333,height=67 ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
                          "cudahistogram signalstats=true ! appsink name=sink emit-signals=true sync=false");
   ASSERT_NE(p, nullptr);
-  GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
   std::vector<GstSample*> samples;
-  g_signal_connect(sink, "new-sample", G_CALLBACK(KeepSample), &samples);
   std::vector<GstMessage*> messages;
-  EXPECT_EQ(RunToEnd(p, &messages), "");
+  EXPECT_EQ(RunToSink(p, &samples, &messages), "");
   ASSERT_EQ(samples.size(), 4u);
   ASSERT_EQ(messages.size(), 4u);
   GstBuffer* previous_host = nullptr;
   for (size_t i = 0; i < samples.size(); ++i) {
     SCOPED_TRACE(f + " frame " + std::to_string(i));
     GstVideoInfo info;
-    ASSERT_TRUE(gst_video_info_from_caps(&info, gst_sample_get_caps(samples[i])));
+    GstBuffer* host = nullptr;
+    ASSERT_NO_FATAL_FAILURE(CopyCudaFrameToHost(samples[i], &info, &host));
     GstBuffer* buffer = gst_sample_get_buffer(samples[i]);
-    ASSERT_TRUE(gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0)))
-        << "the frame was not in CUDA memory: the GPU path was not taken";
-    GstBuffer* host = DownloadPlanes(info, buffer);
-    ASSERT_NE(host, nullptr) << "could not copy the CUDA frame to the host";
     const Figures want = ExpectedSignalStats(info, host, previous_host, FrameRoi());
     const GstCudaHistogramMeta* meta = gst_buffer_get_cuda_histogram_meta(buffer);
     ASSERT_NE(meta, nullptr);
@@ -835,7 +817,6 @@ TEST_P(CudaSignalStats, FiguresEqualTheReferenceOfTheSameFrames) {
   if (previous_host) gst_buffer_unref(previous_host);
   for (GstSample* s : samples) gst_sample_unref(s);
   for (GstMessage* m : messages) gst_message_unref(m);
-  gst_object_unref(sink);
   gst_object_unref(p);
 }
 
@@ -843,47 +824,7 @@ INSTANTIATE_TEST_SUITE_P(Gpu, CudaSignalStats,
                          ::testing::Values(GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
                                            GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_Y444,
                                            GST_VIDEO_FORMAT_YUY2),
-                         [](const auto& p) { return std::string(gst_video_format_to_string(p.param)); });
-
-// Runs `pipeline` to its end; its "cudahistogram" messages and the texts of
-// its warnings (RunToEnd drops warnings).
-std::string RunCollectingWarnings(GstElement* pipeline, std::vector<GstMessage*>* histograms,
-                                  std::vector<std::string>* warnings) {
-  GstBus* bus = gst_element_get_bus(pipeline);
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  std::string error;
-  for (;;) {
-    GstMessage* m = gst_bus_timed_pop_filtered(
-        bus, 20 * GST_SECOND,
-        GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT));
-    if (!m) {
-      error = "timeout";
-      break;
-    }
-    const GstMessageType type = GST_MESSAGE_TYPE(m);
-    if (type == GST_MESSAGE_ELEMENT && gst_message_has_name(m, "cudahistogram")) {
-      histograms->push_back(m);
-      continue;
-    }
-    if (type == GST_MESSAGE_WARNING || type == GST_MESSAGE_ERROR) {
-      GError* e = nullptr;
-      if (type == GST_MESSAGE_WARNING) {
-        gst_message_parse_warning(m, &e, nullptr);
-        warnings->push_back(e->message);
-      } else {
-        gst_message_parse_error(m, &e, nullptr);
-        error = e->message;
-      }
-      g_error_free(e);
-    }
-    const bool end = type == GST_MESSAGE_EOS || type == GST_MESSAGE_ERROR;
-    gst_message_unref(m);
-    if (end) break;
-  }
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(bus);
-  return error;
-}
+                         FormatName);
 
 // RGB in CUDA memory: the warning, the histograms on the GPU as before.
 TEST(GpuSignalStats, RgbaInCudaMemoryWarnsAndCountsHistograms) {
@@ -894,7 +835,7 @@ TEST(GpuSignalStats, RgbaInCudaMemoryWarnsAndCountsHistograms) {
   ASSERT_NE(p, nullptr);
   std::vector<GstMessage*> messages;
   std::vector<std::string> warnings;
-  EXPECT_EQ(RunCollectingWarnings(p, &messages, &warnings), "");
+  EXPECT_EQ(RunToEnd(p, &messages, &warnings), "");
   EXPECT_EQ(messages.size(), 3u);
   for (GstMessage* m : messages) {
     EXPECT_FALSE(HasAnySignalStatsField(gst_message_get_structure(m)));

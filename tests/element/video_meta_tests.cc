@@ -251,17 +251,16 @@ std::vector<uint32_t> CountsThroughAppsrc(const std::string& caps, GstBuffer* fr
     gst_context_unref(shared);
   }
   GstElement* src = gst_bin_get_by_name(GST_BIN(p), "src");
-  GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
-  std::vector<GstSample*> samples;
-  g_signal_connect(sink, "new-sample", G_CALLBACK(KeepSample), &samples);
-  gst_element_set_state(p, GST_STATE_PLAYING);
+  // Started (PAUSED) before the push; the sink renders it once playing.
+  gst_element_set_state(p, GST_STATE_PAUSED);
   GstFlowReturn pushed = GST_FLOW_OK;
   GST_BUFFER_PTS(frame) = 0;
   g_signal_emit_by_name(src, "push-buffer", frame, &pushed);
   gst_buffer_unref(frame);
   g_signal_emit_by_name(src, "end-of-stream", &pushed);
+  std::vector<GstSample*> samples;
   std::vector<GstMessage*> messages;
-  EXPECT_EQ(RunToEnd(p, &messages), "");
+  EXPECT_EQ(RunToSink(p, &samples, &messages), "");
   std::vector<uint32_t> counts;
   EXPECT_EQ(samples.size(), 1u);
   if (!samples.empty()) {
@@ -272,7 +271,6 @@ std::vector<uint32_t> CountsThroughAppsrc(const std::string& caps, GstBuffer* fr
   }
   for (GstSample* s : samples) gst_sample_unref(s);
   for (GstMessage* m : messages) gst_message_unref(m);
-  gst_object_unref(sink);
   gst_object_unref(src);
   gst_object_unref(p);
   return counts;
@@ -306,9 +304,7 @@ TEST_P(TightCudaLayouts, CountsEqualTheReferenceOfTheSameFrame) {
   GstBuffer* cuda = TightCudaCopy(context, layout, tight, &why);
   ASSERT_NE(cuda, nullptr) << why;
   ASSERT_EQ(gst_buffer_get_size(cuda), layout.Size());
-  std::string caps = CapsString(info);
-  caps.replace(caps.find("video/x-raw"), strlen("video/x-raw"), "video/x-raw(memory:CUDAMemory)");
-  EXPECT_EQ(CountsThroughAppsrc(caps, cuda, context), ReferenceCounts(info, plain));
+  EXPECT_EQ(CountsThroughAppsrc(CudaCapsString(info), cuda, context), ReferenceCounts(info, plain));
   gst_object_unref(context);
   gst_buffer_unref(tight);
   gst_buffer_unref(plain);

@@ -1,26 +1,16 @@
 #include "frames.h"
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <stdexcept>
 
 namespace cudahist_test {
 namespace {
 
-void ApplyRoi(const FrameSpec& spec, Frame& frame) {
-  if (!spec.has_roi) return;
-  for (cudahist::PlaneView& v : frame.views) {
-    v.has_roi = true;
-    v.roi = spec.roi;
-  }
-}
-
 PlaneLayout Bytes(uint32_t width, uint32_t height, uint32_t stride, const PlaneLayout& like) {
-  PlaneLayout l;
-  l.width = width;
-  l.height = height;
-  l.pixel_stride = stride;
-  l.pitch_padding = like.pitch_padding;
-  l.base_offset = like.base_offset;
-  return l;
+  return PlaneLayout{width, height, stride, /*offset=*/0, /*sample_size=*/1, /*shift=*/0, /*depth=*/8,
+                     like.pitch_padding, like.base_offset};
 }
 
 // NV12: a W x H luma plane and a (W+1)/2 x (H+1)/2 plane of interleaved U, V.
@@ -90,7 +80,7 @@ Frame MakeFrame(const FrameSpec& spec, std::mt19937_64& rng) {
       AddPackedWords(spec, rng, frame);
       break;
   }
-  ApplyRoi(spec, frame);
+  if (spec.has_roi) RestrictToRoi(frame, spec.roi);
   return frame;
 }
 
@@ -103,22 +93,55 @@ DeviceFrame::~DeviceFrame() {
   for (void* p : buffers_) cudaFree(p);
 }
 
-cudaError_t DeviceFrame::Upload(const Frame& frame) {
-  for (const HostPlane& p : frame.planes) {
+cudaError_t DeviceFrame::Upload(const std::vector<HostPlane>& planes,
+                                const std::vector<cudahist::PlaneView>& views, size_t slack) {
+  for (const HostPlane& p : planes) {
     void* d = nullptr;
-    cudaError_t e = cudaMalloc(&d, p.storage.size() + 16);
+    cudaError_t e = cudaMalloc(&d, p.storage.size() + slack);
     if (e != cudaSuccess) return e;
     buffers_.push_back(d);
     e = CopyToDevice(d, p.storage.data(), p.storage.size());
     if (e != cudaSuccess) return e;
   }
-  for (const cudahist::PlaneView& v : frame.views) {
-    const ViewAnchor a = AnchorOf(frame, v);
+  for (const cudahist::PlaneView& v : views) {
+    const ViewAnchor a = AnchorOf(planes, v);
     cudahist::PlaneView d = v;
     d.data = static_cast<const uint8_t*>(buffers_[a.plane]) + a.offset;
     views_.push_back(d);
   }
   return cudaSuccess;
+}
+
+PoisonedCounts::PoisonedCounts(size_t n) : n_(n) {
+  cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+  cudaMalloc(reinterpret_cast<void**>(&device_), n * sizeof(uint32_t));
+  cudahist::PinnedCounts::Create(n, &pinned_);
+}
+
+PoisonedCounts::~PoisonedCounts() {
+  cudaFree(device_);
+  cudaStreamDestroy(stream_);
+}
+
+uint32_t* PoisonedCounts::Poisoned(bool pinned) {
+  std::vector<uint32_t> poison(n_, kPoison);
+  if (pinned) {
+    std::copy(poison.begin(), poison.end(), pinned_->data());
+    return pinned_->data();
+  }
+  EXPECT_EQ(CopyToDevice(device_, poison.data(), n_ * sizeof(uint32_t)), cudaSuccess);
+  return device_;
+}
+
+std::vector<uint32_t> PoisonedCounts::Read(bool pinned) {
+  EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess) << cudaGetErrorString(cudaGetLastError());
+  std::vector<uint32_t> counts(n_);
+  if (pinned) {
+    std::copy(pinned_->data(), pinned_->data() + n_, counts.begin());
+  } else {
+    EXPECT_EQ(cudaMemcpy(counts.data(), device_, n_ * sizeof(uint32_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  }
+  return counts;
 }
 
 PaddedCopy CopyWithSlack(const Frame& frame) {
@@ -134,7 +157,7 @@ PaddedCopy CopyWithSlack(const Frame& frame) {
     std::copy(frame.planes[i].storage.begin(), frame.planes[i].storage.end(), copy.bytes.begin() + starts[i]);
   }
   for (const cudahist::PlaneView& v : frame.views) {
-    const ViewAnchor a = AnchorOf(frame, v);
+    const ViewAnchor a = AnchorOf(frame.planes, v);
     cudahist::PlaneView rebased = v;
     rebased.data = copy.bytes.data() + starts[a.plane] + a.offset;
     copy.views.push_back(rebased);

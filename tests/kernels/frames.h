@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <cudahist/histogrammer.h>
 #include <cudahist/plane_view.h>
 
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <random>
 #include <string>
@@ -56,12 +58,39 @@ class DeviceFrame {
   DeviceFrame(const DeviceFrame&) = delete;
   DeviceFrame& operator=(const DeviceFrame&) = delete;
   ~DeviceFrame();
-  cudaError_t Upload(const Frame& frame);
+  cudaError_t Upload(const Frame& frame) { return Upload(frame.planes, frame.views, 16); }
+  // Any frame's allocations and the views into them (a YuvFrame's y, u, v),
+  // each allocation `slack` bytes longer on the device.
+  cudaError_t Upload(const std::vector<HostPlane>& planes, const std::vector<cudahist::PlaneView>& views,
+                     size_t slack);
   const std::vector<cudahist::PlaneView>& views() const { return views_; }
 
  private:
   std::vector<void*> buffers_;
   std::vector<cudahist::PlaneView> views_;
+};
+
+// `n` counts in device memory and `n` in pinned host memory, poisoned
+// (kPoison) before a launch, on a non-blocking stream of their own: where a
+// kernel test's launches write, and what they left.
+class PoisonedCounts {
+ public:
+  explicit PoisonedCounts(size_t n);
+  ~PoisonedCounts();
+  PoisonedCounts(const PoisonedCounts&) = delete;
+  PoisonedCounts& operator=(const PoisonedCounts&) = delete;
+  bool ok() const { return stream_ != nullptr && device_ != nullptr && pinned_ != nullptr; }
+  // The pinned or the device counts, every word kPoison.
+  uint32_t* Poisoned(bool pinned);
+  // After the stream's work: the counts as the kernel left them.
+  std::vector<uint32_t> Read(bool pinned);
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  size_t n_;
+  cudaStream_t stream_ = nullptr;
+  uint32_t* device_ = nullptr;
+  std::unique_ptr<cudahist::PinnedCounts> pinned_;
 };
 
 }  // namespace cudahist_test

@@ -13,8 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "cuda_test.h"
 #include "frames.h"
 #include "launch/launch_plan.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 #include "histogram/histogram_tuning.h"
 
@@ -28,17 +30,8 @@ using cudahist::PlaneView;
 using cudahist::Status;
 using cudahist::StatusCode;
 
-constexpr uint32_t kPoison = 0xDEADBEEFu;
 constexpr Algorithm kAlgorithms[] = {Algorithm::kPrivatized, Algorithm::kPrivatizedSharedAtomic,
                                      Algorithm::kPrivatizedPacked, Algorithm::kTwoPhase, Algorithm::kAuto};
-
-#define SKIP_WITHOUT_CUDA_DEVICE()                       \
-  do {                                                   \
-    const Status cuda_ = cudahist::CheckCudaDevice();    \
-    if (!cuda_.ok()) GTEST_SKIP() << cuda_.message();    \
-  } while (0)
-
-#define ASSERT_CUDA(call) ASSERT_EQ((call), cudaSuccess) << #call << ": " << cudaGetErrorString(cudaGetLastError())
 
 // Without a device, the library says so instead of failing later.
 TEST(CudaDeviceTest, CheckCudaDeviceSaysWhyWhenThereIsNone) {
@@ -75,55 +68,42 @@ bool Supported(Algorithm algorithm, uint32_t counters) {
 
 enum class Output { kDevice, kPinned };
 
-// One Compute into a poisoned output; the counts as the kernel left them.
+// One Compute into poisoned counts; the counts as the kernel left them.
 class GpuRun {
  public:
-  GpuRun() { cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking); }
-  ~GpuRun() {
-    if (device_counts_ != nullptr) cudaFree(device_counts_);
-    cudaStreamDestroy(stream_);
-  }
-
   Status Create(Algorithm algorithm, uint32_t bins, int components) {
     HistogramSpec spec;
     spec.bins = bins;
     spec.algorithm = algorithm;
-    const size_t n = size_t(bins) * components;
-    CUDAHIST_RETURN_IF_ERROR(cudahist::PinnedCounts::Create(n, &pinned_));
-    if (cudaMalloc(reinterpret_cast<void**>(&device_counts_), n * 4) != cudaSuccess) {
-      return Status(StatusCode::kCudaError, "cudaMalloc(counts)");
-    }
+    out_ = std::make_unique<PoisonedCounts>(size_t(bins) * components);
+    if (!out_->ok()) return Status(StatusCode::kCudaError, "stream, device or pinned counts");
     return Histogrammer::Create(spec, components, &h_);
   }
 
   Status Run(const std::vector<PlaneView>& views, Output output, std::vector<uint32_t>* counts) {
-    const size_t n = pinned_->size();
-    std::fill(pinned_->data(), pinned_->data() + n, kPoison);
-    std::vector<uint32_t> poison(n, kPoison);
-    if (CopyToDevice(device_counts_, poison.data(), n * 4) != cudaSuccess) {
-      return Status(StatusCode::kCudaError, "poisoning counts");
-    }
-    uint32_t* target = output == Output::kPinned ? pinned_->data() : device_counts_;
-    const Status s = h_->Compute(views.data(), int(views.size()), stream_, target);
-    const cudaError_t synced = cudaStreamSynchronize(stream_);
-    if (synced != cudaSuccess) return Status(StatusCode::kCudaError, cudaGetErrorString(synced));
-    counts->assign(n, 0);
-    if (output == Output::kPinned) {
-      std::copy(pinned_->data(), pinned_->data() + n, counts->begin());
-    } else if (cudaMemcpy(counts->data(), device_counts_, n * 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
-      return Status(StatusCode::kCudaError, "reading counts");
-    }
+    const bool pinned = output == Output::kPinned;
+    const Status s = h_->Compute(views.data(), int(views.size()), out_->stream(), out_->Poisoned(pinned));
+    *counts = out_->Read(pinned);
     return s;
   }
 
   Histogrammer& histogrammer() { return *h_; }
 
  private:
-  cudaStream_t stream_ = nullptr;
+  std::unique_ptr<PoisonedCounts> out_;
   std::unique_ptr<Histogrammer> h_;
-  std::unique_ptr<cudahist::PinnedCounts> pinned_;
-  uint32_t* device_counts_ = nullptr;
 };
+
+// `views` refused with `code` and a message naming `field`; the poisoned
+// counts (`n` of them) untouched: nothing was launched.
+void ExpectRefused(GpuRun& run, const std::vector<PlaneView>& views, StatusCode code, const char* field,
+                   size_t n) {
+  std::vector<uint32_t> counts;
+  const Status s = run.Run(views, Output::kDevice, &counts);
+  EXPECT_EQ(s.code(), code) << s.message();
+  EXPECT_NE(s.message().find(field), std::string::npos) << s.message();
+  EXPECT_EQ(counts, std::vector<uint32_t>(n, kPoison));
+}
 
 std::vector<uint32_t> Reference(const Frame& frame, uint32_t bins) {
   HistogramSpec spec;
@@ -137,10 +117,8 @@ std::vector<uint32_t> Reference(const Frame& frame, uint32_t bins) {
 // Every algorithm on `spec`'s frame equals the reference (or, where the
 // counters cannot fit its layout, says kUnsupported).
 void ExpectEveryAlgorithmMatches(const FrameSpec& spec, Output output) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
+  SeededRng rng;
   SCOPED_TRACE(Describe(spec));
-  std::mt19937_64 rng(seed);
   const Frame frame = MakeFrame(spec, rng);
   const std::vector<uint32_t> expected = Reference(frame, spec.bins);
   DeviceFrame device;
@@ -189,9 +167,7 @@ TEST(GpuOutputTest, PinnedHostCountsAreWrittenByTheKernel) {
 // scratch each launch leaves behind must be ready for the next.
 TEST(GpuReuseTest, OneHistogrammerAcrossFramesOfDifferentSizes) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   std::vector<FrameSpec> specs;
   for (auto [w, h] : {std::pair{1920u, 1080u}, {17u, 3u}, {333u, 77u}, {1u, 1u}, {1920u, 1080u}}) {
     FrameSpec s;
@@ -228,8 +204,7 @@ TEST(GpuBadInputTest, InvalidPlanesLaunchNothing) {
   SKIP_WITHOUT_CUDA_DEVICE();
   std::mt19937_64 rng(7);
   FrameSpec spec;
-  spec.layout.width = 64;
-  spec.layout.height = 8;
+  spec.layout = PlaneLayout{/*width=*/64, /*height=*/8};
   const Frame frame = MakeFrame(spec, rng);
   DeviceFrame device;
   ASSERT_CUDA(device.Upload(frame));
@@ -238,11 +213,7 @@ TEST(GpuBadInputTest, InvalidPlanesLaunchNothing) {
     GpuRun run;
     ASSERT_TRUE(run.Create(algorithm, 256, 1).ok());
     const auto expect_refused = [&](const std::vector<PlaneView>& views, const char* field) {
-      std::vector<uint32_t> counts;
-      const Status s = run.Run(views, Output::kDevice, &counts);
-      EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.message();
-      EXPECT_NE(s.message().find(field), std::string::npos) << s.message();
-      EXPECT_EQ(counts, std::vector<uint32_t>(256, kPoison));
+      ExpectRefused(run, views, StatusCode::kInvalidArgument, field, 256);
     };
     std::vector<PlaneView> bad = device.views();
     bad[0].pitch = 10;  // smaller than a row
@@ -337,9 +308,7 @@ Status RunBatch(Histogrammer& h, const std::vector<PlaneView>& views, int frames
 
 void ExpectBatchMatches(const std::vector<FrameSpec>& specs, uint32_t bins) {
   const int components = specs[0].kind == FrameSpec::Kind::kNv12 ? 3 : 1;
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   DeviceBatch batch;
   UploadBatch(specs, bins, rng, &batch);
   for (Algorithm algorithm : kAlgorithms) {
@@ -394,7 +363,7 @@ TEST(GpuBatchTest, ManyBinsPerComponent) {
 // behind is ready for the other.
 TEST(GpuBatchTest, BatchesAndSingleFramesInterleave) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  std::mt19937_64 rng(FreshSeed());
+  SeededRng rng;
   DeviceBatch batch;
   UploadBatch(BatchSpecs(20, false), 256, rng, &batch);
   for (Algorithm algorithm : kAlgorithms) {
@@ -418,7 +387,7 @@ TEST(GpuBatchTest, BatchesAndSingleFramesInterleave) {
 // and says which frame.
 TEST(GpuBatchTest, BadFramesLaunchNothing) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  std::mt19937_64 rng(FreshSeed());
+  SeededRng rng;
   DeviceBatch batch;
   UploadBatch(BatchSpecs(20, false), 256, rng, &batch);
   GpuRun run;
@@ -455,11 +424,8 @@ TEST(GpuUnsupportedTest, PackedCountersBeyondSharedMemoryAreRefused) {
   SKIP_WITHOUT_CUDA_DEVICE();
   std::mt19937_64 rng(11);
   FrameSpec spec;
-  spec.layout.width = 64;
-  spec.layout.height = 8;
-  spec.layout.pixel_stride = 2;
-  spec.layout.sample_size = 2;
-  spec.layout.depth = 16;
+  spec.layout = PlaneLayout{/*width=*/64, /*height=*/8, /*pixel_stride=*/2, /*offset=*/0, /*sample_size=*/2,
+                            /*shift=*/0, /*depth=*/16};
   spec.bins = 4096;
   const Frame frame = MakeFrame(spec, rng);
   DeviceFrame device;
@@ -467,11 +433,7 @@ TEST(GpuUnsupportedTest, PackedCountersBeyondSharedMemoryAreRefused) {
   GpuRun run;
   ASSERT_TRUE(run.Create(Algorithm::kPrivatizedPacked, 4096, 1).ok());
   ASSERT_FALSE(Supported(Algorithm::kPrivatizedPacked, 4096));
-  std::vector<uint32_t> counts;
-  const Status s = run.Run(device.views(), Output::kDevice, &counts);
-  EXPECT_EQ(s.code(), StatusCode::kUnsupported);
-  EXPECT_NE(s.message().find("privatized-packed"), std::string::npos) << s.message();
-  EXPECT_EQ(counts, std::vector<uint32_t>(4096, kPoison));
+  ExpectRefused(run, device.views(), StatusCode::kUnsupported, "privatized-packed", 4096);
 }
 
 TEST(GpuAutoTest, AutoFollowsTheRuleInDispatch) {

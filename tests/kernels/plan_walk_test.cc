@@ -18,6 +18,7 @@
 #include "device/bank_swizzle.cuh"
 #include "frames.h"
 #include "launch/launch_plan.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 #include "histogram/histogram_tuning.h"
 
@@ -30,7 +31,7 @@ using cudahist::detail::Plan;
 using cudahist::detail::WalkPosition;
 
 TEST(FastDivisorTest, MatchesDivisionBelow2To31) {
-  std::mt19937_64 rng(FreshSeed());
+  SeededRng rng;
   std::vector<uint32_t> divisors = {1, 2, 3, 5, 7, 15, 16, 17, 120, 121, 255, 256, 257, 1000, 65535, 65536,
                                     65537, (1u << 30) - 1, 1u << 30, (1u << 30) + 1, (1u << 31) - 1};
   for (int i = 0; i < 200; ++i) divisors.push_back(1 + uint32_t(rng() % ((1u << 31) - 1)));
@@ -114,17 +115,15 @@ class PlanWalkTest : public ::testing::TestWithParam<FrameSpec> {};
 
 TEST_P(PlanWalkTest, EqualsReference) {
   const FrameSpec& spec = GetParam();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
+  SeededRng rng;
   SCOPED_TRACE(Describe(spec));
-  std::mt19937_64 rng(seed);
   const Frame frame = MakeFrame(spec, rng);
   const PaddedCopy copy = CopyWithSlack(frame);
   cudahist::HistogramSpec hspec;
   hspec.bins = spec.bins;
   const int n = int(copy.views.size());
   ASSERT_TRUE(cudahist::ValidateRequest(hspec, copy.views.data(), n).ok());
-  std::vector<uint32_t> expected(cudahist::CountsLength(hspec, n), 0xDEADBEEFu);
+  std::vector<uint32_t> expected(cudahist::CountsLength(hspec, n), kPoison);
   ASSERT_TRUE(cudahist::ReferenceHistogram(hspec, copy.views.data(), n, expected.data()).ok());
 
   Plan plan;

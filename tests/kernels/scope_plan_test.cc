@@ -18,6 +18,7 @@
 #include "scope_cases.h"
 #include "scopes/scopes_launch.h"
 #include "scopes/scopes_tuning.h"
+#include "seeded_rng.h"
 
 namespace cudahist_test {
 namespace {
@@ -47,21 +48,12 @@ ColumnKernels H100Kernels() {
 alignas(256) const uint8_t kNowhere[16] = {};
 
 PlaneView Plane(uint32_t width, uint32_t height, size_t pitch, uint32_t sample_size = 1, uint32_t depth = 8) {
-  PlaneView p;
-  p.data = kNowhere;
-  p.width = width;
-  p.height = height;
-  p.pitch = pitch;
-  p.pixel_stride = sample_size;
-  p.sample_size = sample_size;
-  p.depth = depth;
-  return p;
+  return PlaneView{kNowhere, width, height, pitch, /*pixel_stride=*/sample_size, /*offset=*/0, sample_size,
+                   /*shift=*/0, depth};
 }
 
 ColumnPlan PlanOf(uint32_t groups, uint32_t bins, const PlaneView& plane) {
-  cudahist::ColumnHistogramSpec spec;
-  spec.groups = groups;
-  spec.bins = bins;
+  const cudahist::ColumnHistogramSpec spec{/*groups=*/groups, /*bins=*/bins};
   ColumnPlan plan{};
   const cudahist::Status s = cudahist::detail::BuildColumnPlan(
       H100Kernels(), spec, plane, cudahist::detail::kColumnPartialBudgetBytes / 4, &plan);
@@ -112,9 +104,7 @@ TEST(ScopePlan, WideGroupsGoThroughPartials) {
 }
 
 TEST(ScopePlan, PartialsBeyondTheBudgetAreRefusedWithTheSizes) {
-  cudahist::ColumnHistogramSpec spec;
-  spec.groups = 1;
-  spec.bins = 65536;
+  const cudahist::ColumnHistogramSpec spec{/*groups=*/1, /*bins=*/65536};
   ColumnPlan plan{};
   const cudahist::Status s = cudahist::detail::BuildColumnPlan(
       H100Kernels(), spec, Plane(7680, 100, 15360, 2, 16), cudahist::detail::kColumnPartialBudgetBytes / 4, &plan);
@@ -183,9 +173,7 @@ TEST(ScopePlan, JointSlicesOfAnH100) {
 // chunks with unaligned starts and ROI, two planes, P010, RGBA) and for part
 // counts that divide the b bins, do not, or exceed them.
 TEST(ScopePlan, JointSlicedWalkEqualsReference) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   for (const JointCase& c : JointCases()) {
     SCOPED_TRACE(Describe(c));
     const Frame frame = MakeJointFrame(c, rng);

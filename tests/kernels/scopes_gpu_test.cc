@@ -16,8 +16,10 @@
 #include <utility>
 #include <vector>
 
+#include "cuda_test.h"
 #include "frames.h"
 #include "scope_cases.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 
 namespace cudahist_test {
@@ -30,56 +32,6 @@ using cudahist::JointHistogrammer;
 using cudahist::PlaneView;
 using cudahist::Status;
 using cudahist::StatusCode;
-
-constexpr uint32_t kPoison = 0xDEADBEEFu;
-
-#define SKIP_WITHOUT_CUDA_DEVICE()                    \
-  do {                                                \
-    const Status cuda_ = cudahist::CheckCudaDevice(); \
-    if (!cuda_.ok()) GTEST_SKIP() << cuda_.message(); \
-  } while (0)
-
-// Poisoned device and pinned counts on a non-blocking stream.
-class ScopeOutputs {
- public:
-  explicit ScopeOutputs(size_t n) : n_(n) {
-    cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
-    cudaMalloc(reinterpret_cast<void**>(&device_), n * sizeof(uint32_t));
-    cudahist::PinnedCounts::Create(n, &pinned_);
-  }
-  ~ScopeOutputs() {
-    cudaFree(device_);
-    cudaStreamDestroy(stream_);
-  }
-  bool ok() const { return stream_ != nullptr && device_ != nullptr && pinned_ != nullptr; }
-  uint32_t* Poisoned(bool pinned) {
-    std::vector<uint32_t> poison(n_, kPoison);
-    if (pinned) {
-      std::copy(poison.begin(), poison.end(), pinned_->data());
-      return pinned_->data();
-    }
-    EXPECT_EQ(CopyToDevice(device_, poison.data(), n_ * sizeof(uint32_t)), cudaSuccess);
-    return device_;
-  }
-  // After the stream's work: the counts as the kernel left them.
-  std::vector<uint32_t> Read(bool pinned) {
-    EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess) << cudaGetErrorString(cudaGetLastError());
-    std::vector<uint32_t> counts(n_);
-    if (pinned) {
-      std::copy(pinned_->data(), pinned_->data() + n_, counts.begin());
-    } else {
-      EXPECT_EQ(cudaMemcpy(counts.data(), device_, n_ * sizeof(uint32_t), cudaMemcpyDeviceToHost), cudaSuccess);
-    }
-    return counts;
-  }
-  cudaStream_t stream() const { return stream_; }
-
- private:
-  size_t n_;
-  cudaStream_t stream_ = nullptr;
-  uint32_t* device_ = nullptr;
-  std::unique_ptr<cudahist::PinnedCounts> pinned_;
-};
 
 std::vector<uint32_t> ColumnReference(const ColumnHistogramSpec& spec, const PlaneView& plane) {
   std::vector<uint32_t> counts(cudahist::ColumnCountsLength(spec));
@@ -105,7 +57,7 @@ void ExpectColumnMatches(const ColumnHistogramSpec& spec, const Frame& frame, ui
   std::unique_ptr<ColumnHistogrammer> h;
   const Status created = ColumnHistogrammer::Create(&h);
   ASSERT_TRUE(created.ok()) << created.message();
-  ScopeOutputs out(counts_offset + expected.size());
+  PoisonedCounts out(counts_offset + expected.size());
   ASSERT_TRUE(out.ok());
   for (bool pinned : {false, true}) {
     SCOPED_TRACE(pinned ? "pinned counts" : "device counts");
@@ -122,9 +74,7 @@ class GpuColumnMatrix : public ::testing::TestWithParam<ColumnCase> {};
 
 TEST_P(GpuColumnMatrix, EqualsReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   ExpectColumnMatches(ColumnSpecOf(GetParam()), MakeColumnFrame(GetParam(), rng));
 }
 
@@ -134,9 +84,7 @@ class GpuJointMatrix : public ::testing::TestWithParam<JointCase> {};
 
 TEST_P(GpuJointMatrix, EqualsReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: CUDAHIST_TEST_SEED=" + std::to_string(seed) + ")");
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const Frame frame = MakeJointFrame(GetParam(), rng);
   const JointHistogramSpec spec = JointSpecOf(GetParam());
   const std::vector<uint32_t> expected = JointReference(spec, frame.views[0], frame.views[1]);
@@ -145,7 +93,7 @@ TEST_P(GpuJointMatrix, EqualsReference) {
   std::unique_ptr<JointHistogrammer> h;
   const Status created = JointHistogrammer::Create(&h);
   ASSERT_TRUE(created.ok()) << created.message();
-  ScopeOutputs out(expected.size());
+  PoisonedCounts out(expected.size());
   ASSERT_TRUE(out.ok());
   // Twice each: the second launch finds the accumulator the first left zero.
   for (bool pinned : {false, true, false}) {
@@ -166,9 +114,7 @@ TEST(GpuSeed004Shape, LengthBy512ChannelsEqualsReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
   for (uint32_t length : {300u, 5000u}) {
     SCOPED_TRACE("length " + std::to_string(length));
-    const uint64_t seed = FreshSeed();
-    SCOPED_TRACE("seed " + std::to_string(seed));
-    std::mt19937_64 rng(seed);
+    SeededRng rng;
     ColumnCase c;
     c.layout.width = 512;
     c.layout.height = length;
@@ -182,9 +128,7 @@ TEST(GpuSeed004Shape, LengthBy512ChannelsEqualsReference) {
 // and a frame wide enough for 32-column bands of whole groups.
 TEST(GpuColumnLarge, VideoFramesEqualReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   for (const auto& [width, height, groups] :
        std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{1920, 1080, 1920}, {1920, 1080, 1024}, {3840, 2160, 3840}, {4300, 20, 4300}, {4300, 20, 2150}}) {
     SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " groups " + std::to_string(groups));
@@ -205,9 +149,7 @@ TEST(GpuColumnLarge, VideoFramesEqualReference) {
 // of 8 and 16 columns) and a narrow one.
 TEST(GpuColumnCountsOffset, FourByteAlignedCountsEqualReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   for (const auto& [width, height] : std::vector<std::pair<uint32_t, uint32_t>>{{1920, 1080}, {3840, 2160}, {333, 77}}) {
     SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height));
     ColumnCase c;
@@ -226,9 +168,7 @@ TEST(GpuColumnCountsOffset, FourByteAlignedCountsEqualReference) {
 // its own arrival counter whatever the plan, every count written).
 TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const std::vector<ColumnCase> columns = ColumnCases();
   const std::vector<JointCase> joint_cases = JointCases();
   std::vector<JointCase> joints;
@@ -237,7 +177,7 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
   std::vector<Frame> frames;
   std::vector<std::unique_ptr<DeviceFrame>> device;
   std::vector<std::vector<uint32_t>> expected;
-  std::vector<std::unique_ptr<ScopeOutputs>> outs;
+  std::vector<std::unique_ptr<PoisonedCounts>> outs;
   std::unique_ptr<ColumnHistogrammer> column;
   std::unique_ptr<JointHistogrammer> joint;
   ASSERT_TRUE(ColumnHistogrammer::Create(&column).ok());
@@ -251,7 +191,7 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
       expected.push_back(ColumnReference(ColumnSpecOf(columns[i]), frames.back().views[0]));
       device.push_back(std::make_unique<DeviceFrame>());
       ASSERT_EQ(device.back()->Upload(frames.back()), cudaSuccess);
-      outs.push_back(std::make_unique<ScopeOutputs>(expected.back().size()));
+      outs.push_back(std::make_unique<PoisonedCounts>(expected.back().size()));
       const Status s = column->Compute(ColumnSpecOf(columns[i]), device.back()->views()[0], stream,
                                        outs.back()->Poisoned(false));
       ASSERT_TRUE(s.ok()) << s.message();
@@ -261,7 +201,7 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
       expected.push_back(JointReference(JointSpecOf(joints[i]), frames.back().views[0], frames.back().views[1]));
       device.push_back(std::make_unique<DeviceFrame>());
       ASSERT_EQ(device.back()->Upload(frames.back()), cudaSuccess);
-      outs.push_back(std::make_unique<ScopeOutputs>(expected.back().size()));
+      outs.push_back(std::make_unique<PoisonedCounts>(expected.back().size()));
       const Status s = joint->Compute(JointSpecOf(joints[i]), device.back()->views()[0], device.back()->views()[1],
                                       stream, outs.back()->Poisoned(false));
       ASSERT_TRUE(s.ok()) << s.message();
@@ -278,9 +218,7 @@ TEST(GpuScopesBackToBack, QueuedLaunchesEachEqualTheirReference) {
 // counter is counted on the device, not frozen in the graph's arguments).
 TEST(GpuJointGraph, LaunchesEachCountTheFrameAgain) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const JointCase c = JointShapeChanges().front();  // 1080p's chroma
   const Frame frame = MakeJointFrame(c, rng);
   const std::vector<uint32_t> expected = JointReference(JointSpecOf(c), frame.views[0], frame.views[1]);
@@ -288,7 +226,7 @@ TEST(GpuJointGraph, LaunchesEachCountTheFrameAgain) {
   ASSERT_EQ(device.Upload(frame), cudaSuccess);
   std::unique_ptr<JointHistogrammer> joint;
   ASSERT_TRUE(JointHistogrammer::Create(&joint).ok());
-  ScopeOutputs out(expected.size());
+  PoisonedCounts out(expected.size());
   ASSERT_TRUE(out.ok());
   uint32_t* counts = out.Poisoned(false);
   cudaGraph_t graph = nullptr;
@@ -310,7 +248,7 @@ TEST(GpuJointGraph, LaunchesEachCountTheFrameAgain) {
 // Bad requests are refused before anything is launched: the counts stay poisoned.
 TEST(GpuScopesBadInput, RefusedWithTheFieldNamedAndCountsUntouched) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  std::mt19937_64 rng(FreshSeed());
+  SeededRng rng;
   ColumnCase c;
   c.layout.width = 64;
   c.layout.height = 8;
@@ -321,7 +259,7 @@ TEST(GpuScopesBadInput, RefusedWithTheFieldNamedAndCountsUntouched) {
   std::unique_ptr<JointHistogrammer> joint;
   ASSERT_TRUE(ColumnHistogrammer::Create(&column).ok());
   ASSERT_TRUE(JointHistogrammer::Create(&joint).ok());
-  ScopeOutputs out(65 * 256);
+  PoisonedCounts out(65 * 256);
   ASSERT_TRUE(out.ok());
   ColumnHistogramSpec spec;
   spec.groups = 65;

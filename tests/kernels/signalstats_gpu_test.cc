@@ -17,7 +17,9 @@
 #include "cudahist/cpu.h"
 #include "cudahist/histogrammer.h"
 #include "cudahist/signalstats.h"
+#include "cuda_test.h"
 #include "frames.h"
+#include "seeded_rng.h"
 #include "test_planes.h"
 #include "yuv_frames.h"
 
@@ -30,41 +32,24 @@ using cudahist::Status;
 using cudahist::StatusCode;
 using cudahist::YuvPlanes;
 
-#define SKIP_WITHOUT_CUDA_DEVICE()                    \
-  do {                                                \
-    const Status cuda_ = cudahist::CheckCudaDevice(); \
-    if (!cuda_.ok()) GTEST_SKIP() << cuda_.message(); \
-  } while (0)
-
-#define ASSERT_CUDA(call) ASSERT_EQ((call), cudaSuccess) << #call << ": " << cudaGetErrorString(cudaGetLastError())
-
-// Device copies of a YuvFrame's allocations (cudaMalloc'ed: 256-byte aligned
-// like the host storage, so every view keeps its alignment), views rebased.
+// Device copies of a YuvFrame's allocations, of their exact sizes (DeviceFrame
+// with no slack), views rebased.
 class DeviceYuvFrame {
  public:
   explicit DeviceYuvFrame(const YuvFrame& host) : view_(host.view) {
-    for (const HostPlane& p : host.planes) {
-      void* d = nullptr;
-      ok_ = ok_ && cudaMalloc(&d, p.storage.size()) == cudaSuccess &&
-            CopyToDevice(d, p.storage.data(), p.storage.size()) == cudaSuccess;
-      buffers_.push_back(static_cast<uint8_t*>(d));
-    }
-    for (cudahist::PlaneView* v : {&view_.y, &view_.u, &view_.v}) {
-      const YuvAnchor a = AnchorOf(host, *v);
-      v->data = buffers_[a.plane] + a.offset;
+    ok_ = device_.Upload(host.planes, {host.view.y, host.view.u, host.view.v}, 0) == cudaSuccess;
+    if (ok_) {
+      view_.y = device_.views()[0];
+      view_.u = device_.views()[1];
+      view_.v = device_.views()[2];
     }
   }
-  ~DeviceYuvFrame() {
-    for (uint8_t* b : buffers_) cudaFree(b);
-  }
-  DeviceYuvFrame(const DeviceYuvFrame&) = delete;
-  DeviceYuvFrame& operator=(const DeviceYuvFrame&) = delete;
   bool ok() const { return ok_; }
   const YuvPlanes& view() const { return view_; }
 
  private:
-  bool ok_ = true;
-  std::vector<uint8_t*> buffers_;
+  DeviceFrame device_;
+  bool ok_ = false;
   YuvPlanes view_;
 };
 
@@ -133,13 +118,9 @@ TEST(SignalStatsGpuNoDevice, CreateSaysWhy) {
 using SignalStatsGpu = GpuFixture;
 
 TEST_F(SignalStatsGpu, EqualsReferenceOverTheMatrix) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
+  SeededRng rng;
+  for (const auto& [spec, frame, previous] : SignalStatsMatrixFrames(rng)) {
     SCOPED_TRACE(Describe(spec));
-    const YuvFrame frame = MakeYuvFrame(spec, rng);
-    const YuvFrame previous = MakePreviousYuvFrame(spec, rng);
     EXPECT_EQ(GpuDifference(*counter, frame, nullptr, *pinned), "");
     EXPECT_EQ(GpuDifference(*counter, frame, &previous, *pinned), "");
   }
@@ -148,9 +129,7 @@ TEST_F(SignalStatsGpu, EqualsReferenceOverTheMatrix) {
 // Full HD and 4K: many blocks, the last-block ticket, flat frames on the
 // lane copies, 10 bits.
 TEST_F(SignalStatsGpu, LargeFrames) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   struct Case {
     YuvFormat format;
     uint32_t w, h;
@@ -186,9 +165,7 @@ TEST_F(SignalStatsGpu, LargeFrames) {
 // as a decoder hands them (the first of a run has none). Every launch leaves
 // the scratch zero for the next, whatever the frame, layout or previous.
 TEST_F(SignalStatsGpu, BackToBackOnOneStream) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   const Distribution dists[] = {Distribution::kUniform, Distribution::kOneValue, Distribution::kPeaked,
                                 Distribution::kUniform, Distribution::kOneValue, Distribution::kPeaked};
   constexpr size_t kRun = 3;  // frames of one layout in a row
@@ -236,9 +213,7 @@ TEST_F(SignalStatsGpu, BackToBackOnOneStream) {
 // blocks what the zeros of an earlier launch look like) and into pinned
 // memory (the accumulator).
 TEST_F(SignalStatsGpu, GraphLaunchesEachCountTheFrameAgain) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   YuvFrameSpec spec;
   spec.width = 1920;
   spec.height = 1080;

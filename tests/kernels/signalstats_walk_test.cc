@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cudahist/signalstats.h"
+#include "seeded_rng.h"
 #include "signalstats/signalstats_walk.cuh"
 #include "test_planes.h"
 #include "yuv_frames.h"
@@ -63,13 +64,9 @@ cudahist::SignalStatsCounts WalkOnHost(const cudahist::YuvPlanes& frame, const c
 }
 
 TEST(SignalStatsWalk, EqualsReferenceOverTheMatrix) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
+  SeededRng rng;
+  for (const auto& [spec, frame, previous] : SignalStatsMatrixFrames(rng)) {
     SCOPED_TRACE(Describe(spec));
-    const YuvFrame frame = MakeYuvFrame(spec, rng);
-    const YuvFrame previous = MakePreviousYuvFrame(spec, rng);
     for (const cudahist::YuvPlanes* prev : {static_cast<const cudahist::YuvPlanes*>(nullptr), &previous.view}) {
       ASSERT_TRUE(cudahist::ValidateYuvPlanes(frame.view, prev).ok());
       cudahist::SignalStatsCounts want;
@@ -98,9 +95,7 @@ uint32_t WideUnits(const SignalStatsParams& p) {
 // the whole frame then goes sample by sample), one unit at a time and in the
 // pairs of two units in flight.
 TEST(SignalStatsWalk, WideLoadsEqualReference) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   // The last region starts on a wide run (luma column kWideLumaBytes) with an
   // odd first row, height and end.
   const cudahist::Roi rois[] = {

@@ -20,6 +20,8 @@
 #include "element_test_util.h"
 
 using element_test::CapsString;
+using element_test::CudaCapsString;
+using element_test::kFrame;
 using element_test::OddTightLayouts;
 using element_test::PopErrorText;
 using element_test::TightLayout;
@@ -27,17 +29,8 @@ using element_test::VideoInfo;
 
 namespace {
 
-class GstEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    gst_init(nullptr, nullptr);
-    GstElementFactory* factory = gst_element_factory_find("cudavideoscope");
-    ASSERT_NE(factory, nullptr) << "element cudavideoscope not found: GST_PLUGIN_PATH must name the folder "
-                                   "holding libgstcudahistogram.so";
-    gst_object_unref(factory);
-  }
-};
-const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new GstEnvironment);
+const auto* const kEnvironment =
+    ::testing::AddGlobalTestEnvironment(new element_test::PluginEnvironment("cudavideoscope"));
 
 constexpr uint32_t kBlack = 0xff000000u;
 constexpr uint32_t kGraticule = 200u | 150u << 8 | 0u << 16 | 0xffu << 24;  // scope_plan.cc's amber
@@ -72,39 +65,24 @@ Picture PictureOf(GstCaps* caps, GstBuffer* buffer) {
 }
 
 // A harness around one cudavideoscope, its bus kept to read errors.
-class Harness {
+class Harness : public element_test::Harness {
  public:
-  explicit Harness(const std::string& properties) {
-    h_ = gst_harness_new_parse(("cudavideoscope " + properties).c_str());
-    bus_ = gst_bus_new();
-    gst_element_set_bus(h_->element, bus_);
-  }
-  ~Harness() {
-    gst_element_set_bus(h_->element, nullptr);
-    gst_harness_teardown(h_);
-    gst_object_unref(bus_);
-  }
-  GstHarness* h() { return h_; }
-  GstBus* bus() { return bus_; }
+  explicit Harness(const std::string& properties) : element_test::Harness(properties, "cudavideoscope") {}
 
   // Pushes `frame` (taken) with caps of `info`; returns the picture, empty on failure.
   Picture Draw(const GstVideoInfo& info, GstBuffer* frame, const std::string& picture_caps = "") {
-    gst_harness_set_src_caps_str(h_, CapsString(info).c_str());
-    if (!picture_caps.empty()) gst_harness_set_sink_caps_str(h_, picture_caps.c_str());
+    SetCaps(info);
+    if (!picture_caps.empty()) gst_harness_set_sink_caps_str(h(), picture_caps.c_str());
     GST_BUFFER_PTS(frame) = 0;
-    GST_BUFFER_DURATION(frame) = GST_SECOND / 25;
-    if (gst_harness_push(h_, frame) != GST_FLOW_OK) return Picture();
-    GstBuffer* out = gst_harness_pull(h_);
-    GstCaps* caps = gst_pad_get_current_caps(h_->sinkpad);
+    GST_BUFFER_DURATION(frame) = kFrame;
+    if (gst_harness_push(h(), frame) != GST_FLOW_OK) return Picture();
+    GstBuffer* out = gst_harness_pull(h());
+    GstCaps* caps = gst_pad_get_current_caps(h()->sinkpad);
     Picture p = PictureOf(caps, out);
     gst_caps_unref(caps);
     gst_buffer_unref(out);
     return p;
   }
-
- private:
-  GstHarness* h_;
-  GstBus* bus_;
 };
 
 // A frame whose every sample of every component holds `value` (in the
@@ -162,9 +140,7 @@ TEST(ScopeCaps, ANewStyleWhilePlayingTakesItsDefaultSize) {
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 64, 32);
   Harness hx("");
   EXPECT_EQ(hx.Draw(info, FlatFrame(info, 100)).width, 1024);
-  GstElement* scope = gst_harness_find_element(hx.h(), "cudavideoscope");
-  gst_util_set_object_arg(G_OBJECT(scope), "style", "vectorscope");
-  gst_object_unref(scope);
+  gst_util_set_object_arg(G_OBJECT(hx.element()), "style", "vectorscope");
   const Picture p = hx.Draw(info, FlatFrame(info, 100));
   EXPECT_EQ(p.width, 512) << PopErrorText(hx.bus());
   EXPECT_EQ(p.height, 512);
@@ -440,9 +416,7 @@ TEST(ScopeErrors, CudaCapsWithoutAUsableDeviceAreAnElementError) {
   const bool have_cuda = cudahist::CheckCudaDevice().ok();
   Harness hx(have_cuda ? "cuda-device-id=99" : "");
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 32, 16);
-  std::string caps = CapsString(info);
-  caps.replace(caps.find("video/x-raw"), strlen("video/x-raw"), "video/x-raw(memory:CUDAMemory)");
-  gst_harness_set_src_caps_str(hx.h(), caps.c_str());
+  gst_harness_set_src_caps_str(hx.h(), CudaCapsString(info).c_str());
   EXPECT_NE(gst_harness_push(hx.h(), gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr)),
             GST_FLOW_OK);
   const std::string text = PopErrorText(hx.bus());
@@ -456,7 +430,7 @@ TEST(ScopeErrors, PropertiesChangeBetweenFrames) {
   Harness hx("graticule=none");
   const std::string size = "video/x-raw,format=RGBA,width=90,height=256";
   EXPECT_EQ(LitRows(hx.Draw(info, FlatFrame(info, 50), size), 80), std::vector<int>{255 - 50});  // waveform: Y
-  GstElement* scope = gst_harness_find_element(hx.h(), "cudavideoscope");
+  GstElement* scope = hx.element();
   g_object_set(scope, "components", "V", nullptr);
   EXPECT_EQ(LitRows(hx.Draw(info, FlatFrame(info, 50), size), 80), std::vector<int>{255 - 50});
   GstBuffer* frame = FlatFrame(info, 50);
@@ -469,7 +443,6 @@ TEST(ScopeErrors, PropertiesChangeBetweenFrames) {
   EXPECT_EQ(hx.Draw(info, FlatFrame(info, 50), size).width, 0);
   const std::string text = PopErrorText(hx.bus());
   EXPECT_NE(text.find("\"G\" is not a component of Y444"), std::string::npos) << text;
-  gst_object_unref(scope);
 }
 
 TEST(ScopeErrors, PropertyRangesAreEnforced) {
@@ -489,28 +462,10 @@ TEST(ScopeErrors, PropertyRangesAreEnforced) {
 
 // --- GPU ------------------------------------------------------------------------------
 
-bool CudaPipelinesAvailable(std::string* why) {
-  const cudahist::Status device = cudahist::CheckCudaDevice();
-  if (!device.ok()) {
-    *why = device.message();
-    return false;
-  }
-  for (const char* name : {"cudaupload", "cudadownload"}) {
-    GstElementFactory* f = gst_element_factory_find(name);
-    if (!f) {
-      *why = std::string("no ") + name + " element (gst-plugins-bad nvcodec)";
-      return false;
-    }
-    gst_object_unref(f);
-  }
-  return true;
-}
-
 class GpuScope : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
 
 TEST_P(GpuScope, GpuPicturesEqualCpuPicturesOfTheSameFrames) {
-  std::string why;
-  if (!CudaPipelinesAvailable(&why)) GTEST_SKIP() << why;
+  SKIP_WITHOUT_CUDA();
   const std::string format = std::get<0>(GetParam()), style = std::get<1>(GetParam());
   const bool rgb = format == "RGBA" || format == "BGR";
   const std::string components = style == "vectorscope" && rgb ? " components=B,R" : "";
@@ -554,8 +509,8 @@ INSTANTIATE_TEST_SUITE_P(Gpu, GpuScope,
 // device frames hands on), pushed by an appsrc in the element's context:
 // the picture of the same pixels in the default layout, drawn on the CPU.
 TEST(GpuTightScope, CudaFramesDrawThePicturesOfTheSameFramesInTheDefaultLayout) {
+  SKIP_WITHOUT_CUDA();
   std::string why;
-  if (!CudaPipelinesAvailable(&why)) GTEST_SKIP() << why;
   GstCudaContext* context = gst_cuda_context_new(0);
   ASSERT_NE(context, nullptr);
   for (const TightLayout& layout : OddTightLayouts()) {
@@ -567,9 +522,7 @@ TEST(GpuTightScope, CudaFramesDrawThePicturesOfTheSameFramesInTheDefaultLayout) 
     ASSERT_NE(cuda, nullptr) << why;
     Harness cpu_scope("style=parade");
     const Picture expected = cpu_scope.Draw(info, plain);
-    std::string caps = CapsString(info);
-    caps.replace(caps.find("video/x-raw"), strlen("video/x-raw"), "video/x-raw(memory:CUDAMemory)");
-    GstElement* p = gst_parse_launch(("appsrc name=src caps=\"" + caps +
+    GstElement* p = gst_parse_launch(("appsrc name=src caps=\"" + CudaCapsString(info) +
                                       "\" ! cudavideoscope style=parade ! cudadownload ! appsink name=sink")
                                          .c_str(),
                                      nullptr);
@@ -603,8 +556,7 @@ TEST(GpuTightScope, CudaFramesDrawThePicturesOfTheSameFramesInTheDefaultLayout) 
 }
 
 TEST(GpuScopeErrors, StateCyclesWithCudaMemory) {
-  std::string why;
-  if (!CudaPipelinesAvailable(&why)) GTEST_SKIP() << why;
+  SKIP_WITHOUT_CUDA();
   for (int i = 0; i < 20; ++i) {
     std::string error;
     const std::vector<Picture> pictures = AllPictures(
@@ -618,8 +570,7 @@ TEST(GpuScopeErrors, StateCyclesWithCudaMemory) {
 }
 
 TEST(GpuScopeErrors, InvalidCudaDeviceIdIsAnElementError) {
-  std::string why;
-  if (!CudaPipelinesAvailable(&why)) GTEST_SKIP() << why;
+  SKIP_WITHOUT_CUDA();
   const std::string error = ErrorOf(
       "videotestsrc num-buffers=1 ! video/x-raw,format=NV12,width=64,height=32 ! cudaupload ! "
       "video/x-raw(memory:CUDAMemory) ! cudavideoscope cuda-device-id=99 ! cudadownload ! appsink name=sink");

@@ -13,7 +13,9 @@
 
 #include "cudahist/histogrammer.h"
 #include "cudahist/scope_render.h"
+#include "cuda_test.h"
 #include "render/scope_pixels.cuh"
+#include "seeded_rng.h"
 #include "test_planes.h"
 
 namespace {
@@ -200,12 +202,6 @@ TEST(ScopeValidation, BadRequestsNameTheField) {
 
 // --- GPU == CPU ---------------------------------------------------------------------
 
-#define SKIP_WITHOUT_CUDA()                                                    \
-  do {                                                                         \
-    const cudahist::Status device_ = cudahist::CheckCudaDevice();              \
-    if (!device_.ok()) GTEST_SKIP() << device_.message();                      \
-  } while (0)
-
 template <typename T>
 T* ToDevice(const std::vector<T>& host) {
   T* device = nullptr;
@@ -239,10 +235,8 @@ std::vector<uint32_t> RandomCounts(size_t n, std::mt19937_64& rng) {
 }
 
 TEST(ScopeGpu, ColumnScopesEqualTheCpuByteForByte) {
-  SKIP_WITHOUT_CUDA();
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SKIP_WITHOUT_CUDA_DEVICE();
+  cudahist_test::SeededRng rng;
   for (ColumnScopeStyle style : {ColumnScopeStyle::kHistogram, ColumnScopeStyle::kWaveform, ColumnScopeStyle::kParade}) {
     for (ScopeScale scale : {ScopeScale::kLinear, ScopeScale::kLogarithmic}) {
       const bool histogram = style == ColumnScopeStyle::kHistogram;
@@ -282,10 +276,8 @@ TEST(ScopeGpu, ColumnScopesEqualTheCpuByteForByte) {
 }
 
 TEST(ScopeGpu, VectorscopeEqualsTheCpuByteForByte) {
-  SKIP_WITHOUT_CUDA();
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SKIP_WITHOUT_CUDA_DEVICE();
+  cudahist_test::SeededRng rng;
   for (ScopeScale scale : {ScopeScale::kLinear, ScopeScale::kLogarithmic}) {
     VectorScope s;
     s.bins_a = 256;

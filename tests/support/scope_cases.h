@@ -22,17 +22,18 @@
 namespace cudahist_test {
 
 // A request's planes and views (Frame, test_planes.h): column requests one
-// view, joint requests two (a, b).
+// view, joint requests two (a, b). The fields' order is the tables' column
+// order (aggregate initialisation).
 
 struct ColumnCase {
   std::string name;
   PlaneLayout layout;
   int components = 1;      // interleaved in the pixel, all drawn from `distribution`
   int component = 0;       // the one counted
-  Distribution distribution = Distribution::kUniform;
-  uint32_t one_value = 0;
   uint32_t groups = 1;
   uint32_t bins = 256;
+  Distribution distribution = Distribution::kUniform;
+  uint32_t one_value = 0;
   bool has_roi = false;
   cudahist::Roi roi;
 };
@@ -42,10 +43,10 @@ struct JointCase {
   PlaneLayout layout;      // of plane a (two_planes: plane b too, with b_pitch_padding)
   int components = 2;      // interleaved (two_planes false): a and b are components of one plane
   int component_a = 0, component_b = 1;
+  uint32_t bins_a = 256, bins_b = 256;
+  Distribution distribution = Distribution::kUniform;
   bool two_planes = false; // I420 / Y444: a and b in planes of their own
   size_t b_pitch_padding = 0, b_base_offset = 0;
-  Distribution distribution = Distribution::kUniform;
-  uint32_t bins_a = 256, bins_b = 256;
   bool has_roi = false;
   cudahist::Roi roi;
 };

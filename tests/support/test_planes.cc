@@ -76,16 +76,8 @@ HostPlane AllocatePlane(const PlaneLayout& l, std::mt19937_64& rng) {
   // At least one byte, so that view.data is never null even for an empty plane.
   plane.storage.resize(l.base_offset + plane.bytes + (plane.bytes == 0 ? 1 : 0));
   FillWithGarbage(plane.storage, rng);
-  cudahist::PlaneView& v = plane.view;
-  v.data = plane.storage.data() + l.base_offset;
-  v.width = l.width;
-  v.height = l.height;
-  v.pitch = pitch;
-  v.pixel_stride = l.pixel_stride;
-  v.offset = l.offset;
-  v.sample_size = l.sample_size;
-  v.shift = l.shift;
-  v.depth = l.depth;
+  plane.view = cudahist::PlaneView{plane.storage.data() + l.base_offset, l.width, l.height, pitch,
+                                   l.pixel_stride, l.offset, l.sample_size, l.shift, l.depth};
   return plane;
 }
 
@@ -146,10 +138,17 @@ uint64_t FreshSeed() {
   return (uint64_t(device()) << 32) ^ device();
 }
 
-ViewAnchor AnchorOf(const Frame& frame, const cudahist::PlaneView& view) {
+void RestrictToRoi(Frame& frame, const cudahist::Roi& roi) {
+  for (cudahist::PlaneView& v : frame.views) {
+    v.has_roi = true;
+    v.roi = roi;
+  }
+}
+
+ViewAnchor AnchorOf(const std::vector<HostPlane>& planes, const cudahist::PlaneView& view) {
   const auto* p = static_cast<const uint8_t*>(view.data);
-  for (size_t i = 0; i < frame.planes.size(); ++i) {
-    const AlignedBytes& s = frame.planes[i].storage;
+  for (size_t i = 0; i < planes.size(); ++i) {
+    const AlignedBytes& s = planes[i].storage;
     if (p >= s.data() && p < s.data() + s.size()) return {i, size_t(p - s.data())};
   }
   throw std::logic_error("view does not point into the frame");

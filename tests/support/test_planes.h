@@ -22,6 +22,10 @@
 
 namespace cudahist_test {
 
+// What counts hold before a call that must leave them alone (a refused
+// request, words outside the counts it was given).
+constexpr uint32_t kPoison = 0xDEADBEEFu;
+
 enum class Distribution { kUniform, kOneValue, kPeaked };  // peaked: mean of four uniform draws
 const char* DistributionName(Distribution d);
 
@@ -94,12 +98,16 @@ struct Frame {
   Frame& operator=(const Frame&) = delete;
 };
 
-// Byte offset of view.data inside one of the frame's allocations, and which.
+// Every view of `frame` counts only `roi` (which may be empty).
+void RestrictToRoi(Frame& frame, const cudahist::Roi& roi);
+
+// Which of `planes` (a frame's allocations) view.data points into, and at
+// what byte offset: for copying the planes elsewhere and rebasing the views.
 struct ViewAnchor {
   size_t plane;
   size_t offset;
 };
-ViewAnchor AnchorOf(const Frame& frame, const cudahist::PlaneView& view);
+ViewAnchor AnchorOf(const std::vector<HostPlane>& planes, const cudahist::PlaneView& view);
 
 // A fresh seed per run (std::random_device), or the value of env CUDAHIST_TEST_SEED to replay
 // one. Tests print it on failure (SCOPED_TRACE).

@@ -39,16 +39,11 @@ uint32_t CeilShift(uint32_t v, uint32_t s) { return (v + (1u << s) - 1) >> s; }
 
 PlaneLayout LayoutOf(const YuvFrameSpec& spec, const FormatInfo& f, uint32_t width, uint32_t height,
                      uint32_t pixel_stride) {
-  PlaneLayout l;
-  l.width = width;
-  l.height = height;
-  l.pixel_stride = pixel_stride;
-  l.sample_size = f.sample_size;
-  l.shift = f.shift;
-  l.depth = f.depth;
-  l.pitch_padding = (spec.pitch_padding + f.sample_size - 1) / f.sample_size * f.sample_size;
-  l.base_offset = (spec.base_offset + f.sample_size - 1) / f.sample_size * f.sample_size;
-  return l;
+  const auto whole_samples = [&f](size_t bytes) {
+    return (bytes + f.sample_size - 1) / f.sample_size * f.sample_size;
+  };
+  return PlaneLayout{width, height, pixel_stride, /*offset=*/0, f.sample_size, f.shift, f.depth,
+                     whole_samples(spec.pitch_padding), whole_samples(spec.base_offset)};
 }
 
 void ApplyRoi(const YuvFrameSpec& spec, cudahist::YuvPlanes& v) {
@@ -144,15 +139,6 @@ YuvFrame MakePreviousYuvFrame(const YuvFrameSpec& spec, std::mt19937_64& rng) {
   previous.distribution = Distribution::kUniform;
   previous.pitch_padding += 2;
   return MakeYuvFrame(previous, rng);
-}
-
-YuvAnchor AnchorOf(const YuvFrame& frame, const cudahist::PlaneView& view) {
-  const auto* p = static_cast<const uint8_t*>(view.data);
-  for (size_t i = 0; i < frame.planes.size(); ++i) {
-    const AlignedBytes& s = frame.planes[i].storage;
-    if (p >= s.data() && p < s.data() + s.size()) return YuvAnchor{i, size_t(p - s.data())};
-  }
-  throw std::invalid_argument("view outside the frame's planes");
 }
 
 namespace {
@@ -271,18 +257,12 @@ std::vector<YuvFrameSpec> SignalStatsMatrix() {
   std::vector<YuvFrameSpec> all;
   for (YuvFormat format : AllYuvFormats()) {
     for (const Size& size : sizes) {
-      YuvFrameSpec s;
-      s.format = format;
-      s.width = size.w;
-      s.height = size.h;
+      YuvFrameSpec s{format, size.w, size.h};
       s.pitch_padding = size.w % 2 == 1 ? 7 : 0;
       s.base_offset = size.h % 2 == 1 ? 3 : 0;
       all.push_back(s);
     }
-    YuvFrameSpec big;
-    big.format = format;
-    big.width = 333;
-    big.height = 77;
+    YuvFrameSpec big{format, 333, 77};
     big.pitch_padding = 13;
     big.base_offset = 5;
     YuvFrameSpec flat = big;
@@ -299,6 +279,15 @@ std::vector<YuvFrameSpec> SignalStatsMatrix() {
       r.roi = roi;
       all.push_back(r);
     }
+  }
+  return all;
+}
+
+std::vector<MatrixFrames> SignalStatsMatrixFrames(std::mt19937_64& rng) {
+  std::vector<MatrixFrames> all;
+  for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
+    YuvFrame frame = MakeYuvFrame(spec, rng);
+    all.push_back(MatrixFrames{spec, std::move(frame), MakePreviousYuvFrame(spec, rng)});
   }
   return all;
 }

@@ -52,14 +52,6 @@ YuvFrame MakePreviousYuvFrame(const YuvFrameSpec& spec, std::mt19937_64& rng);
 // The chroma samples a luma rectangle touches (what the element's views hold).
 cudahist::Roi ChromaRoi(const cudahist::Roi& luma, uint32_t log2_hsub, uint32_t log2_vsub);
 
-// Which of frame.planes a view of the frame points into, and at what offset
-// (for copying a frame to the device and rebasing its views).
-struct YuvAnchor {
-  size_t plane;
-  size_t offset;
-};
-YuvAnchor AnchorOf(const YuvFrame& frame, const cudahist::PlaneView& view);
-
 // "" when the two counts are equal in every field and bin; otherwise the
 // first difference ("dif_y: 12 != 13", "hue[90]: 4 != 5").
 std::string CountsDifference(const cudahist::SignalStatsCounts& got, const cudahist::SignalStatsCounts& want);
@@ -77,5 +69,12 @@ std::string QcCountsDifference(const cudahist::QcCounts& got, const cudahist::Qc
 // Formats x sizes (1x1 to 333x77, odd and even) x padding x ROI (inside,
 // odd corner, empty) x distributions: the matrix both backends are checked on.
 std::vector<YuvFrameSpec> SignalStatsMatrix();
+
+// Every spec of SignalStatsMatrix() with its frame and a previous frame (for DIF).
+struct MatrixFrames {
+  YuvFrameSpec spec;
+  YuvFrame frame, previous;
+};
+std::vector<MatrixFrames> SignalStatsMatrixFrames(std::mt19937_64& rng);
 
 }  // namespace cudahist_test
