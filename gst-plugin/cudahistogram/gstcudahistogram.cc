@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/cuda_element_stream.h"
@@ -228,12 +229,8 @@ void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
   }
   GstCudaHistogramMeta* meta = gst_buffer_add_cuda_histogram_meta(buf, l.bins, l.n_components);
   meta->format = l.format;
-  meta->width = l.width;
-  meta->height = l.height;
-  meta->roi_x = l.roi_x;
-  meta->roi_y = l.roi_y;
-  meta->roi_width = l.roi_width;
-  meta->roi_height = l.roi_height;
+  std::tie(meta->width, meta->height, meta->roi_x, meta->roi_y, meta->roi_width, meta->roi_height) =
+      std::tie(l.width, l.height, l.roi_x, l.roi_y, l.roi_width, l.roi_height);
   for (int c = 0; c < l.n_components; ++c) {
     meta->component_names[c] = l.names[c];
     meta->component_depth[c] = l.depths[c];
