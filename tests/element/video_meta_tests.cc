@@ -6,6 +6,7 @@
 // clear error.
 #include <cuda_runtime_api.h>
 #include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 #include <glib/gstdio.h>
 #include <gst/gst.h>
