@@ -1,4 +1,4 @@
-// bench/histbench.cc: the kernel benchmark of issue 4 (host code; its kernels
+// bench/histbench.cc: the histogram kernels' benchmark (host code; its kernels
 // are in gpu_inputs.cu and cub_baseline.cu).
 //
 // For each case: the read roofline, CUB, NPP (where libnppist loads) and every

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 9's performance bar, read off element_bench runs that alternated
+"""The stream-ordering performance bar, read off element_bench runs that alternated
 GStreamer 1.22 and 1.26 in one call (gpuhost-run.sh bench126 with
 BENCH_ROUNDS=N): for each round, the frame rate of 1.26 with every frame on a
 producer stream (event recorded and waited on) against 1.22's plain path

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/run_all.sh BINDIR OUTDIR: every benchmark of issue 4, logs and JSON in OUTDIR.
+# bench/run_all.sh BINDIR OUTDIR: every benchmark, logs and JSON in OUTDIR.
 #
 #   BINDIR   the build's bench/ folder (histbench, element_bench, cpubench)
 #   OUTDIR   created if missing; receives *.log, *.json and the photo inputs

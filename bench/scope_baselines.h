@@ -1,5 +1,5 @@
 // bench/scope_baselines.h: what bench/scopebench measures the scope kernels
-// against, besides seed 004 (seed004_baseline.h): the read + write roofline
+// against, besides the two-phase per-column article's kernel (column_article_baseline.h): the read + write roofline
 // and CUB.
 #pragma once
 

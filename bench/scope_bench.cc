@@ -1,5 +1,5 @@
 // bench/scope_bench.cc: the cudavideoscope element on pre-made CUDA buffers
-// (issue 11: 1080p NV12 CUDA frames to a 1024x512 waveform, at least 20,000
+// (the target: 1080p NV12 CUDA frames to a 1024x512 waveform, at least 20,000
 // frames/s on the H100, the drawing's share of the time reported).
 //
 // Frames: cuda_frame_pool.h (kPoolFrames 1080p NV12 frames in gst-cuda's

@@ -1,20 +1,20 @@
-// bench/scopebench: issue 11's benchmark of the scope counts, in one run.
+// bench/scopebench: the benchmark of the scope counts, in one run.
 // For each shape: the read + write roofline (the input read once, the counts
 // written once, one launch), cudahist's ColumnHistogrammer /
-// JointHistogrammer, seed 004's kernel as its article writes it (where it
+// JointHistogrammer, the two-phase per-column kernel as its article writes it (where it
 // applies) and CUB; every result checked against the CPU path
 // (CpuColumnHistogram / CpuJointHistogram, itself tested against the
 // reference) before it is timed.
-//   (a) seed 004's workload: [length, 512] 8-bit, 256 MiB, 256 bins a channel
+//   (a) the article's workload: [length, 512] 8-bit, 256 MiB, 256 bins a channel
 //   (b) 1080p luma per column: 1920 groups x 256 bins
 //   (c) 4K luma per column: 3840 groups x 256 bins
 //   (d) 1080p NV12 U-V joint, 256 x 256
-// Planes are dense (pitch = row), as seed 004's [length, channels] input is.
+// Planes are dense (pitch = row), as the article's [length, channels] input is.
 // Timing: CUDA events around a pass of back-to-back calls over a rotation of
 // frames at least kRotationOverL2 times the L2 size (each frame read from
 // DRAM), after a warm-up pass; the median over repeats, per call.
 //   scopebench [--quick] [--json PATH] [--repeats N] [--distribution uniform|peaked]
-//              [--methods roofline,cudahist,seed004,cub] [--cases abcd]
+//              [--methods roofline,cudahist,article,cub] [--cases abcd]
 // --methods times only those (bench/tune_scopes.sh's variants: roofline and
 // cudahist); cudahist is always checked against the CPU path first. --cases
 // runs only the shapes (a) to (d) named (a profiler's run of one kernel).
@@ -35,7 +35,7 @@
 #include "bench_stats.h"
 #include "gpu_inputs.h"
 #include "scope_baselines.h"
-#include "seed004_baseline.h"
+#include "column_article_baseline.h"
 
 namespace bench {
 namespace {
@@ -51,7 +51,7 @@ struct Options {
   std::string json_path;
   int repeats = kDefaultRepeats;
   Distribution distribution = Distribution::kUniform;
-  std::string methods = "roofline,cudahist,seed004,cub";  // comma-separated
+  std::string methods = "roofline,cudahist,article,cub";  // comma-separated
   // "cub" stands for every CUB row (cub, cub strided, cub transposed).
   std::string cases = "abcd";
   bool Wants(const std::string& method) const { return ("," + methods + ",").find("," + method + ",") != std::string::npos; }
@@ -68,12 +68,12 @@ struct Shape {
 
 std::vector<Shape> Shapes(bool quick) {
   if (quick) {
-    return {{"(a) seed004 [8192, 512]", Kind::kColumns, 512, 8192, 512},
+    return {{"(a) article [8192, 512]", Kind::kColumns, 512, 8192, 512},
             {"(b) luma 320x180 columns", Kind::kColumns, 320, 180, 320},
             {"(c) luma 640x360 columns", Kind::kColumns, 640, 360, 640},
             {"(d) nv12 u-v 160x90 joint", Kind::kJoint, 160, 90, 0}};
   }
-  return {{"(a) seed004 [524288, 512]", Kind::kColumns, 512, 524288, 512},
+  return {{"(a) article [524288, 512]", Kind::kColumns, 512, 524288, 512},
           {"(b) 1080p luma 1920 columns", Kind::kColumns, 1920, 1080, 1920},
           {"(c) 4K luma 3840 columns", Kind::kColumns, 3840, 2160, 3840},
           {"(d) 1080p nv12 u-v joint", Kind::kJoint, 960, 540, 0}};
@@ -292,12 +292,12 @@ std::string RunShape(const Shape& shape, const Options& opt, const cudaDevicePro
                                          int(shape.height), pool.pitch, int_counts.as<int>(), stream);
                      },
                      int_counts.as<int>(), frames, frames, opt.repeats);
-    Row seed;
-    seed.case_name = shape.name;
-    seed.method = "seed004";
-    seed.status = "n/a";
-    seed.note = "seed 004's kernel counts one histogram per channel; it has no joint histogram";
-    rows->push_back(seed);
+    Row article;
+    article.case_name = shape.name;
+    article.method = "article";
+    article.status = "n/a";
+    article.note = "the article's kernel counts one histogram per channel; it has no joint histogram";
+    rows->push_back(article);
     return "";
   }
 
@@ -308,31 +308,31 @@ std::string RunShape(const Shape& shape, const Options& opt, const cudaDevicePro
     return Reported(column->Compute(pool.ColumnSpec(), pool.View(f), stream, counts.as<uint32_t>()));
   }, counts.as<uint32_t>(), frames, frames, opt.repeats);
 
-  if (!opt.Wants("seed004") && !opt.Wants("cub")) return "";
-  Seed004Shape seed_shape;
+  if (!opt.Wants("article") && !opt.Wants("cub")) return "";
+  ArticleShape article_shape;
   std::string why;
-  if (!opt.Wants("seed004")) {
-    // no seed 004 row
-  } else if (Seed004ShapeFor(int(shape.height), int(shape.width), &seed_shape, &why)) {
+  if (!opt.Wants("article")) {
+    // no row of the article's kernel
+  } else if (ArticleShapeFor(int(shape.height), int(shape.width), &article_shape, &why)) {
     DeviceBuffer partials;
-    if (partials.Allocate(Seed004PartialInts(seed_shape) * sizeof(int)) != cudaSuccess) return "cudaMalloc(partials)";
-    run.Measure<int>("seed004",
+    if (partials.Allocate(ArticlePartialInts(article_shape) * sizeof(int)) != cudaSuccess) return "cudaMalloc(partials)";
+    run.Measure<int>("article",
                      "article's kernels, H100 config: memset of the " +
-                         std::to_string(Seed004PartialInts(seed_shape) * 4 >> 20) +
-                         " MiB partials + count (" + std::to_string(seed_shape.grid_x) + "x" +
-                         std::to_string(seed_shape.grid_y) + " blocks) + reduce",
+                         std::to_string(ArticlePartialInts(article_shape) * 4 >> 20) +
+                         " MiB partials + count (" + std::to_string(article_shape.grid_x) + "x" +
+                         std::to_string(article_shape.grid_y) + " blocks) + reduce",
                      [&](int f) {
-                       return LaunchSeed004(pool.frames[size_t(f)], seed_shape, partials.as<int>(),
+                       return LaunchArticleColumns(pool.frames[size_t(f)], article_shape, partials.as<int>(),
                                             int_counts.as<int>(), stream);
                      },
                      int_counts.as<int>(), frames, frames, opt.repeats);
   } else {
-    Row seed;
-    seed.case_name = shape.name;
-    seed.method = "seed004";
-    seed.status = "n/a";
-    seed.note = why;
-    rows->push_back(seed);
+    Row article;
+    article.case_name = shape.name;
+    article.method = "article";
+    article.status = "n/a";
+    article.note = why;
+    rows->push_back(article);
   }
 
   if (!opt.Wants("cub")) return "";
@@ -383,7 +383,7 @@ const Row* Find(const std::vector<Row>& rows, const std::string& case_name, cons
   return nullptr;
 }
 
-// The issue's targets, from the measured rows: >= 2x seed 004 on its own
+// The targets, from the measured rows: >= 2x the article's kernel on its own
 // workload, >= 0.8 of the read + write roofline on every shape.
 std::vector<std::string> Targets(const std::vector<Row>& rows, const std::vector<Shape>& shapes) {
   std::vector<std::string> lines;
@@ -397,9 +397,9 @@ std::vector<std::string> Targets(const std::vector<Row>& rows, const std::vector
     std::snprintf(line, sizeof line, "%s: cudahist at %.2f of the read+write roofline (target 0.80: %s)",
                   s.name.c_str(), ours->roofline_fraction, ours->roofline_fraction >= 0.8 ? "met" : "MISSED");
     lines.push_back(line);
-    if (const Row* seed = Find(rows, s.name, "seed004")) {
-      const double x = seed->microseconds / ours->microseconds;
-      std::snprintf(line, sizeof line, "%s: cudahist %.2fx seed 004's kernel%s", s.name.c_str(), x,
+    if (const Row* article = Find(rows, s.name, "article")) {
+      const double x = article->microseconds / ours->microseconds;
+      std::snprintf(line, sizeof line, "%s: cudahist %.2fx the article's kernel%s", s.name.c_str(), x,
                     s.name.rfind("(a)", 0) == 0 ? (x >= 2.0 ? " (target 2x: met)" : " (target 2x: MISSED)") : "");
       lines.push_back(line);
     }
@@ -443,7 +443,7 @@ int Main(int argc, char** argv) {
   if (!ParseOptions(argc, argv, &opt)) {
     std::fprintf(stderr,
                  "usage: scopebench [--quick] [--json PATH] [--repeats N] [--distribution uniform|peaked] "
-                 "[--methods roofline,cudahist,seed004,cub] [--cases abcd]\n");
+                 "[--methods roofline,cudahist,article,cub] [--cases abcd]\n");
     return 2;
   }
   const cudahist::Status device = cudahist::CheckCudaDevice();

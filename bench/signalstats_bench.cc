@@ -1,4 +1,4 @@
-// signalstats_bench: the library half of issue 10's speed target. On 1080p
+// signalstats_bench: the library half of signalstats' speed target. On 1080p
 // NV12 frames counted back to back (one call per frame, frames rotating over
 // four times the L2 so that each comes from device memory, as a decoder's
 // output does), it times with CUDA events (warm-up, then the median of
@@ -7,6 +7,8 @@
 //   signalstats+prev  SignalStatsCounter::Compute against the previous frame
 //   signalstats       the same without a previous frame
 //   signalstats+prev pinned   the element's case: counts into pinned memory
+//   signalstats+prev+qc pinned   ... with the QC counts (TOUT, VREP,
+//                     cropdetect, field PSNR) from the same launch
 // and prints each, the ratio to the histogram (target: at most 1.5 with a
 // previous frame) and one JSON object for bench/RESULTS.md. Before timing,
 // the GPU's counts of distinct frames must equal ReferenceSignalStats'.
@@ -167,18 +169,21 @@ void PrintTimeline(const char* what) {
 }
 #endif
 
-// The GPU's counts of every distinct frame (against the one before it)
-// against the reference; "" when all are equal.
+// The GPU's counts of every distinct frame (against the one before it),
+// and its QC counts, against the references; "" when all are equal.
 std::string Verify(cudahist::SignalStatsCounter& counter, const std::vector<cudahist_test::YuvFrame>& distinct,
                    const DeviceFrames& device, cudaStream_t stream) {
   std::unique_ptr<cudahist::PinnedSignalStats> pinned;
+  std::unique_ptr<cudahist::PinnedQcCounts> pinned_qc;
   cudahist::Status s = cudahist::PinnedSignalStats::Create(&pinned);
+  if (s.ok()) s = cudahist::PinnedQcCounts::Create(&pinned_qc);
   if (!s.ok()) return s.message();
+  static cudahist::QcCounts want_qc;
   const int n = int(distinct.size());
   for (int i = 0; i < n; ++i) {
     for (bool with_previous : {false, true}) {
       const int p = (i + n - 1) % n;
-      s = counter.Compute(device[i], with_previous ? &device[p] : nullptr, stream, pinned->get());
+      s = counter.Compute(device[i], with_previous ? &device[p] : nullptr, stream, pinned->get(), pinned_qc->get());
       if (!s.ok()) return s.message();
       const std::string synced = ErrorText(cudaStreamSynchronize(stream));
       if (!synced.empty()) return synced;
@@ -186,7 +191,10 @@ std::string Verify(cudahist::SignalStatsCounter& counter, const std::vector<cuda
       s = cudahist::ReferenceSignalStats(distinct[size_t(i)].view, with_previous ? &distinct[size_t(p)].view : nullptr,
                                          &want);
       if (!s.ok()) return s.message();
-      const std::string diff = cudahist_test::CountsDifference(*pinned->get(), want);
+      s = cudahist::ReferenceQcCounts(distinct[size_t(i)].view, &want_qc);
+      if (!s.ok()) return s.message();
+      std::string diff = cudahist_test::CountsDifference(*pinned->get(), want);
+      if (diff.empty()) diff = cudahist_test::QcCountsDifference(*pinned_qc->get(), want_qc);
       if (!diff.empty()) return "frame " + std::to_string(i) + (with_previous ? " with previous: " : ": ") + diff;
     }
   }
@@ -238,8 +246,8 @@ int Run(const Options& o) {
     std::fprintf(stderr, "GPU counts differ from the reference: %s\n", wrong.c_str());
     return 1;
   }
-  std::printf("verified: GPU counts == ReferenceSignalStats on %zu distinct %ux%u NV12 frames, with and without "
-              "a previous frame\n", distinct.size(), width, height);
+  std::printf("verified: GPU counts == ReferenceSignalStats and QC counts == ReferenceQcCounts on %zu distinct "
+              "%ux%u NV12 frames, with and without a previous frame\n", distinct.size(), width, height);
 
   cudahist::HistogramSpec spec;
   spec.bins = 256;
@@ -252,9 +260,10 @@ int Run(const Options& o) {
   uint32_t* histogram_counts = nullptr;
   cudahist::SignalStatsCounts* device_counts = nullptr;
   std::unique_ptr<cudahist::PinnedSignalStats> pinned;
+  std::unique_ptr<cudahist::PinnedQcCounts> pinned_qc;
   if (cudaMalloc(reinterpret_cast<void**>(&histogram_counts), 3 * 256 * sizeof(uint32_t)) != cudaSuccess ||
       cudaMalloc(reinterpret_cast<void**>(&device_counts), sizeof(cudahist::SignalStatsCounts)) != cudaSuccess ||
-      !cudahist::PinnedSignalStats::Create(&pinned).ok()) {
+      !cudahist::PinnedSignalStats::Create(&pinned).ok() || !cudahist::PinnedQcCounts::Create(&pinned_qc).ok()) {
     std::fprintf(stderr, "allocating the counts failed\n");
     return 1;
   }
@@ -264,9 +273,11 @@ int Run(const Options& o) {
     const cudahist::PlaneView planes[3] = {frames[f].y, frames[f].u, frames[f].v};
     return status_text(histogrammer->Compute(planes, 3, stream, histogram_counts));
   };
-  auto signalstats = [&](bool with_previous, cudahist::SignalStatsCounts* counts) -> Launch {
-    return [&, with_previous, counts](int f) {
-      return status_text(counter->Compute(frames[f], with_previous ? &frames[(f + n - 1) % n] : nullptr, stream, counts));
+  auto signalstats = [&](bool with_previous, cudahist::SignalStatsCounts* counts,
+                         cudahist::QcCounts* qc = nullptr) -> Launch {
+    return [&, with_previous, counts, qc](int f) {
+      return status_text(
+          counter->Compute(frames[f], with_previous ? &frames[(f + n - 1) % n] : nullptr, stream, counts, qc));
     };
   };
   struct Row {
@@ -278,6 +289,8 @@ int Run(const Options& o) {
       {"signalstats+prev", TimePasses(signalstats(true, device_counts), n, n, repeats, stream)},
       {"signalstats", TimePasses(signalstats(false, device_counts), n, n, repeats, stream)},
       {"signalstats+prev pinned", TimePasses(signalstats(true, pinned->get()), n, n, repeats, stream)},
+      {"signalstats+prev+qc pinned",
+       TimePasses(signalstats(true, pinned->get(), pinned_qc->get()), n, n, repeats, stream)},
   };
   int rc = 0;
   for (const Row& r : rows) {
@@ -290,16 +303,17 @@ int Run(const Options& o) {
   std::printf("%s, %ux%u NV12, %d frames rotating, back to back, median of %d passes, variant %s:\n", prop.name,
               width, height, n, repeats, kVariant);
   for (const Row& r : rows) {
-    std::printf("  %-24s %8.2f us/frame  %5.2fx the histogram\n", r.name, r.t.microseconds,
+    std::printf("  %-27s %8.2f us/frame  %5.2fx the histogram\n", r.name, r.t.microseconds,
                 base > 0 ? r.t.microseconds / base : 0.0);
   }
   char json[1536];
   std::snprintf(json, sizeof(json),
                 "{\"bench\": \"signalstats\", \"variant\": \"%s\", \"device\": \"%s\", \"frame\": \"%ux%u NV12\", \"frames\": %d, "
                 "\"repeats\": %d, \"histogram_us\": %.3f, \"signalstats_prev_us\": %.3f, \"signalstats_us\": %.3f, "
-                "\"signalstats_prev_pinned_us\": %.3f, \"ratio_prev\": %.3f, \"ratio\": %.3f, \"target_ratio\": 1.5}",
+                "\"signalstats_prev_pinned_us\": %.3f, \"signalstats_prev_qc_pinned_us\": %.3f, \"ratio_prev\": %.3f, "
+                "\"ratio\": %.3f, \"target_ratio\": 1.5}",
                 kVariant, prop.name, width, height, n, repeats, rows[0].t.microseconds, rows[1].t.microseconds,
-                rows[2].t.microseconds, rows[3].t.microseconds,
+                rows[2].t.microseconds, rows[3].t.microseconds, rows[4].t.microseconds,
                 base > 0 ? rows[1].t.microseconds / base : 0.0, base > 0 ? rows[2].t.microseconds / base : 0.0);
   std::printf("%s\n", json);
   if (!o.json.empty()) std::ofstream(o.json) << json << "\n";

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Frames per second of FFmpeg's signalstats against the element's, on one
-H.264 clip, on this machine (issue 10, item 5; run by gpuhost-run.sh signalstats_ffmpeg).
+H.264 clip, on this machine (run by gpuhost-run.sh signalstats_ffmpeg).
 
     signalstats_speed.py --clip CLIP --frames N [--ffmpeg PATH] [--ffmpeg-frames M] [--runs 3] [--out DIR]
                          [--streams K]

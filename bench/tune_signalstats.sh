@@ -1,25 +1,21 @@
 #!/usr/bin/env bash
 # bench/tune_signalstats.sh: variants of the signalstats kernel's tuning
-# (the CUDAHIST_SIGNALSTATS_* macros of kernels/signalstats_tuning.h) timed
+# (the CUDAHIST_SIGNALSTATS_* macros of kernels/signalstats/signalstats_tuning.h) timed
 # side by side in one run on the GPU host. Not part of CI.
 #
-#   bench/tune_signalstats.sh build [BUILD_DIR]      here, before gpuhost-pack.sh
-#       configures BUILD_DIR (default: build) with -Dsignalstats_variants=
-#       the VARIANTS below and builds bench/signalstats_bench-NAME for each
-#       (only signalstats.cu is compiled again per variant; about 0.5 MB
-#       each in the pack's xz); gpuhost-pack.sh then packs them with the
-#       other benchmarks. The option stays set: later builds of BUILD_DIR
-#       keep them current; `meson configure BUILD_DIR
-#       -Dsignalstats_variants=[]` drops them.
+#   bench/tune_signalstats.sh build [OUTDIR]      here, before gpuhost-pack.sh
+#       one signalstats_bench per variant below, and `default` (no flags), as
+#       OUTDIR/signalstats_bench-NAME (default OUTDIR: build-variants/kernel-variants,
+#       which gpuhost-pack.sh packs), built by bench/kernel_variants.sh: only
+#       the signalstats kernel is compiled again per variant.
 #   bench/tune_signalstats.sh run BIN_DIR OUT_DIR [ROUNDS]   on the GPU host
-#       runs signalstats_bench (the default build) and every
-#       signalstats_bench-NAME of BIN_DIR, ROUNDS times (default 2) in turn,
-#       so that each variant's spread shows beside the differences; every run
-#       first checks the GPU's counts against ReferenceSignalStats and fails
-#       the variant on a difference. Logs and JSON go to OUT_DIR; the last
-#       thing printed is one table: each variant's median us/frame over its
-#       rounds (histogram, signalstats with and without a previous frame,
-#       pinned) and the ratio to the histogram (target: at most 1.5).
+#       runs every signalstats_bench-NAME of BIN_DIR, ROUNDS times (default 2)
+#       in turn, so that each variant's spread shows beside the differences;
+#       every run first checks the GPU's counts against ReferenceSignalStats
+#       and fails the variant on a difference. Logs and JSON go to OUT_DIR;
+#       the last thing printed is one table: each variant's median us/frame
+#       over its rounds (histogram, signalstats with and without a previous
+#       frame, pinned) and the ratio to the histogram (target: at most 1.5).
 #       (gpuhost-run.sh step signalstats_variants.)
 #   bench/tune_signalstats.sh profile BENCH OUT_DIR   on the GPU host
 #       Nsight Compute (where the host has ncu) on ONE launch of the kernel
@@ -30,47 +26,35 @@
 #       (gpuhost-run.sh step signalstats_variants, after the table.)
 set -euo pipefail
 
-# NAME=FLAGS, one per variant; what each changes and why is in
-# kernels/signalstats_tuning.h beside its macro.
-# The first four rounds' variants and their figures are in
-# kernels/signalstats_tuning.h. timeline (kernels/signalstats_timeline.h) is
-# the default kernel with a mark at each phase of every block's chain: it
+# NAME=FLAGS, one per variant; what each macro changes and why is in
+# kernels/signalstats/signalstats_tuning.h beside it, the figures of earlier
+# rounds in docs/tuning.md. timeline (kernels/signalstats/signalstats_timeline.h)
+# is the default kernel with a mark at each phase of every block's chain: it
 # prints where a launch's time goes (its own __syncthreads make it a little
-# slower than the default). Fifth round (direct launches the default for
-# counts in device memory): ticket is the fourth round's default, the
-# accumulator, its ticket and the last block's write for every destination;
-# ticket_timeline its timeline.
+# slower than the default); ticket is the accumulator's path (its ticket and
+# the last block's write) for counts in device memory too; ticket_timeline its
+# timeline.
 VARIANTS=(
   "timeline=-DCUDAHIST_SIGNALSTATS_TIMELINE=1"
   "ticket=-DCUDAHIST_SIGNALSTATS_DIRECT=0"
   "ticket_timeline=-DCUDAHIST_SIGNALSTATS_DIRECT=0 -DCUDAHIST_SIGNALSTATS_TIMELINE=1"
 )
 
+# shellcheck source=bench/kernel_variants.sh
+source "$(dirname "${BASH_SOURCE[0]}")/kernel_variants.sh"
+
 build_variants() {
-  local build=${1:-build}
-  export PATH="/usr/local/cuda/bin:$PATH"
-  [ -f "$build/build.ninja" ] || { echo "tune_signalstats: set up $build first (meson setup $build -Dcuda-arch=90)" >&2; exit 2; }
-  local list targets=()
-  list=$(IFS=,; echo "${VARIANTS[*]}")
-  meson configure "$build" "-Dsignalstats_variants=$list" >/dev/null
-  for v in "${VARIANTS[@]}"; do targets+=("bench/signalstats_bench-${v%%=*}"); done
-  # Variants of an earlier list would be packed too: only this list's stay.
-  local b
-  for b in "$build"/bench/signalstats_bench-*; do
-    if [[ -f $b && " ${targets[*]} " != *" bench/$(basename "$b") "* ]]; then rm -f "$b"; fi
-  done
-  ninja -C "$build" -j2 "${targets[@]}"
-  ls -la "${targets[@]/#/$build/}"
-  echo "built ${#targets[@]} variants into $build/bench (pack: scripts/gpuhost-pack.sh $build)"
+  build_kernel_variants signalstats "${1:-$kernel_variants_default_out}" "default=" "${VARIANTS[@]}"
 }
 
 run_variants() {
   local bin=${1:?usage: tune_signalstats.sh run BIN_DIR OUT_DIR [ROUNDS]} out=${2:?OUT_DIR} rounds=${3:-2}
   mkdir -p "$out"
-  local benches=("$bin/signalstats_bench") b name r failed=0
+  local benches=() b name r failed=0
   for b in "$bin"/signalstats_bench-*; do
     if [ -f "$b" ] && [ -x "$b" ]; then benches+=("$b"); fi
   done
+  [ ${#benches[@]} -gt 0 ] || { echo "tune_signalstats: no signalstats_bench-* in $bin" >&2; return 2; }
   for ((r = 1; r <= rounds; ++r)); do
     for b in "${benches[@]}"; do
       name=$(basename "$b"); name=${name#signalstats_bench}; name=${name#-}; name=${name:-default}
@@ -141,5 +125,5 @@ case ${1:-} in
   build) shift; build_variants "$@" ;;
   run) shift; run_variants "$@" ;;
   profile) shift; profile_default "$@" ;;
-  *) echo "usage: tune_signalstats.sh build [BUILD_DIR] | run BIN_DIR OUT_DIR [ROUNDS] | profile BENCH OUT_DIR" >&2; exit 2 ;;
+  *) echo "usage: tune_signalstats.sh build [OUTDIR] | run BIN_DIR OUT_DIR [ROUNDS] | profile BENCH OUT_DIR" >&2; exit 2 ;;
 esac

@@ -12,9 +12,10 @@ struct GpuProbe {
   std::string why_not;      // when not
 };
 
-// Call after gst_init. Loads libcuda through gst-cuda (nothing is linked
-// against the driver), counts devices and looks for the nvcodec plugin's
-// cudaupload, which registers itself only where CUDA works.
+// Call after gst_init. The programs' probe (tools/common, ProbeBackend):
+// loads libcuda through gst-cuda (nothing is linked against the driver),
+// counts devices and looks for the nvcodec plugin's cudaupload, which
+// registers itself only where CUDA works.
 GpuProbe ProbeGpu();
 
 // "using the GPU: <name>" or "no CUDA device (<why>): using the CPU backend".

@@ -2,8 +2,13 @@
 
 #include <cstring>
 
+#include "gvalue_items.h"
+
 namespace examples {
 namespace {
+
+using cudahist_tools::Item;
+using cudahist_tools::ItemCount;
 
 std::string SourceDescription(const Input& input) {
   if (input.file.empty())
@@ -24,23 +29,6 @@ std::string SourceDescription(const Input& input) {
     g_clear_error(&error);
   }
   return description;
-}
-
-// Items of a list-like value: GstValueArray, or GValueArray as level's
-// messages carry them.
-guint ItemCount(const GValue* v) {
-  if (v && GST_VALUE_HOLDS_ARRAY(v)) return gst_value_array_get_size(v);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  if (v && G_VALUE_HOLDS(v, g_value_array_get_type())) return static_cast<GValueArray*>(g_value_get_boxed(v))->n_values;
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  return 0;
-}
-
-const GValue* Item(const GValue* v, guint i) {
-  if (GST_VALUE_HOLDS_ARRAY(v)) return gst_value_array_get_value(v, i);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  return g_value_array_get_nth(static_cast<GValueArray*>(g_value_get_boxed(v)), i);
-  G_GNUC_END_IGNORE_DEPRECATIONS
 }
 
 template <typename T, typename Read>

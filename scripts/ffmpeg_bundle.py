@@ -4,8 +4,9 @@ with a C library: for the GPU host, which has no FFmpeg (gpuhost-pack.sh).
 
     ffmpeg_bundle.py OUTDIR [--gst-plugins DIR]
 
-OUTDIR gets bin/ffmpeg, lib/ and `ffmpeg`, a wrapper that runs bin/ffmpeg with
-LD_LIBRARY_PATH=lib only. Debian's ffmpeg links about 200 libraries (240 MB:
+OUTDIR gets bin/ffmpeg, bin/ffprobe, lib/ and `ffmpeg` and `ffprobe`,
+wrappers that run them with LD_LIBRARY_PATH=lib only (ffprobe: cudahist-qc's
+comparison and speed table on the GPU host run QCTools' graph through it). Debian's ffmpeg links about 200 libraries (240 MB:
 every codec, device and filter backend), all bound at load time (BIND_NOW).
 What decoding H.264 and FFV1 from MP4 and Matroska and the signalstats filter
 run is kept whole: the FFmpeg libraries themselves and the few compression
@@ -35,6 +36,7 @@ KEEP = re.compile(r"^lib(avcodec|avformat|avfilter|avdevice|avutil|swscale|swres
 # The host's own: never copied, never stubbed.
 HOST = re.compile(r"^(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libstdc\+\+|libgcc_s|libmvec)\.so")
 FFMPEG = "/usr/bin/ffmpeg"
+FFPROBE = "/usr/bin/ffprobe"
 GST_LIBAV = "/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstlibav.so"
 
 
@@ -111,9 +113,11 @@ def bundle(outdir, gst_plugins):
     lib = os.path.join(outdir, "lib")
     os.makedirs(os.path.join(outdir, "bin"), exist_ok=True)
     os.makedirs(lib, exist_ok=True)
-    shutil.copy2(FFMPEG, os.path.join(outdir, "bin", "ffmpeg"))
-    where = resolved(FFMPEG)
-    kept, stubs, queue = set(), set(), [FFMPEG]
+    programs = [p for p in (FFMPEG, FFPROBE) if os.path.exists(p)]
+    for program in programs:
+        shutil.copy2(program, os.path.join(outdir, "bin", os.path.basename(program)))
+    where = {soname: path for program in programs for soname, path in resolved(program).items()}
+    kept, stubs, queue = set(), set(), list(programs)
     while queue:
         for soname in needed(queue.pop()):
             if HOST.match(soname) or soname in kept or soname in stubs:
@@ -135,11 +139,14 @@ def bundle(outdir, gst_plugins):
     with tempfile.TemporaryDirectory() as work:
         for soname in sorted(stubs):
             make_stub(where[soname], soname, lib, work)
-    wrapper = os.path.join(outdir, "ffmpeg")
-    with open(wrapper, "w") as f:
-        f.write('#!/bin/sh\n# Debian\'s ffmpeg with its bundled libraries only (scripts/ffmpeg_bundle.py).\n'
-                'd=$(cd "$(dirname "$0")" && pwd)\nLD_LIBRARY_PATH="$d/lib" exec "$d/bin/ffmpeg" "$@"\n')
-    os.chmod(wrapper, 0o755)
+    for program in programs:
+        name = os.path.basename(program)
+        wrapper = os.path.join(outdir, name)
+        with open(wrapper, "w") as f:
+            f.write('#!/bin/sh\n# Debian\'s %s with its bundled libraries only (scripts/ffmpeg_bundle.py).\n'
+                    'd=$(cd "$(dirname "$0")" && pwd)\nLD_LIBRARY_PATH="$d/lib" exec "$d/bin/%s" "$@"\n'
+                    % (name, name))
+        os.chmod(wrapper, 0o755)
     return kept, stubs
 
 

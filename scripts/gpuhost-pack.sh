@@ -5,7 +5,7 @@
 # example binaries (bin/), the scripts that run them, and H.264 test clips
 # made here with x264enc (media/). The GPU host has no GStreamer and no
 # registry. All of it but the scripts and clips travels as gst122.tar.xz.
-# Issue 10 (gpuhost-run.sh signalstats_ffmpeg): Debian's ffmpeg made relocatable
+# For gpuhost-run.sh's signalstats_ffmpeg step: Debian's ffmpeg made relocatable
 # (scripts/ffmpeg_bundle.py) with GStreamer's libav plugin, as ffmpeg.tar.xz,
 # and the signalstats comparison clips with FFmpeg's figures of them
 # (media/signalstats/); skipped, with a warning, where ffmpeg is missing.
@@ -55,14 +55,13 @@ copy_if_built() {  # copy_if_built DEST PATH...
 }
 # pack_binaries BUILD DEST: the plugin, the meta library and every test,
 # benchmark and example executable of BUILD into DEST/{gst-plugin,lib,bin}
-# (with bench/tune_signalstats.sh's signalstats_bench-NAME variants, when built).
 pack_binaries() {
   local from=$1 dest=$2
   rm -rf "$dest/bin" "$dest/gst-plugin" "$dest/lib"
   mkdir -p "$dest/bin" "$dest/gst-plugin" "$dest/lib"
   copy_if_built "$dest/gst-plugin" "$from"/gst-plugin/libgstcudahistogram.so
   copy_if_built "$dest/lib" $(ls -d "$from"/gst-plugin/meta/libgstcudahistogrammeta-1.0.so* | grep -v "\.p$")
-  for exe in $(find "$from"/tests "$from"/bench "$from"/examples -maxdepth 2 -type f -perm -u+x \
+  for exe in $(find "$from"/tests "$from"/bench "$from"/examples "$from"/tools -maxdepth 2 -type f -perm -u+x \
                  ! -name '*.so*' ! -name '*.p' 2>/dev/null); do
     head -c4 "$exe" | grep -q ELF && cp "$exe" "$dest/bin/"
   done
@@ -71,7 +70,8 @@ pack_binaries() {
 rm -rf "$out/scripts"
 mkdir -p "$out/media" "$out/scripts"
 pack_binaries "$build" "$out"
-cp bench/*.sh bench/*.py examples/*.py scripts/compare_cuda_branches.py "$out/scripts/" 2>/dev/null || true
+cp bench/*.sh bench/*.py examples/*.py scripts/compare_cuda_branches.py tools/cudahist-qc/tests/*.py \
+  "$out/scripts/" 2>/dev/null || true
 cp -r examples/launch "$out/scripts/" 2>/dev/null || true
 cp scripts/gpuhost-run.sh "$out/"
 
@@ -127,6 +127,16 @@ if [ -x /usr/bin/ffmpeg ] && [ -e /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgst
     done
     ffmpeg -version | head -n 1 > "$signalstats_media/expected.done"
   fi
+  # gpuhost-run.sh cudahist_qc: the comparison's clips (its H.264 ones need x264,
+  # which the bundle stubs) and a 1080p H.264 clip at 8 Mbit/s for the speed table.
+  qc_clips="$out/media/cudahist-qc"
+  if [ ! -s "$qc_clips/clips.done" ]; then
+    rm -rf "$qc_clips"
+    python3 tools/cudahist-qc/tests/compare_qcli.py --make-clips "$qc_clips/clips with spaces"
+    ffmpeg -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 -c:v libx264 \
+      -b:v 8M -maxrate 8M -bufsize 16M -pix_fmt yuv420p "$qc_clips/h264-1080p-8M.mp4"
+    ffmpeg -version | head -n 1 > "$qc_clips/clips.done"
+  fi
   # gpuhost-run.sh qc: the QC clips and ffprobe's JSON of QCTools' graph over each (CLIP.qc.json).
   qc_media="$out/media/qc"
   if [ ! -s "$qc_media/expected.done" ]; then
@@ -150,14 +160,16 @@ pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz, ${xz_level:
   (cd "$out" && rm -rf "$@")
 }
 pack gst122.tar.xz bin gst gst-plugin lib
-# Issue 11's scope-kernel variants (bench/tune_scopes.sh build
-# .gpuhost/scope-variants): one stripped scopebench each, 6.8 MB that differ
-# only in the scope kernels; xz -9's 64 MiB window stores each after the
-# first in a few tens of KB (two variants: 1.8 MB together).
-if [ -d "$out/scope-variants" ]; then
-  xz_level=-9 pack scope_variants.tar.xz scope-variants
-elif [ -f "$out/scope_variants.tar.xz" ]; then
-  echo "gpuhost-pack: scope_variants.tar.xz kept from an earlier pack (bench/tune_scopes.sh build .gpuhost/scope-variants rebuilds it)" >&2
+# The tuning variants (bench/kernel_variants.sh, through bench/tune_privatized.sh,
+# tune_signalstats.sh and tune_scopes.sh; KERNEL_VARIANTS_BUILD, default
+# build-variants): one stripped benchmark each, some 6.8 MB that differ only
+# in one module's kernels; xz -9's 64 MiB window stores each after the first
+# of its benchmark in a few tens of KB (two scopebench variants: 1.8 MB together).
+variants=${KERNEL_VARIANTS_BUILD:-build-variants}/kernel-variants
+rm -rf "$out/kernel-variants" "$out/kernel_variants.tar.xz" "$out/scope_variants.tar.xz"  # and earlier packs' name
+if [ -d "$variants" ]; then
+  cp -r "$variants" "$out/kernel-variants"
+  xz_level=-9 pack kernel_variants.tar.xz kernel-variants
 fi
 rm -f "$out/baseline.tar.xz"
 if [ -n "$baseline" ]; then

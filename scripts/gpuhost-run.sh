@@ -3,25 +3,28 @@
 # scripts/gpuhost-pack.sh filled .gpuhost/ here and the device tool carried it:
 #   bash .gpuhost/gpuhost-run.sh OUTDIR [STEP ...]
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
-#   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc scopes videoscope
-#   signalstats_variants scope_variants baseline
+#   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc cudahist_qc scopes videoscope
+#   histogram_variants signalstats_variants scope_variants baseline
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
 # oddwidth / nv21: the upstream limits docs/versions.md lists, shown again.
-# signalstats_ffmpeg (issue 10): FFmpeg's signalstats figures against the
+# signalstats_ffmpeg: FFmpeg's signalstats figures against the
 # element's on CUDA frames, and the speed table against ffmpeg (needs
 # ffmpeg.tar.xz from the pack).
 # qc: the QC counts' kernel (TOUT, VREP, cropdetect's line sums, field pairs)
 # against the reference, under memcheck and racecheck, then QCTools' whole
 # graph (ffprobe's JSON saved at pack time, media/qc/CLIP.qc.json) against the
 # element with signalstats, cropdetect and field-psnr on CUDA frames.
-# signalstats_variants: signalstats_bench and every signalstats_bench-NAME the
-# pack holds (bench/tune_signalstats.sh build, here before packing), two
-# rounds, each checked against the reference first; one table, fastest first;
+# histogram_variants: every histbench-NAME the pack carries
+# (kernel_variants.tar.xz: bench/tune_privatized.sh, here before packing) on
+# the frames/ cases (HIST_FILTER=... for others), two rounds, one table.
+# signalstats_variants: every signalstats_bench-NAME the pack carries
+# (kernel_variants.tar.xz: bench/tune_signalstats.sh build, here before
+# packing), two rounds, each checked against the reference first; one table, fastest first;
 # then Nsight Compute on one launch of the default build's kernel
 # (signalstats_variants/ncu-default.log).
-# scope_variants (issue 11): the scopebench variants of the scope kernels that
-# the pack carries (scope_variants.tar.xz, bench/tune_scopes.sh build), each
+# scope_variants: the scopebench variants of the scope kernels that the pack
+# carries (kernel_variants.tar.xz, bench/tune_scopes.sh build), each
 # checked against the CPU path and timed side by side, then Nsight Compute on
 # the base variant's kernels (bench/tune_scopes.sh profile). SCOPE_ROUNDS=N:
 # rounds of the uniform runs (default 2; peaked runs once).
@@ -48,7 +51,7 @@ unpack() {  # unpack ARCHIVE: xz tarball of .gpuhost, by tar or, without xz, by 
 unpack gst122.tar.xz
 unpack gst126.tar.xz
 unpack ffmpeg.tar.xz
-unpack scope_variants.tar.xz
+unpack kernel_variants.tar.xz
 unpack baseline.tar.xz
 # gst126's executables start through trixie's loader at this fixed path.
 [ -d "$here/gst126" ] && ln -sfn "$here/gst126" /tmp/cudahist-gst126
@@ -191,7 +194,40 @@ qc_checks() {
   rm -rf "$work"
 }
 
-# Issue 10: the element's signalstats figures against FFmpeg's, frames in CUDA
+# cudahist-qc on the GPU: its reports of the comparison's clips (NVDEC for the
+# H.264 ones, avdec_* and cudaupload for the rest) against the carried
+# ffprobe running QCTools' graph, then the speed table (bench/qc_speed.sh):
+# 1080p H.264 (NVDEC) and 10-bit 4:2:2 FFV1 and ProRes (made here by the
+# carried ffmpeg, decoded on the CPU), 1 and 8 files, against ffprobe's graph
+# and decoding alone.
+cudahist_qc_checks() {
+  use_gst 122
+  local media=$here/media/cudahist-qc
+  if [ ! -d "$media" ] || [ ! -x "$here/ffmpeg/ffprobe" ]; then
+    echo "cudahist_qc: no clips or ffprobe in the pack (gpuhost-pack.sh needs Debian's ffmpeg)" >> "$summary"
+    return 0
+  fi
+  local work; work=$(mktemp -d)
+  # avdec_* with the bundle's FFmpeg libraries after the GStreamer bundle's (as the monitor's wrapper).
+  cat > "$work/cudahist-qc" <<WRAP
+#!/bin/sh
+LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/cudahist-qc" "\$@"
+WRAP
+  chmod +x "$work/cudahist-qc"
+  PATH="$here/ffmpeg:$PATH" step cudahist_qc_compare python3 "$here/scripts/compare_qcli.py" "$work/cudahist-qc" \
+    --gpu --clips "$media/clips with spaces"
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 \
+    -c:v ffv1 -pix_fmt yuv422p10le "$work/ffv1-1080p-422p10.mkv"
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 \
+    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/prores-1080p-422p10.mov"
+  PATH="$here/ffmpeg:$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" \
+    GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=12 step cudahist_qc_speed \
+    bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" "$media/h264-1080p-8M.mp4" \
+    "$work/ffv1-1080p-422p10.mkv" "$work/prores-1080p-422p10.mov"
+  rm -rf "$work"
+}
+
+# The element's signalstats figures against FFmpeg's, frames in CUDA
 # memory, then the speed table. The carried ffmpeg (scripts/ffmpeg_bundle.py)
 # must first print here what the real one printed at pack time; the
 # comparison then uses those figures. nvh264dec decodes the 8-bit 4:2:0 H.264
@@ -307,8 +343,9 @@ for s in $steps; do
         --gtest_filter='Coverage/GpuCoverageTest.*/1*' ;;
     signalstats_ffmpeg) signalstats_checks ;;
     qc) qc_checks ;;
+    cudahist_qc) cudahist_qc_checks ;;
     videoscope)
-      # Issue 11, cudavideoscope on the GPU: drawings and pictures equal to the
+      # cudavideoscope on the GPU: drawings and pictures equal to the
       # CPU's, the element's speed (1080p NV12 to a 1024x512 waveform, target
       # 20,000 frames/s, the drawing's share), scope.sh to a file and
       # monitor --scope-png of the 1080p clip.
@@ -330,7 +367,7 @@ for s in $steps; do
       use_gst 122
       TAIL_LINES=60 step bench bash "$here/scripts/run_all.sh" "$bin" "$logs/bench" ;;
     signalstats)
-      # issue 10's library target on its own: the GPU tests of signalstats
+      # signalstats' library target on its own: the GPU tests of signalstats
       # (== the reference), then the timing against the histograms.
       use_gst 122
       step signalstats_tests "$bin/kernel_tests" --gtest_filter='SignalStats*'
@@ -339,37 +376,40 @@ for s in $steps; do
         --gtest_filter='SignalStatsGpu.BackToBack*:SignalStatsGpu.BadInput*'
       step signalstats_racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$bin/kernel_tests" \
         --gtest_filter='SignalStatsGpu.BackToBack*' ;;
+    histogram_variants)
+      TAIL_LINES=40 step histogram_variants bash "$here/scripts/tune_privatized.sh" run "$here/kernel-variants" \
+        "$logs/histogram_variants" 2 "${HIST_FILTER:-frames/}" ;;
     signalstats_variants)
       use_gst 122
-      TAIL_LINES=16 step signalstats_variants bash "$here/scripts/tune_signalstats.sh" run "$bin" \
+      TAIL_LINES=16 step signalstats_variants bash "$here/scripts/tune_signalstats.sh" run "$here/kernel-variants" \
         "$logs/signalstats_variants" 2
       TAIL_LINES=40 step signalstats_profile bash "$here/scripts/tune_signalstats.sh" profile \
         "$bin/signalstats_bench" "$logs/signalstats_variants" ;;
     scopes)
-      # Issue 11's scope counts: the kernels against the CPU reference, the
-      # same under memcheck, then the benchmark (seed 004, CUB, roofline) in one run.
+      # The scope counts: the kernels against the CPU reference, the
+      # same under memcheck, then the benchmark (the two-phase per-column baseline, CUB, roofline) in one run.
       use_gst 122
-      scope_tests='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuSeed004*:GpuColumnLarge*:GpuScopes*'
+      scope_tests='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuArticle*:GpuColumnLarge*:GpuScopes*'
       TAIL_LINES=8 step scope_tests "$bin/kernel_tests" --gtest_filter="$scope_tests"
       TAIL_LINES=8 step scope_memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin/kernel_tests" \
-        --gtest_filter='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuSeed004*:GpuScopes*'
+        --gtest_filter='Cases/GpuColumnMatrix.*:Cases/GpuJointMatrix.*:GpuArticle*:GpuScopes*'
       TAIL_LINES=40 step scopebench "$bin/scopebench" --json "$logs/scopebench.json"
       # The same on peaked samples (a bell around mid-range, like real video):
       # fewer distinct counters a block, which is what the joint kernel's merge costs.
       TAIL_LINES=24 step scopebench_peaked "$bin/scopebench" --distribution peaked \
         --json "$logs/scopebench_peaked.json" ;;
     scope_variants)
-      # Issue 11: the scope kernels' variants side by side (one table per
+      # The scope kernels' variants side by side (one table per
       # distribution: us / fraction of the read+write roofline), then ncu.
-      if [ -d "$here/scope-variants" ]; then
-        TAIL_LINES=45 step scope_variants bash "$here/scripts/tune_scopes.sh" run "$here/scope-variants" \
+      if ls "$here"/kernel-variants/scopebench-* > /dev/null 2>&1; then
+        TAIL_LINES=45 step scope_variants bash "$here/scripts/tune_scopes.sh" run "$here/kernel-variants" \
           "$logs/scope_variants" "${SCOPE_ROUNDS:-2}"
-        profiled=$here/scope-variants/scopebench-base
-        [ -x "$profiled" ] || profiled=$(ls "$here"/scope-variants/scopebench-* | head -n 1)
+        profiled=$here/kernel-variants/scopebench-base
+        [ -x "$profiled" ] || profiled=$(ls "$here"/kernel-variants/scopebench-* | head -n 1)
         TAIL_LINES=12 step scope_profile bash "$here/scripts/tune_scopes.sh" profile "$profiled" \
           "$logs/scope_profile"
       else
-        echo "=== scope_variants: no scope_variants.tar.xz in the pack (bench/tune_scopes.sh build .gpuhost/scope-variants)" >> "$summary"
+        echo "=== scope_variants: no scopebench variants in the pack (bench/tune_scopes.sh build)" >> "$summary"
       fi ;;
     baseline)
       if [ -d "$here/baseline" ]; then

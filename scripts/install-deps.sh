@@ -14,6 +14,7 @@ PACKAGES=(
   ffmpeg gstreamer1.0-libav
   python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 python3-matplotlib python3-numpy
   gobject-introspection libgirepository1.0-dev
+  shared-mime-info
 )
 
 missing=()

@@ -41,8 +41,9 @@ bool CudaCounter::CountSignalStats(cudaStream_t stream, const cudahist::YuvPlane
                                    const cudahist::YuvPlanes* previous, const cudahist::SignalStatsCounts** counts,
                                    const cudahist::QcCounts** qc, std::string* error) {
   if (!EnsureSignalStats(qc != nullptr, error) ||
-      !LibraryOk(signalstats_->Compute(planes, previous, stream, pinned_signalstats_->get()), error) ||
-      (qc != nullptr && !LibraryOk(signalstats_->ComputeQc(planes, stream, pinned_qc_->get()), error))) {
+      !LibraryOk(signalstats_->Compute(planes, previous, stream, pinned_signalstats_->get(),
+                                       qc != nullptr ? pinned_qc_->get() : nullptr),
+                 error)) {
     return false;
   }
   *counts = pinned_signalstats_->get();

@@ -124,13 +124,11 @@ bool SignalStatsFrame::CountMapped(const cudahist::YuvPlanes& planes,
         error);
   }
   if (!cpu_counts_) cpu_counts_ = std::make_unique<cudahist::SignalStatsCounts>();
-  cudahist::Status status = cpu_.Compute(planes, previous, cpu_counts_.get());
+  if (qc != nullptr && !cpu_qc_) cpu_qc_ = std::make_unique<cudahist::QcCounts>();
+  const cudahist::Status status =
+      cpu_.Compute(planes, previous, cpu_counts_.get(), qc != nullptr ? cpu_qc_.get() : nullptr);
   *counts = cpu_counts_.get();
-  if (status.ok() && qc != nullptr) {
-    if (!cpu_qc_) cpu_qc_ = std::make_unique<cudahist::QcCounts>();
-    status = cpu_.ComputeQc(planes, cpu_qc_.get());
-    *qc = cpu_qc_.get();
-  }
+  if (qc != nullptr) *qc = cpu_qc_.get();
   if (!status.ok()) *error = status.message();
   return status.ok();
 }

@@ -12,7 +12,7 @@ namespace cudahist::detail {
 // Where bin b of a component sits among C = 2^kLogCopies lane copies
 // (privatized.cu): b itself with 32 copies (or one), otherwise b with its low
 // bits (the 32 / C bins that share a row of 32 banks) XORed with bits 4 and
-// up (tuning.h, kBankSwizzle says why). A permutation of [0, bins) for every
+// up (launch/walk_tuning.h, kBankSwizzle says why). A permutation of [0, bins) for every
 // power-of-two bin count, since the bits XORed in are left as they are and
 // `low_mask` = (32 / C - 1) & (bins - 1); bin 0 stays 0, so the trash
 // counter (always bin 0) stays in place.

@@ -75,7 +75,7 @@ __device__ __forceinline__ void ZeroSharedThenWaitForPriorGrids(uint32_t* words,
 // (block-uniform) in the last of the `blocks` blocks to arrive at `ticket`.
 // The barrier orders every thread's atomics before thread 0's fence, which
 // is cumulative, so one fence orders them all before the block's ticket (as
-// cooperative groups' grid sync does); kTicketFenceEveryThread (tuning.h)
+// cooperative groups' grid sync does); kTicketFenceEveryThread (launch/walk_tuning.h)
 // says why not a fence in every thread.
 __device__ __forceinline__ bool LastBlockToArrive(uint32_t* ticket, uint32_t blocks) {
   __shared__ bool is_last_block;
@@ -136,19 +136,21 @@ struct LaunchTicket {
   uint32_t epoch;
 };
 
-// Every block of a launch takes one ticket, after WaitForPriorGrids, from a
-// 64-bit word of the scratch: the low half counts the launch's blocks as
-// they start, the high half its epoch. The last block to start moves the
-// word on to the next epoch with the low half back at 0 (adding 2^32 - grid
-// carries the count into the epoch). Launches of one scratch are serialised
-// by their stream, and a grid's dependents start only once all its blocks
-// have, so no block of the next launch takes a ticket before that.
-__device__ __forceinline__ LaunchTicket TakeLaunchTicket(unsigned long long* word) {
+// Each of the launch's `blocks` blocks that share the word (the whole grid,
+// or the part of it that does this work) takes one ticket, after
+// WaitForPriorGrids, from a 64-bit word of the scratch: the low half counts
+// those blocks as they start, the high half the epoch. The last of them to
+// start moves the word on to the next epoch with the low half back at 0
+// (adding 2^32 - blocks carries the count into the epoch). Launches of one
+// scratch are serialised by their stream, and a grid's dependents start
+// only once all its blocks have, so no block of the next launch takes a
+// ticket before that.
+__device__ __forceinline__ LaunchTicket TakeLaunchTicket(unsigned long long* word, uint32_t blocks) {
   __shared__ LaunchTicket ticket;
   if (threadIdx.x == 0) {
     const unsigned long long old = atomicAdd(word, 1ull);
     const uint32_t position = uint32_t(old);
-    if (position == gridDim.x - 1) atomicAdd(word, (1ull << 32) - gridDim.x);
+    if (position == blocks - 1) atomicAdd(word, (1ull << 32) - blocks);
     ticket = LaunchTicket{position == 0, uint32_t(old >> 32)};
   }
   __syncthreads();
@@ -162,12 +164,13 @@ struct DirectLaunch {
   uint32_t* arrivals;
 };
 
-// Every block of a direct launch, once, after WaitForPriorGrids. Launch e
+// Each of the `blocks` blocks of a direct launch, once, after
+// WaitForPriorGrids (TakeLaunchTicket says which blocks). Launch e
 // counts its arrivals in arrivals[e % 2], which its predecessor's first
 // block zeroed (the launch before that had ended by then); its own first
 // block zeroes arrivals[(e + 1) % 2] for the next launch.
-__device__ __forceinline__ DirectLaunch StartDirectLaunch(DirectLaunchScratch* scratch) {
-  const LaunchTicket ticket = TakeLaunchTicket(&scratch->ticket);
+__device__ __forceinline__ DirectLaunch StartDirectLaunch(DirectLaunchScratch* scratch, uint32_t blocks) {
+  const LaunchTicket ticket = TakeLaunchTicket(&scratch->ticket, blocks);
   if (ticket.first && threadIdx.x == 0) scratch->arrivals[(ticket.epoch + 1) % 2] = 0;
   return DirectLaunch{ticket.first, scratch->arrivals + ticket.epoch % 2};
 }

@@ -1,8 +1,8 @@
 // cudahist: lane-indexed copies of shared-memory counters, the counter that
-// privatized.cu and signalstats.cu count into, and their merge into global
+// privatized.cu and signalstats_counter.cu count into, and their merge into global
 // totals. The copy of counter i for lane l sits at i * C + l % C (C = 2^kLogCopies),
 // so the lanes of a warp that share no copy never share a bank row for one
-// counter; BankSwizzle (device_helpers.cuh) spreads bins that would.
+// counter; BankSwizzle (bank_swizzle.cuh) spreads bins that would.
 #pragma once
 
 #include "device/bank_swizzle.cuh"

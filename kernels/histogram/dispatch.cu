@@ -94,7 +94,7 @@ bool UseDeepKernel(const KernelConfig& config, const Plan& plan) {
 // The grid of the frame kernel: at most what the device holds at once and no
 // more blocks than give every thread `chunks_per_thread` chunks (a small frame
 // does not pay for zeroing and merging the shared copies of blocks that would
-// count nothing; see tuning.h).
+// count nothing; see histogram_tuning.h).
 uint32_t FrameGrid(const KernelConfig& config, const Plan& plan, uint32_t chunks_per_thread) {
   const uint64_t per_block = uint64_t(config.threads) * chunks_per_thread;
   const uint64_t blocks = std::max<uint64_t>(1, (uint64_t(plan.total_units) + per_block - 1) / per_block);
@@ -102,9 +102,9 @@ uint32_t FrameGrid(const KernelConfig& config, const Plan& plan, uint32_t chunks
 }
 
 // Every launch of the accumulating kernels (privatized, packed, batch) goes
-// through here: the programmatic-serialisation attribute where tuning.h asks
+// through here: the programmatic-serialisation attribute where histogram_tuning.h asks
 // for it. Each of those kernels starts with ZeroSharedThenWaitForPriorGrids
-// (device_helpers.cuh), so it is safe after any kernel.
+// (device/grid_completion.cuh), so it is safe after any kernel.
 cudaError_t LaunchPrivatizedKernel(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
                                    void** args, cudaStream_t stream) {
   return LaunchKernelSerialized(kernel, grid, threads, shared_bytes, args, stream, kProgrammaticLaunch);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "histogram/histogram_launch.h"
+#include "launch/device_scratch.h"
 #include "launch/launch_plan.h"
 
 namespace cudahist {
@@ -35,24 +36,12 @@ struct Histogrammer::Impl {
   uint32_t counters = 0;
   Algorithm algorithm = Algorithm::kAuto;  // resolved
   detail::KernelConfig config;
-  uint32_t* scratch = nullptr;
-  uint64_t scratch_words = 0;
-  // Set when a launch failed midway: the accumulator may hold a partial frame.
-  bool scratch_needs_zeroing = false;
-
-  ~Impl() {
-    if (scratch != nullptr) cudaFree(scratch);
-  }
+  // The accumulating algorithms' totals and ticket (kept zero), or two-phase's partials.
+  detail::DeviceScratch scratch;
 
   Status AllocateScratch() {
-    scratch_words = detail::ScratchWords(algorithm, config, counters);
-    if (scratch_words == 0) return Status::Ok();
-    const size_t bytes = scratch_words * sizeof(uint32_t);
-    CUDAHIST_RETURN_IF_ERROR(
-        CudaStatus(cudaMalloc(reinterpret_cast<void**>(&scratch), bytes), "cudaMalloc(scratch)"));
-    if (!detail::ScratchMustBeZero(algorithm)) return Status::Ok();
-    CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemsetAsync(scratch, 0, bytes, nullptr), "cudaMemsetAsync(scratch)"));
-    return CudaStatus(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize(scratch zeroing)");
+    return scratch.Allocate(detail::ScratchWords(algorithm, config, counters) * sizeof(uint32_t),
+                            detail::ScratchMustBeZero(algorithm), "scratch");
   }
 
   // Reused by ComputeBatch, so that a batch allocates only when it grows.
@@ -68,21 +57,6 @@ struct Histogrammer::Impl {
     }
     if (!config.supported) return Status::Unsupported(config.why);
     return detail::BuildPlan(spec, planes, num_planes, plan);
-  }
-
-  // A failed launch may have left a partial frame in the accumulator.
-  Status Launched(const Status& launch) {
-    if (!launch.ok()) scratch_needs_zeroing = true;
-    return launch;
-  }
-
-  // Only after a failed launch; the next frame's zeroing goes on its stream.
-  Status RezeroScratchIfNeeded(cudaStream_t stream) {
-    if (!scratch_needs_zeroing || !detail::ScratchMustBeZero(algorithm)) return Status::Ok();
-    CUDAHIST_RETURN_IF_ERROR(CudaStatus(
-        cudaMemsetAsync(scratch, 0, scratch_words * sizeof(uint32_t), stream), "cudaMemsetAsync(scratch)"));
-    scratch_needs_zeroing = false;
-    return Status::Ok();
   }
 };
 
@@ -126,8 +100,9 @@ Status Histogrammer::Compute(const PlaneView* planes, int num_planes, cudaStream
   detail::Plan plan;
   CUDAHIST_RETURN_IF_ERROR(s.PlanFrame(planes, num_planes, &plan));
   if (counts == nullptr) return Status::InvalidArgument("counts: null");
-  CUDAHIST_RETURN_IF_ERROR(s.RezeroScratchIfNeeded(stream));
-  return s.Launched(detail::LaunchAlgorithm(s.algorithm, s.config, plan, s.scratch, counts, stream));
+  CUDAHIST_RETURN_IF_ERROR(s.scratch.RezeroIfLaunchFailed(stream));
+  return s.scratch.Launched(
+      detail::LaunchAlgorithm(s.algorithm, s.config, plan, s.scratch.as<uint32_t>(), counts, stream));
 }
 
 Status Histogrammer::ComputeBatch(const PlaneView* planes, int num_frames, cudaStream_t stream,
@@ -144,19 +119,20 @@ Status Histogrammer::ComputeBatch(const PlaneView* planes, int num_frames, cudaS
     if (!planned.ok()) return Status(planned.code(), "frame " + std::to_string(f) + ": " + planned.message());
   }
   if (counts == nullptr) return Status::InvalidArgument("counts: null");
-  CUDAHIST_RETURN_IF_ERROR(s.RezeroScratchIfNeeded(stream));
+  CUDAHIST_RETURN_IF_ERROR(s.scratch.RezeroIfLaunchFailed(stream));
+  uint32_t* scratch = s.scratch.as<uint32_t>();
   for (uint32_t first = 0; first < uint32_t(num_frames); first += detail::kMaxBatchFrames) {
     const uint32_t frames = std::min<uint32_t>(detail::kMaxBatchFrames, uint32_t(num_frames) - first);
     const detail::Plan* plans = &s.batch_plans[first];
     uint32_t* frame_counts = counts + size_t(first) * s.counters;
     if (detail::CanLaunchBatch(s.config, plans, frames)) {
       CUDAHIST_RETURN_IF_ERROR(
-          s.Launched(detail::LaunchBatch(s.config, plans, frames, s.scratch, frame_counts, stream)));
+          s.scratch.Launched(detail::LaunchBatch(s.config, plans, frames, scratch, frame_counts, stream)));
       continue;
     }
     for (uint32_t f = 0; f < frames; ++f) {
-      CUDAHIST_RETURN_IF_ERROR(s.Launched(detail::LaunchAlgorithm(s.algorithm, s.config, plans[f], s.scratch,
-                                                                  frame_counts + size_t(f) * s.counters, stream)));
+      CUDAHIST_RETURN_IF_ERROR(s.scratch.Launched(detail::LaunchAlgorithm(
+          s.algorithm, s.config, plans[f], scratch, frame_counts + size_t(f) * s.counters, stream)));
     }
   }
   return Status::Ok();

@@ -1,5 +1,6 @@
 // privatized: per-block sub-histograms in shared memory, merged into a global
-// accumulator; the last block writes the counts (seeds 000 v4 / 001).
+// accumulator; the last block writes the counts (the classic per-block
+// privatization of the CUDA histogram articles).
 //
 // Lane-indexed copies (the fast path): C copies of every counter, the copy of
 // counter i for lane l at i * C + l % C, 32-bit shared atomics. With C = 32
@@ -11,7 +12,7 @@
 // dynamic shared memory. Three kernels per configuration: frames walk units
 // with kPrivatizedLoadsPerThread loads, large planes walk rows with more (the
 // deep kernel), and batches count a frame per row of blocks (with the deep
-// kernel's row walk; tuning.h, kBatchRowWalk). dispatch.cu picks the kernel
+// kernel's row walk; histogram_tuning.h, kBatchRowWalk). dispatch.cu picks the kernel
 // and sizes the grid.
 #include "device/plan_walk.cuh"
 #include "device/row_walk.cuh"
@@ -26,7 +27,7 @@ namespace {
 
 // One block's share of one frame: block `block` of the `blocks` that count
 // it into `acc`; the last of them writes `counts`.
-// kRowWalk: the deep kernel walks rows (device_helpers.cuh, the row walk);
+// kRowWalk: the deep kernel walks rows (device/row_walk.cuh);
 // the frame kernel walks units, which keeps more blocks busy on small frames.
 template <uint32_t kLogCopies, bool kPow2Bins, uint32_t kLoads, bool kRowWalk>
 __device__ __forceinline__ void CountFrameBlock(const Plan& plan, uint32_t block, uint32_t blocks,

@@ -1,9 +1,9 @@
 // privatized-packed: per-thread packed 8-bit counters with periodic merge, as
-// seed 003 describes them (The CUDA Handbook, "Privatized (Per Thread)
+// The CUDA Handbook describes them ("Privatized (Per Thread)
 // Histograms", Listings 5-8), generalised to several components and to any
 // number of counters that fits shared memory.
 //
-// Layout (the seed's Figure 6, interleaved columns): counter i of thread t is
+// Layout (the Handbook's interleaved columns): counter i of thread t is
 // byte i % 4 of the 32-bit word (i / 4) * threads + t. A thread only ever
 // touches its own column, so the increment is a plain read-modify-write (no
 // atomic), and the 32 lanes of a warp always use 32 different banks.

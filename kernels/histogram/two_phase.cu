@@ -1,5 +1,5 @@
 // two-phase: per-block partial histograms written to global memory without
-// atomics, then a reduction (seed 004), in ONE cooperative launch.
+// atomics, then a reduction (the two-phase per-column layout's article), in ONE cooperative launch.
 //
 // Phase 1: the (component, bin) counters are cut into tiles that fit shared
 // memory (kTwoPhaseTileBytes; 65536 bins x 1 component = 3 tiles) and the

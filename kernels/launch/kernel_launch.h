@@ -37,7 +37,7 @@ struct KernelConfig {
   uint32_t resident_blocks = 0;  // blocks the whole device holds at once
   uint32_t log_copies = 0;       // privatized: log2 of the lane-indexed copies
   // privatized: the deep kernel (row walk, more loads in flight) for planes
-  // that give every resident thread many rounds (tuning.h); null when none.
+  // that give every resident thread many rounds (histogram/histogram_tuning.h); null when none.
   const void* deep_kernel = nullptr;
   uint32_t deep_loads_per_thread = 0;
   uint32_t deep_resident_blocks = 0;
@@ -60,7 +60,7 @@ Status ConfigureKernel(const DeviceLimits& limits, const void* kernel, uint32_t 
 
 // Launches `kernel`, with the programmatic-serialisation attribute when
 // `programmatic` (Hopper: it may start while the previous kernel on the
-// stream finishes, so it must call WaitForPriorGrids, device_helpers.cuh,
+// stream finishes, so it must call WaitForPriorGrids, device/grid_completion.cuh,
 // before touching global memory). `cooperative`: the launch fails, rather
 // than starting, unless every block can be resident at once (for a kernel
 // whose blocks wait for one another).
@@ -68,7 +68,7 @@ cudaError_t LaunchKernelSerialized(const void* kernel, dim3 grid, uint32_t threa
                                    void** args, cudaStream_t stream, bool programmatic, bool cooperative = false);
 
 // Whether `p` is device memory (not pinned host or managed memory): where a
-// direct launch (grid_arrivals.cuh) may add to counts with L2 atomics.
+// direct launch (device/grid_completion.cuh) may add to counts with L2 atomics.
 bool InDeviceMemory(const void* p);
 
 }  // namespace cudahist::detail

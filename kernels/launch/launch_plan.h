@@ -1,6 +1,6 @@
 // cudahist: the plan one launch works from, built on the host from the plane
 // views (launch_plan.cc) and passed to the kernel by value. Plain data only,
-// so that the walk in device_helpers.cuh also runs on the host (tests).
+// so that the walk in device/plan_walk.cuh also runs on the host (tests).
 //
 // Components that share one plane (RGBA's four, NV12's U and V) become ONE
 // group, read once: a group is a set of bytes per row (a "span") that 16-byte

@@ -1,5 +1,5 @@
 // cudahist: scopes drawn on the GPU, one thread per pixel through
-// scope_pixels.h (the definition the CPU path uses too), one launch per image.
+// scope_pixels.cuh (the definition the CPU path uses too), one launch per image.
 #include <cuda_runtime.h>
 
 #include "cudahist/scope_render.h"

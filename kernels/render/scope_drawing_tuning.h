@@ -1,4 +1,4 @@
-// cudahist: tuning of the scope drawing kernel (scope_render.cu); the counting kernels have scopes_tuning.h.
+// cudahist: tuning of the scope drawing kernel (scope_drawing.cu); the counting kernels have scopes/scopes_tuning.h.
 #pragma once
 
 #include <cstdint>

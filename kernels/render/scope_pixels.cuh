@@ -1,5 +1,5 @@
 // cudahist: the one definition of a scope pixel, compiled for the CPU
-// (cpu/scope_render.cc) and the GPU (scope_render.cu) alike. Integer
+// (cpu/render/scope_drawing_cpu.cc) and the GPU (scope_drawing.cu) alike. Integer
 // arithmetic only, so both paths give the same bytes (scope_render.h states
 // the mapping).
 #pragma once

@@ -176,7 +176,7 @@ CUDAHIST_UNROLL
       return sum;
     };
     if (kColumnFlushPerColumn && p.groups == p.width) {
-      // One group per column (full-width waveforms, seed 004's channels):
+      // One group per column (full-width waveforms, tall multi-channel planes):
       // column col is slot col, the sums are independent, and unrolled their
       // shared loads are in flight together instead of one column at a time.
 #pragma unroll 4
@@ -253,7 +253,7 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
         const uint32_t slot = g - (p.groups_per_band != 0 ? band * p.groups_per_band
                                                           : GroupOfColumn(p, band * p.band_columns));
         // __ldcg: written by other SMs in this launch; read them from L2,
-        // kReduceLoads at a time (seed 004's workload sums 33 slices).
+        // kReduceLoads at a time (the tall [524288, 512] plane sums 33 slices).
         const uint64_t first = (uint64_t(band) * p.slots + slot) * p.bins + bin;
         const uint64_t slice_words = uint64_t(p.bands) * p.slots * p.bins;
         sum += p.partials16 ? SumOverSlices(reinterpret_cast<const uint16_t*>(partials) + first, slice_words, p.slices)

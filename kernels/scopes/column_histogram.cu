@@ -1,5 +1,5 @@
-// per-column histograms (waveform, parade; seed 004's [length, channels]
-// rows) in ONE launch: seed 004's two phases, without its bank conflicts and
+// per-column histograms (waveform, parade; the two-phase per-column layout's [length, channels]
+// rows) in ONE launch: its two phases, without its bank conflicts and
 // without its second kernel.
 //
 // Phase 1, work item (band, bin tile, slice): a block owns a band of 32 x V
@@ -75,10 +75,12 @@ __global__ void __launch_bounds__(ColumnShape<kV>::kThreads, ColumnShape<kV>::kM
   ReducePartials<kV>(plan, partials, counts);
 }
 
-Status ConfigureColumnKernel(const DeviceLimits& limits, const void* kernel, uint32_t threads, uint32_t shared_bytes,
-                             const char* name, KernelConfig* config) {
+// Configures ColumnHistogramKernel<kV, kBytes, kWordWalk> as `config`.
+template <uint32_t kV, bool kBytes, bool kWordWalk = false>
+Status ConfigureColumnKernel(const DeviceLimits& limits, const char* name, KernelConfig* config) {
   *config = KernelConfig();
-  return ConfigureKernel(limits, kernel, threads, 1, shared_bytes, name, config);
+  return ConfigureKernel(limits, reinterpret_cast<const void*>(&ColumnHistogramKernel<kV, kBytes, kWordWalk>),
+                         ColumnShape<kV>::kThreads, 1, ColumnShape<kV>::kSharedBytes, name, config);
 }
 
 // The largest number of groups that one band touches, and whether a group
@@ -113,34 +115,15 @@ const KernelConfig& KernelOf(const ColumnKernels& kernels, const ColumnPlan& pla
 }  // namespace
 
 Status ConfigureColumnKernels(const DeviceLimits& limits, ColumnKernels* kernels) {
-  struct Entry {
-    const void* kernel;
-    uint32_t threads;
-    uint32_t shared_bytes;
-    const char* name;
-    KernelConfig* config;
-  };
-  const Entry entries[] = {
-      {reinterpret_cast<const void*>(&ColumnHistogramKernel<1, false>), ColumnShape<1>::kThreads,
-       ColumnShape<1>::kSharedBytes,
-       "column (32-column bands)", &kernels->narrow},
-      {reinterpret_cast<const void*>(&ColumnHistogramKernel<1, true>), ColumnShape<1>::kThreads,
-       ColumnShape<1>::kSharedBytes,
-       "column (32-column bands, bytes)", &kernels->narrow_bytes},
-      {reinterpret_cast<const void*>(&ColumnHistogramKernel<4, false>), ColumnShape<4>::kThreads,
-       ColumnShape<4>::kSharedBytes,
-       "column (128-column bands)", &kernels->wide},
-      {reinterpret_cast<const void*>(&ColumnHistogramKernel<4, true>), ColumnShape<4>::kThreads,
-       ColumnShape<4>::kSharedBytes,
-       "column (128-column bands, 32-bit loads of bytes)", &kernels->wide_bytes},
-  };
-  for (const Entry& e : entries) {
-    CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(limits, e.kernel, e.threads, e.shared_bytes, e.name, e.config));
-  }
+  CUDAHIST_RETURN_IF_ERROR((ConfigureColumnKernel<1, false>(limits, "column (32-column bands)", &kernels->narrow)));
+  CUDAHIST_RETURN_IF_ERROR(
+      (ConfigureColumnKernel<1, true>(limits, "column (32-column bands, bytes)", &kernels->narrow_bytes)));
+  CUDAHIST_RETURN_IF_ERROR((ConfigureColumnKernel<4, false>(limits, "column (128-column bands)", &kernels->wide)));
+  CUDAHIST_RETURN_IF_ERROR((ConfigureColumnKernel<4, true>(
+      limits, "column (128-column bands, 32-bit loads of bytes)", &kernels->wide_bytes)));
 #if CUDAHIST_COLUMN_WORD_LOADS  // the kernel exists only then
-  CUDAHIST_RETURN_IF_ERROR(ConfigureColumnKernel(
-      limits, reinterpret_cast<const void*>(&ColumnHistogramKernel<1, true, true>), ColumnShape<1>::kThreads,
-      ColumnShape<1>::kSharedBytes, "column (32-column bands, 32-bit loads of bytes)", &kernels->narrow_words));
+  CUDAHIST_RETURN_IF_ERROR((ConfigureColumnKernel<1, true, true>(
+      limits, "column (32-column bands, 32-bit loads of bytes)", &kernels->narrow_words)));
 #endif
   return Status::Ok();
 }

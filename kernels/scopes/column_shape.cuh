@@ -31,7 +31,7 @@ struct ColumnShape {
 };
 
 // n / d for a 64-bit n whose quotient fits 32 bits: a 32-bit division when n
-// does (every video frame and seed 004's shape), else the 64-bit routine,
+// does (every video frame and the tall [length, 512] shape), else the 64-bit routine,
 // several times longer: a block computes a handful of these before its first
 // load, on the critical path of a frame of a few microseconds.
 __device__ __forceinline__ uint32_t DivideWide(uint64_t n, uint32_t d) {

@@ -183,7 +183,7 @@ CUDAHIST_UNROLL
 
 // Counts this lane's columns of the item's rows into the block's counters
 // (shared-window address `counters`). kBytes: 8-bit samples that are their own
-// bin (depth 8, no shift, 256 bins: luma, seed 004's channels), loaded as one
+// bin (depth 8, no shift, 256 bins: luma, tall multi-channel planes), loaded as one
 // byte (V = 1) or one aligned 32-bit word of four columns (V = 4), each count
 // a byte extract, a shift-add and a shared reduction; otherwise any layout,
 // sample by sample, through the bin arithmetic and the tile test.

@@ -17,7 +17,7 @@
 // With CUDAHIST_JOINT_SLICED, JointSlicedKernel instead (scopes_tuning.h says
 // why): a block per (part of the b range, slice of rows), shared counters of
 // its part, no grid sync; the last block of a part to arrive moves that part
-// of the accumulator to the counts (joint_slices.h: the walk).
+// of the accumulator to the counts (joint_slices.cuh: the walk).
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -171,7 +171,7 @@ CUDAHIST_UNROLL
   if (threadIdx.x == 0) *ticket = 0;
 }
 
-// The sliced walk's count (joint_slices.h) into the block's shared counters:
+// The sliced walk's count (joint_slices.cuh) into the block's shared counters:
 // one reduction, predicated on `add`, at a shared address computed once (a
 // generic pointer into shared memory costs the address's conversion at every
 // sample on sm_90, and a branch around each reduction a divergent warp).
@@ -205,7 +205,8 @@ __global__ void __launch_bounds__(kJointSliceThreads)
   const uint32_t y0 = JointSliceRow(plan, slice, slices), y1 = JointSliceRow(plan, slice + 1, slices);
   if (kJointDirect && !kJointGlobalAtomics && direct) {
     ZeroSharedThenWaitForPriorGrids(counters, length);
-    const DirectLaunch launch = StartDirectLaunch(reinterpret_cast<DirectLaunchScratch*>(accumulator + kJointDirectAt));
+    const DirectLaunch launch =
+        StartDirectLaunch(reinterpret_cast<DirectLaunchScratch*>(accumulator + kJointDirectAt), gridDim.x);
     ZeroShareThenArrive(counts + first, length, slice, slices, launch.arrivals);
     CountSlicePart<kJointSliceLoads>(plan, part, y0, y1, threadIdx.x, blockDim.x,
                                      SharedCount{uint32_t(__cvta_generic_to_shared(counters))});

@@ -3,7 +3,7 @@
 // reads the rows of its slice and counts the samples whose b bin falls in
 // its part of the b range. Written once for the kernel and for the host test
 // that runs it against the CPU reference (scope_plan_test.cc), as
-// device_helpers.cuh's walk is.
+// device/plan_walk.cuh's walk is.
 #pragma once
 
 #include <cstdint>

@@ -6,12 +6,11 @@
 
 #include "cudahist/histogrammer.h"
 #include "cudahist/scopes.h"
+#include "launch/device_scratch.h"
 #include "scopes/scopes_launch.h"
 #include "scopes/scopes_tuning.h"
 
 namespace cudahist {
-
-using detail::CudaStatus;
 
 namespace detail {
 
@@ -36,12 +35,8 @@ SampleGrid SampleGridOf(const PlaneView& plane) {
 struct ColumnHistogrammer::Impl {
   detail::DeviceLimits limits;
   detail::ColumnKernels kernels;
-  uint32_t* partials = nullptr;
+  detail::DeviceScratch partials;  // partial_words words; every word a launch reads, it wrote first
   uint64_t partial_words = 0;
-
-  ~Impl() {
-    if (partials != nullptr) cudaFree(partials);
-  }
 };
 
 ColumnHistogrammer::ColumnHistogrammer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -53,11 +48,9 @@ Status ColumnHistogrammer::Create(std::unique_ptr<ColumnHistogrammer>* out) {
   auto impl = std::make_unique<Impl>();
   CUDAHIST_RETURN_IF_ERROR(detail::QueryDeviceLimits(&impl->limits));
   CUDAHIST_RETURN_IF_ERROR(detail::ConfigureColumnKernels(impl->limits, &impl->kernels));
-  // Partials need no zeroing: every word a launch reads, it wrote first.
   impl->partial_words = detail::kColumnPartialBudgetBytes / sizeof(uint32_t);
-  CUDAHIST_RETURN_IF_ERROR(CudaStatus(
-      cudaMalloc(reinterpret_cast<void**>(&impl->partials), impl->partial_words * sizeof(uint32_t)),
-      "cudaMalloc(column partials)"));
+  CUDAHIST_RETURN_IF_ERROR(
+      impl->partials.Allocate(impl->partial_words * sizeof(uint32_t), /*keep_zero=*/false, "column partials"));
   out->reset(new ColumnHistogrammer(std::move(impl)));
   return Status::Ok();
 }
@@ -72,25 +65,15 @@ Status ColumnHistogrammer::Compute(const ColumnHistogramSpec& spec, const PlaneV
     return Status::Unsupported("column histogram: this request needs a second phase (grid-wide), and the device "
                                "does not support cooperative launches");
   }
-  return detail::LaunchColumn(impl_->kernels, plan, impl_->partials, counts, stream);
+  return detail::LaunchColumn(impl_->kernels, plan, impl_->partials.as<uint32_t>(), counts, stream);
 }
 
 // --- JointHistogrammer ----------------------------------------------------------
 
 struct JointHistogrammer::Impl {
   detail::KernelConfig config;
-  uint32_t* accumulator = nullptr;  // detail::kJointScratchWords words, zero between launches
-  // Set when a launch failed: the accumulator may hold part of a frame.
-  bool accumulator_needs_zeroing = false;
-
-  ~Impl() {
-    if (accumulator != nullptr) cudaFree(accumulator);
-  }
+  detail::DeviceScratch accumulator;  // detail::kJointScratchWords words, kept zero between launches
 };
-
-namespace {
-constexpr size_t kJointAccumulatorBytes = size_t(detail::kJointScratchWords) * sizeof(uint32_t);
-}
 
 JointHistogrammer::JointHistogrammer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 JointHistogrammer::~JointHistogrammer() = default;
@@ -102,11 +85,8 @@ Status JointHistogrammer::Create(std::unique_ptr<JointHistogrammer>* out) {
   detail::DeviceLimits limits;
   CUDAHIST_RETURN_IF_ERROR(detail::QueryDeviceLimits(&limits));
   CUDAHIST_RETURN_IF_ERROR(detail::ConfigureJointKernel(limits, &impl->config));
-  CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->accumulator), kJointAccumulatorBytes),
-                                      "cudaMalloc(joint accumulator)"));
-  CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemsetAsync(impl->accumulator, 0, kJointAccumulatorBytes, nullptr),
-                                      "cudaMemsetAsync(joint accumulator)"));
-  CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize(accumulator zeroing)"));
+  CUDAHIST_RETURN_IF_ERROR(impl->accumulator.Allocate(size_t(detail::kJointScratchWords) * sizeof(uint32_t),
+                                                       /*keep_zero=*/true, "joint accumulator"));
   out->reset(new JointHistogrammer(std::move(impl)));
   return Status::Ok();
 }
@@ -117,15 +97,10 @@ Status JointHistogrammer::Compute(const JointHistogramSpec& spec, const PlaneVie
   CUDAHIST_RETURN_IF_ERROR(ValidateJointRequest(spec, a, b));
   if (counts == nullptr) return Status::InvalidArgument("counts: null");
   if (!s.config.supported) return Status::Unsupported(s.config.why);
-  if (s.accumulator_needs_zeroing) {
-    CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemsetAsync(s.accumulator, 0, kJointAccumulatorBytes, stream),
-                                        "cudaMemsetAsync(joint accumulator)"));
-    s.accumulator_needs_zeroing = false;
-  }
-  const Status launched = detail::LaunchJoint(s.config, detail::BuildJointPlan(spec, a, b), s.accumulator, counts,
-                                              detail::JointCountsDirect(counts), stream);
-  if (!launched.ok()) s.accumulator_needs_zeroing = true;
-  return launched;
+  CUDAHIST_RETURN_IF_ERROR(s.accumulator.RezeroIfLaunchFailed(stream));
+  return s.accumulator.Launched(detail::LaunchJoint(s.config, detail::BuildJointPlan(spec, a, b),
+                                                    s.accumulator.as<uint32_t>(), counts,
+                                                    detail::JointCountsDirect(counts), stream));
 }
 
 }  // namespace cudahist

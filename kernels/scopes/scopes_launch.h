@@ -102,7 +102,7 @@ void JointPlanParts(uint32_t parts, JointPlan* plan);
 // The sliced kernel's slices of rows (grid: parts x slices blocks).
 uint32_t JointSlices(const KernelConfig& config, const JointPlan& plan);
 // The joint scratch: the 256 x 256 totals, a ticket per part, the direct
-// launches' DirectLaunchScratch (grid_arrivals.cuh, 8-byte aligned). Zero
+// launches' DirectLaunchScratch (device/grid_completion.cuh, 8-byte aligned). Zero
 // before the first launch (and after a failed one); a launch leaves the
 // totals and tickets zero.
 constexpr uint32_t kJointTicketsAt = kMaxJointBins * kMaxJointBins;

@@ -1,6 +1,6 @@
 // cudahist: the per-pixel rules of the QC counts (cudahist/signalstats.h,
 // QcCounts), written once for the reference, the CPU backend and the QC
-// kernel (qc_counts.cu): compiled as plain C++ too.
+// blocks of the signalstats launch (qc_band.cuh): compiled as plain C++ too.
 #pragma once
 
 #include <cstdint>

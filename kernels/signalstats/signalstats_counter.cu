@@ -1,4 +1,5 @@
-// signalstats on the GPU: SignalStatsCounter and PinnedSignalStats.
+// signalstats on the GPU: SignalStatsCounter, PinnedSignalStats and
+// PinnedQcCounts.
 //
 // ONE launch per frame writes the whole SignalStatsCounts. Each thread takes
 // units of kSignalStatsRun consecutive chroma samples of one chroma row, with
@@ -9,13 +10,15 @@
 // shared memory (lane_copies.cuh), merged into compact global totals; the
 // sums are reduced per warp (shuffles), per block (shared) and then per grid
 // (64-bit global atomics). Counts in device memory take a direct launch
-// (grid_arrivals.cuh, kSignalStatsDirect): the first block to start zeroes
+// (device/grid_completion.cuh, kSignalStatsDirect): the first block to start zeroes
 // the counts, and every block adds its merged copies and sums straight into
 // them once those zeros are in place. Pinned or managed counts go to compact
 // totals in the scratch, and the last block to arrive (the privatized
 // algorithm's ticket) writes the counts in SignalStatsCounts' layout and
 // leaves the scratch zero for the next launch. The sat/hue tables of 8, 9
-// and 10 bits live in device memory, uploaded once in Create.
+// and 10 bits live in device memory, uploaded once in Create. A frame with
+// QC counts gets more blocks in the same grid, after the signalstats ones:
+// one a band of rows (qc_band.cuh), finishing through their own ticket.
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
@@ -28,7 +31,7 @@
 #include "device/lane_copies.cuh"
 #include "device/warp_sum.cuh"
 #include "histogram/histogram_launch.h"
-#include "signalstats/qc_counts.h"
+#include "signalstats/qc_band.cuh"
 #include "signalstats/signalstats_timeline.h"
 #include "signalstats/signalstats_walk.cuh"
 
@@ -51,8 +54,9 @@ constexpr uint32_t kTotals = kSignalStatsPairedTotals ? kCountsBins / 2 : kCount
 struct Scratch {
   unsigned long long sums[kSignalStatsSums];
   uint32_t ticket;
-  DirectLaunchScratch direct;  // grid_arrivals.cuh
-  Total totals[kTotals];  // the walk's compact numbering (signalstats_walk.h)
+  DirectLaunchScratch direct;  // device/grid_completion.cuh
+  Total totals[kTotals];  // the walk's compact numbering (signalstats_walk.cuh)
+  QcScratch qc;           // the QC blocks' (qc_band.cuh)
 };
 
 // The block's copies of counters 2k and 2k + 1, summed, as one 64-bit word
@@ -217,27 +221,45 @@ __device__ __forceinline__ void Mark(TimelineMark mark) {
   }
 }
 
+// Blocks [0, blocks) count signalstats; blocks [blocks, blocks + q.blocks)
+// are the QC blocks (qc_band.cuh), one band each, when QC counts are asked
+// for. The two kinds share no memory but the frame, which both only read:
+// signalstats' blocks end through their own ticket or arrivals, counted over
+// `blocks`, and the QC blocks through the QC scratch's ticket, counted over
+// q.blocks. Cross-block waits, and why none can deadlock: the only waiting
+// is a direct launch's signalstats blocks waiting (WaitForArrivals) for the
+// zeros of the signalstats block that took the launch's first ticket; that
+// block is running (it took a ticket), and it zeroes and arrives before it
+// waits for anything. The QC blocks wait for no block, and no block waits
+// for a QC block; LastBlockToArrive only counts arrivals. So any order and
+// any number of resident blocks finish, with a second wave of QC blocks too.
 template <uint32_t kLogCopies>
 __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerSm)
-    SignalStatsKernel(const SignalStatsParams p, Scratch* scratch, SignalStatsCounts* counts, bool direct) {
+    SignalStatsKernel(const SignalStatsParams p, const QcParams q, uint32_t blocks, Scratch* scratch,
+                      SignalStatsCounts* counts, QcCounts* qc_counts, bool direct) {
+  extern __shared__ uint32_t copies[];
+  if (blockIdx.x >= blocks) {  // block-uniform: a QC block, its band's column sums in `copies`
+    ZeroSharedThenWaitForPriorGrids(copies, 0);
+    CountQcBand(q, blockIdx.x - blocks, copies, &scratch->qc, qc_counts);
+    return;
+  }
   Mark(kMarkStartGlobal);
   Mark(kMarkStart);
   if (kSignalStatsTimeline && threadIdx.x == 0 && blockIdx.x < kTimelineMaxBlocks) {
     g_timeline[blockIdx.x * kTimelineMarks + kMarkWritten] = 0;  // set again by the last block only
   }
-  extern __shared__ uint32_t copies[];
   __shared__ unsigned long long block_sums[kSignalStatsSums];
   if (threadIdx.x < kSignalStatsSums) block_sums[threadIdx.x] = 0;
   const uint32_t counters = SignalStatsCounters(p.depth);
   ZeroSharedThenWaitForPriorGrids(copies, counters << kLogCopies);
-  const DirectLaunch launch = direct ? StartDirectLaunch(&scratch->direct) : DirectLaunch{};
+  const DirectLaunch launch = direct ? StartDirectLaunch(&scratch->direct, blocks) : DirectLaunch{};
   if (launch.first) ZeroShareThenArrive(reinterpret_cast<uint32_t*>(counts), kCountsWords, 0, 1, launch.arrivals);
   Mark(kMarkZeroed);
 
   using Counter = LaneCopiesCounter<kLogCopies, false>;
   UnitCounter<Counter> c(Counter{uint32_t(__cvta_generic_to_shared(copies)), threadIdx.x & ((1u << kLogCopies) - 1), 0},
                          p.depth);
-  const uint32_t step = gridDim.x * blockDim.x;
+  const uint32_t step = blocks * blockDim.x;
   for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units; unit += kSignalStatsUnitsInFlight * step) {
     if constexpr (kSignalStatsUnitsInFlight == 2) {
       CountUnitPair<kSignalStatsWideLoads>(p, unit, step, c);
@@ -268,7 +290,7 @@ CUDAHIST_UNROLL
     atomicAdd(&scratch->sums[threadIdx.x], block_sums[threadIdx.x]);
   }
   Mark(kMarkMerged);
-  const bool last = LastBlockToArrive(&scratch->ticket, gridDim.x);
+  const bool last = LastBlockToArrive(&scratch->ticket, blocks);
   Mark(kMarkArrived);
   if (last) {
     WriteCounts(p, scratch, counts);
@@ -318,10 +340,8 @@ struct SignalStatsCounter::Impl {
   detail::Scratch* scratch = nullptr;
   // Set when a launch failed: the scratch may hold part of a frame.
   bool scratch_needs_zeroing = false;
-  QcCounts* qc_scratch = nullptr;  // ComputeQc's, zeroed before each frame
 
   ~Impl() {
-    if (qc_scratch != nullptr) cudaFree(qc_scratch);
     for (uint32_t* t : tables) {
       if (t != nullptr) cudaFree(t);
     }
@@ -342,7 +362,8 @@ Status SignalStatsCounter::Create(std::unique_ptr<SignalStatsCounter>* out) {
   for (uint32_t i = 0; i < detail::kDepths; ++i) {
     const uint32_t depth = kSignalStatsMinDepth + i;
     const uint32_t log_copies = detail::LogCopiesFor(depth, limits);
-    const uint32_t bytes = (detail::SignalStatsCounters(depth) * uint32_t(sizeof(uint32_t))) << log_copies;
+    const uint32_t copies_bytes = (detail::SignalStatsCounters(depth) * uint32_t(sizeof(uint32_t))) << log_copies;
+    const uint32_t bytes = std::max(copies_bytes, detail::kQcSharedBytes);  // a QC block's column sums fit too
     CUDAHIST_RETURN_IF_ERROR(detail::ConfigureKernel(limits, detail::KernelFor(log_copies), detail::kSignalStatsThreads,
                                                      1, bytes, "signalstats", &impl->config[i]));
     if (!impl->config[i].supported) return Status::Unsupported(impl->config[i].why);
@@ -368,17 +389,17 @@ Status SignalStatsCounter::Create(std::unique_ptr<SignalStatsCounter>* out) {
       CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->scratch), sizeof(detail::Scratch)), "cudaMalloc(scratch)"));
   CUDAHIST_RETURN_IF_ERROR(
       CudaStatus(cudaMemset(impl->scratch, 0, sizeof(detail::Scratch)), "cudaMemset(scratch)"));
-  CUDAHIST_RETURN_IF_ERROR(
-      CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->qc_scratch), sizeof(QcCounts)), "cudaMalloc(QC scratch)"));
   out->reset(new SignalStatsCounter(std::move(impl)));
   return Status::Ok();
 }
 
 Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* previous, cudaStream_t stream,
-                                   SignalStatsCounts* counts) {
+                                   SignalStatsCounts* counts, QcCounts* qc_counts) {
   Impl& s = *impl_;
   CUDAHIST_RETURN_IF_ERROR(ValidateYuvPlanes(frame, previous));
   if (counts == nullptr) return Status::InvalidArgument("counts: null");
+  detail::QcParams qc = {};  // qc.blocks 0: no QC blocks
+  if (qc_counts != nullptr) qc = detail::QcParamsOf(frame);
   if (s.scratch_needs_zeroing) {
     CUDAHIST_RETURN_IF_ERROR(
         CudaStatus(cudaMemsetAsync(s.scratch, 0, sizeof(detail::Scratch), stream), "cudaMemsetAsync(scratch)"));
@@ -391,26 +412,16 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
   const uint32_t units_per_block = config.threads * detail::kSignalStatsUnitsPerThread;
   const uint32_t blocks = std::max<uint32_t>(
       1, std::min<uint32_t>(config.resident_blocks, (params.units + units_per_block - 1) / units_per_block));
+  uint32_t signalstats_blocks = blocks;
   detail::Scratch* scratch = s.scratch;
   bool direct = detail::kSignalStatsDirect && detail::InDeviceMemory(counts);
-  void* args[] = {&params, &scratch, &counts, &direct};
+  void* args[] = {&params, &qc, &signalstats_blocks, &scratch, &counts, &qc_counts, &direct};
   if constexpr (detail::kSignalStatsTimeline) detail::g_timeline_blocks = blocks;
-  const cudaError_t error =
-      detail::LaunchPrivatizedKernel(config.kernel, dim3(blocks), config.threads, config.shared_bytes, args, stream);
+  const cudaError_t error = detail::LaunchPrivatizedKernel(config.kernel, dim3(blocks + qc.blocks), config.threads,
+                                                           config.shared_bytes, args, stream);
   if (error == cudaSuccess) return Status::Ok();
   s.scratch_needs_zeroing = true;
   return CudaStatus(error, "signalstats kernel launch");
-}
-
-Status SignalStatsCounter::ComputeQc(const YuvPlanes& frame, cudaStream_t stream, QcCounts* counts) {
-  CUDAHIST_RETURN_IF_ERROR(ValidateYuvPlanes(frame, nullptr));
-  if (counts == nullptr) return Status::InvalidArgument("counts: null");
-  QcCounts* scratch = impl_->qc_scratch;
-  CUDAHIST_RETURN_IF_ERROR(
-      CudaStatus(cudaMemsetAsync(scratch, 0, sizeof(QcCounts), stream), "cudaMemsetAsync(QC scratch)"));
-  CUDAHIST_RETURN_IF_ERROR(detail::LaunchQcCounts(frame, scratch, stream));
-  return CudaStatus(cudaMemcpyAsync(counts, scratch, sizeof(QcCounts), cudaMemcpyDefault, stream),
-                    "cudaMemcpyAsync(QC counts)");
 }
 
 namespace detail {
@@ -441,5 +452,19 @@ Status PinnedSignalStats::Create(std::unique_ptr<PinnedSignalStats>* out) {
 }
 
 PinnedSignalStats::~PinnedSignalStats() { cudaFreeHost(counts_); }
+
+Status PinnedQcCounts::Create(std::unique_ptr<PinnedQcCounts>* out) {
+  if (out == nullptr) return Status::InvalidArgument("out: null");
+  void* data = nullptr;
+  // Portable and mapped, as PinnedSignalStats: the last QC block writes it.
+  CUDAHIST_RETURN_IF_ERROR(
+      CudaStatus(cudaHostAlloc(&data, sizeof(QcCounts), cudaHostAllocPortable | cudaHostAllocMapped),
+                 "cudaHostAlloc(QC counts)"));
+  std::memset(data, 0, sizeof(QcCounts));
+  out->reset(new PinnedQcCounts(static_cast<QcCounts*>(data)));
+  return Status::Ok();
+}
+
+PinnedQcCounts::~PinnedQcCounts() { cudaFreeHost(counts_); }
 
 }  // namespace cudahist

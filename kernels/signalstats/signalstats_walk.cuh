@@ -1,4 +1,4 @@
-// cudahist: the walk of the signalstats kernel (signalstats.cu), written once
+// cudahist: the walk of the signalstats kernel (signalstats_counter.cu), written once
 // and compiled as plain C++ too, so that the host tests run the very same
 // index math (units, luma blocks, ROI clipping, table lookups) against the
 // reference (tests/kernels/signalstats_walk_test.cc), as plan_walk_test does
@@ -399,7 +399,7 @@ CUDAHIST_HD WideSamples<kInterleaved> LoadWideSamples(const SignalStatsParams& p
   return s;
 }
 
-// Counts units into a Counter (device_helpers.cuh's interface: SlotFor(base),
+// Counts units into a Counter (device/plan_walk.cuh's interface: SlotFor(base),
 // Add(slot, bin)) and the four sums, which stay in the thread's registers.
 template <class Counter>
 struct UnitCounter {
@@ -422,7 +422,7 @@ struct UnitCounter {
   }
 
   // A wide unit: with kSignalStatsByteLanes, its DIF sums and BRNG tests a
-  // word of four samples at a time (signalstats_byte_lanes.h); the counts
+  // word of four samples at a time (signalstats_byte_lanes.cuh); the counts
   // are CountEachSample's.
   template <bool kInterleaved>
   CUDAHIST_HD void Count(const SignalStatsParams& p, const WideSamples<kInterleaved>& s) {

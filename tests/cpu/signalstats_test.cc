@@ -563,15 +563,18 @@ TEST(QcCpuBackend, EqualsReferenceOverTheMatrix) {
   std::mt19937_64 rng(seed);
   cudahist::CpuSignalStats cpu;
   static QcCounts got;
+  static SignalStatsCounts counts;
   for (const cudahist_test::YuvFrameSpec& spec : cudahist_test::SignalStatsMatrix()) {
     SCOPED_TRACE(cudahist_test::Describe(spec));
     const cudahist_test::YuvFrame frame = cudahist_test::MakeYuvFrame(spec, rng);
     for (int structured = 0; structured < 2; ++structured) {
       if (structured) cudahist_test::AddQcStructure(frame, rng);
       std::memset(&got, 0xCD, sizeof(got));
-      const cudahist::Status s = cpu.ComputeQc(frame.view, &got);
+      std::memset(&counts, 0xCD, sizeof(counts));
+      const cudahist::Status s = cpu.Compute(frame.view, nullptr, &counts, &got);
       ASSERT_TRUE(s.ok()) << s.message();
       EXPECT_EQ(cudahist_test::QcCountsDifference(got, ReferenceQc(frame.view)), "");
+      EXPECT_EQ(cudahist_test::CountsDifference(counts, Reference(frame.view, nullptr)), "");
     }
   }
 }
@@ -585,6 +588,7 @@ TEST(QcCpuBackend, EqualsReferenceOnStructuredFrames) {
   std::mt19937_64 rng(seed);
   cudahist::CpuSignalStats cpu;
   static QcCounts got;
+  static SignalStatsCounts counts;
   uint64_t tout = 0, vrep = 0;
   for (uint32_t depth : {8u, 9u, 10u}) {
     for (uint32_t vsub : {0u, 1u}) {
@@ -609,7 +613,7 @@ TEST(QcCpuBackend, EqualsReferenceOnStructuredFrames) {
         const QcCounts want = ReferenceQc(f.view);
         tout += want.tout;
         vrep += want.vrep_rows;
-        ASSERT_TRUE(cpu.ComputeQc(f.view, &got).ok());
+        ASSERT_TRUE(cpu.Compute(f.view, nullptr, &counts, &got).ok());
         EXPECT_EQ(cudahist_test::QcCountsDifference(got, want), "");
       }
     }
@@ -620,13 +624,13 @@ TEST(QcCpuBackend, EqualsReferenceOnStructuredFrames) {
 
 TEST(QcCpuBackend, RefusesBadFrames) {
   TinyFrame f = RowsFrame(8, 3, {1, 2, 3});
-  QcCounts* none = nullptr;
   cudahist::CpuSignalStats cpu;
-  EXPECT_EQ(cpu.ComputeQc(f.view, none).message(), "counts: null");
+  static QcCounts c;
+  EXPECT_EQ(cpu.Compute(f.view, nullptr, nullptr, &c).message(), "counts: null");
   YuvPlanes bad = f.view;
   bad.u.pitch = 1;
-  static QcCounts c;
-  EXPECT_EQ(cpu.ComputeQc(bad, &c).message().rfind("u.pitch: ", 0), 0u);
+  static SignalStatsCounts counts;
+  EXPECT_EQ(cpu.Compute(bad, nullptr, &counts, &c).message().rfind("u.pitch: ", 0), 0u);
   EXPECT_EQ(cudahist::ReferenceQcCounts(bad, &c).message().rfind("u.pitch: ", 0), 0u);
 }
 

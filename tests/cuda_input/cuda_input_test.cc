@@ -171,7 +171,7 @@ TEST(CudaInput, FrameStillMappedForWritingIsAnElementError) {
 
 #if GST_CHECK_VERSION(1, 24, 0)
 
-// The race of issue 9: each frame is pushed while the producer's stream is
+// The producer race that stream ordering fixes: each frame is pushed while the producer's stream is
 // still 20 ms away from writing it. Every count must be of the final bytes.
 TEST(StreamOrder, CountsWaitForTheProducersPendingWrite) {
   SKIP_WITHOUT_CUDA_DEVICE();

@@ -301,7 +301,7 @@ std::vector<FrameSpec> LargeFrames() {
   f.push_back(Words16(1920, 1080, 0, 16, 4096, 0, 0));
   f.push_back(Words16(1920, 1080, 0, 16, 65536, 0, 0));
   f.push_back(WithDistribution(Words16(1920, 1080, 0, 16, 65536, 0, 0), Distribution::kOneValue, 65535));
-  // Large enough (256 MiB) for the privatized deep kernel (row walk, tuning.h).
+  // Large enough (256 MiB) for the privatized deep kernel (row walk, histogram/histogram_tuning.h).
   f.push_back(Gray8(16384, 16384, 256, 5, 48));
   f.push_back(WithDistribution(Interleaved("rgba", 8192, 8192, 4, 0, 4, 256, 0, 0), Distribution::kOneValue, 7));
   return f;

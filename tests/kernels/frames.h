@@ -46,7 +46,7 @@ PaddedCopy CopyWithSlack(const Frame& frame);
 // on the way, and the libraries' kernels run on non-blocking streams, which
 // are not ordered after it: a count could read the frame, or a poison could
 // land on the counts, too late (GpuColumnMatrix's 4096-bin case failed on
-// about one run in four on the H100, 2026-11-23).
+// about one run in four on an H100).
 cudaError_t CopyToDevice(void* device, const void* host, size_t bytes);
 
 // Device copies of a frame's allocations (256-byte aligned, as cudaMalloc

@@ -1,7 +1,7 @@
 // The kernels' index math, run on the host: the launch plan (grouping,
 // layouts, spans) and the very walk the kernels execute (16-byte chunks,
 // unaligned heads, row tails, pitch padding, ROI, byte rotation, bins),
-// compiled as plain C++ from kernels/device_helpers.cuh and compared with the
+// compiled as plain C++ from kernels/device/plan_walk.cuh and compared with the
 // CPU reference. No GPU involved: shared-memory layouts, atomics and barriers
 // are the GPU suite's business (histogrammer_test.cc).
 #include <gtest/gtest.h>

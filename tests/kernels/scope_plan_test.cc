@@ -83,7 +83,7 @@ TEST(ScopePlan, VideoFramesSpreadOverEverySmAndWriteTheCountsDirectly) {
   EXPECT_TRUE(waveform.direct);
 }
 
-TEST(ScopePlan, Seed004WorkloadTakesWideBandsAndRowSlices) {
+TEST(ScopePlan, ArticleWorkloadTakesWideBandsAndRowSlices) {
   const ColumnPlan p = PlanOf(512, 256, Plane(512, 524288, 512));
   EXPECT_EQ(p.lane_columns, 4u);
   EXPECT_TRUE(p.bytes);  // 32-bit loads of four whole-byte bins
@@ -167,7 +167,7 @@ TEST(ScopePlan, JointSlicesOfAnH100) {
             3u);
 }
 
-// The sliced joint kernel's walk (joint_slices.h), run on the host: every
+// The sliced joint kernel's walk (joint_slices.cuh), run on the host: every
 // (part, slice) block, each of its threads visiting the units the kernel
 // gives it, adds up to the CPU reference on every joint case (NV12's 16-byte
 // chunks with unaligned starts and ROI, two planes, P010, RGBA) and for part

@@ -1,6 +1,6 @@
 // The scope kernels (ColumnHistogrammer, JointHistogrammer) against the CPU
 // reference, bit for bit, over the shared case matrix (scope_cases.h), into
-// device and pinned memory; seed 004's [length, 512] shape; back-to-back
+// device and pinned memory; the tall [length, 512] shape; back-to-back
 // launches on one stream; bad input. Each test skips (with CheckCudaDevice's
 // message) when there is no CUDA device.
 #include <cuda_runtime_api.h>
@@ -106,11 +106,11 @@ TEST_P(GpuJointMatrix, EqualsReference) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, GpuJointMatrix, ::testing::ValuesIn(JointCases()));
 
-// Seed 004's workload as its article states it: [length, 512] 8-bit rows, one
+// The two-phase per-column workload as its article states it: [length, 512] 8-bit rows, one
 // 256-bin histogram per channel: width 512, pitch 512, stride 1, 512 groups.
 // 300 rows take the 32-column bands; 5000 the 128-column bands with 32-bit
 // loads, row slices and the second phase.
-TEST(GpuSeed004Shape, LengthBy512ChannelsEqualsReference) {
+TEST(GpuArticleShape, LengthBy512ChannelsEqualsReference) {
   SKIP_WITHOUT_CUDA_DEVICE();
   for (uint32_t length : {300u, 5000u}) {
     SCOPED_TRACE("length " + std::to_string(length));

@@ -1,7 +1,8 @@
-// The signalstats kernel's walk (kernels/signalstats_walk.h) run on the host,
+// The signalstats kernel's walk (kernels/signalstats/signalstats_walk.cuh) run on the host,
 // unit by unit as the kernel's threads take them, against the reference over
 // the format matrix: the units' chroma runs, luma blocks, ROI clipping, table
-// lookups and the compact counter numbering, checked without a GPU.
+// lookups and the compact counter numbering, checked without a GPU; and the
+// QC blocks' bands (qc_band.cuh) over the same matrix.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -11,6 +12,7 @@
 
 #include "cudahist/signalstats.h"
 #include "seeded_rng.h"
+#include "signalstats/qc_band.cuh"
 #include "signalstats/signalstats_walk.cuh"
 #include "test_planes.h"
 #include "yuv_frames.h"
@@ -175,6 +177,43 @@ TEST(SignalStatsWalk, PackedTableRoundTripsDepth8) {
   for (size_t k = 0; k < table.size(); ++k) {
     ASSERT_LT(SatOfEntry(table[k]), kPackedSats) << "entry " << k;
     ASSERT_EQ(UnpackSatHue(PackSatHue(table[k])), table[k]) << "entry " << k;
+  }
+}
+
+// The QC blocks of a launch (QcParamsOf, QcBandOf): every luma and chroma
+// row of the region in exactly one band, each field pair of a chroma plane
+// (rows 2k, 2k + 1) in one band, and no block beyond the last band (one for
+// an empty region).
+TEST(QcBands, CoverEveryRowOnceWithFieldPairsTogether) {
+  SeededRng rng;
+  std::vector<YuvFrameSpec> specs = SignalStatsMatrix();
+  for (const uint32_t height : {1u, 2u, 15u, 16u, 17u, 33u, 34u, 1080u, 1082u}) {
+    for (const YuvFormat format : {YuvFormat::kNv12, YuvFormat::kI422_10, YuvFormat::kY444}) {
+      YuvFrameSpec spec;
+      spec.format = format;
+      spec.width = 7;
+      spec.height = height;
+      specs.push_back(spec);
+    }
+  }
+  for (const YuvFrameSpec& spec : specs) {
+    SCOPED_TRACE(Describe(spec));
+    const YuvFrame frame = MakeYuvFrame(spec, rng);
+    const QcParams p = QcParamsOf(frame.view);
+    ASSERT_GE(p.blocks, 1u);
+    std::vector<int> luma_seen(p.height, 0), chroma_seen(p.chroma_height, 0);
+    for (uint32_t band = 0; band < p.blocks; ++band) {
+      const QcBand b = QcBandOf(p, band);
+      for (uint32_t y = b.first; y < b.end; ++y) ++luma_seen[y];
+      for (uint32_t y = b.chroma_first; y < b.chroma_end; ++y) ++chroma_seen[y];
+      EXPECT_EQ(b.chroma_first % 2, 0u) << "band " << band << " splits a field pair";
+    }
+    for (uint32_t y = 0; y < p.height; ++y) EXPECT_EQ(luma_seen[y], 1) << "luma row " << y;
+    for (uint32_t y = 0; y < p.chroma_height; ++y) EXPECT_EQ(chroma_seen[y], 1) << "chroma row " << y;
+    if (p.height > 0) {
+      const QcBand last = QcBandOf(p, p.blocks - 1);
+      EXPECT_TRUE(last.first < last.end || last.chroma_first < last.chroma_end) << "an idle QC block";
+    }
   }
 }
 

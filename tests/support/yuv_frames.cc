@@ -203,14 +203,16 @@ std::string QcCountsDifference(const cudahist::QcCounts& got, const cudahist::Qc
         field("field_sse[2]", got.field_sse[2], want.field_sse[2])}) {
     if (!d.empty()) return d;
   }
-  if (!want.has_line_sums) return "";
-  for (uint32_t y = 0; y < want.height; ++y) {
-    const std::string d = field("row_sums[" + std::to_string(y) + "]", got.row_sums[y], want.row_sums[y]);
-    if (!d.empty()) return d;
+  // Every entry, beyond the region's too: the counts are written whole (zeros there).
+  for (uint32_t y = 0; y < cudahist::kQcMaxHeight; ++y) {
+    if (got.row_sums[y] != want.row_sums[y]) {
+      return field("row_sums[" + std::to_string(y) + "]", got.row_sums[y], want.row_sums[y]);
+    }
   }
-  for (uint32_t x = 0; x < want.width; ++x) {
-    const std::string d = field("column_sums[" + std::to_string(x) + "]", got.column_sums[x], want.column_sums[x]);
-    if (!d.empty()) return d;
+  for (uint32_t x = 0; x < cudahist::kQcMaxWidth; ++x) {
+    if (got.column_sums[x] != want.column_sums[x]) {
+      return field("column_sums[" + std::to_string(x) + "]", got.column_sums[x], want.column_sums[x]);
+    }
   }
   return "";
 }

@@ -63,7 +63,7 @@ std::string CountsDifference(const cudahist::SignalStatsCounts& got, const cudah
 void AddQcStructure(const YuvFrame& frame, std::mt19937_64& rng);
 
 // The same for QC counts ("tout: 3 != 4", "row_sums[7]: 10 != 12"); the line
-// sums compared over the region's rows and columns only.
+// sums compared whole, the zeros beyond the region included.
 std::string QcCountsDifference(const cudahist::QcCounts& got, const cudahist::QcCounts& want);
 
 // Formats x sizes (1x1 to 333x77, odd and even) x padding x ROI (inside,

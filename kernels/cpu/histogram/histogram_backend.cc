@@ -18,6 +18,7 @@
 
 #include "cudahist/cpu.h"
 #include "cpu/sample_access.h"
+#include "cpu/start_counts.h"
 
 namespace cudahist {
 namespace {
@@ -122,9 +123,7 @@ CpuHistogrammer::CpuHistogrammer(uint32_t bins) : bins_(bins) {}
 Status CpuHistogrammer::Compute(const PlaneView* planes, int num_planes, uint32_t* counts) {
   HistogramSpec spec;
   spec.bins = bins_;
-  CUDAHIST_RETURN_IF_ERROR(ValidateRequest(spec, planes, num_planes));
-  if (counts == nullptr) return Status::InvalidArgument("counts: null");
-  std::fill(counts, counts + CountsLength(spec, num_planes), 0u);
+  CUDAHIST_RETURN_IF_ERROR(cpu_detail::StartCounts(spec, planes, num_planes, counts));
   for (int c = 0; c < num_planes; ++c) {
     const PlaneView& plane = planes[c];
     if (CountedSamples(plane) == 0) continue;

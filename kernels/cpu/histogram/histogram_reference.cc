@@ -1,20 +1,18 @@
 // The oracle of every test: one sample at a time, straight from the
 // PlaneView definition in plane_view.h. Kept plain on purpose; speed lives in
-// backend.cc.
-#include <algorithm>
+// histogram_backend.cc.
 #include <cstdint>
 
 #include "cudahist/cpu.h"
 #include "cpu/sample_access.h"
+#include "cpu/start_counts.h"
 
 namespace cudahist {
 using cpu_detail::SampleValue;
 
 Status ReferenceHistogram(const HistogramSpec& spec, const PlaneView* planes, int num_planes,
                           uint32_t* counts) {
-  CUDAHIST_RETURN_IF_ERROR(ValidateRequest(spec, planes, num_planes));
-  if (counts == nullptr) return Status::InvalidArgument("counts: null");
-  std::fill(counts, counts + CountsLength(spec, num_planes), 0u);
+  CUDAHIST_RETURN_IF_ERROR(cpu_detail::StartCounts(spec, planes, num_planes, counts));
   for (int c = 0; c < num_planes; ++c) {
     const PlaneView& plane = planes[c];
     const Roi region = CountedRegion(plane);

@@ -1,4 +1,4 @@
-// cudahist: scopes drawn on the CPU, pixel by pixel through scope_pixels.h,
+// cudahist: scopes drawn on the CPU, pixel by pixel through render/scope_pixels.cuh,
 // the same definition the GPU kernel uses.
 #include <algorithm>
 #include <cstring>

@@ -5,17 +5,17 @@
 // by bins_a for the joint histogram's b side). The rows are walked in memory
 // order, the loops templated on the sample size.
 //
-// Unlike backend.cc there are no counter copies: in a per-column histogram
+// Unlike histogram_backend.cc there are no counter copies: in a per-column histogram
 // consecutive samples of a row fall into different columns' counters, and in a
 // joint histogram into a 2-D table, so runs of equal samples rarely chain on
 // one counter (a flat frame with groups = 1 does; it stays correct, only slower).
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "cudahist/histogram_spec.h"
 #include "cudahist/scopes.h"
 #include "cpu/sample_access.h"
+#include "cpu/start_counts.h"
 
 namespace cudahist {
 namespace {
@@ -70,9 +70,7 @@ void CountPairsPickB(uint32_t sample_size_b, const ComponentWalk& a, const Compo
 }  // namespace
 
 Status CpuColumnHistogram(const ColumnHistogramSpec& spec, const PlaneView& plane, uint32_t* counts) {
-  CUDAHIST_RETURN_IF_ERROR(ValidateColumnRequest(spec, plane));
-  if (counts == nullptr) return Status::InvalidArgument("counts: null");
-  std::fill(counts, counts + ColumnCountsLength(spec), 0u);
+  CUDAHIST_RETURN_IF_ERROR(cpu_detail::StartCounts(spec, plane, counts));
   const Roi region = CountedRegion(plane);
   if (region.width == 0 || region.height == 0) return Status::Ok();
   std::vector<uint32_t> column_base(region.width);
@@ -91,9 +89,7 @@ Status CpuColumnHistogram(const ColumnHistogramSpec& spec, const PlaneView& plan
 
 Status CpuJointHistogram(const JointHistogramSpec& spec, const PlaneView& a, const PlaneView& b,
                          uint32_t* counts) {
-  CUDAHIST_RETURN_IF_ERROR(ValidateJointRequest(spec, a, b));
-  if (counts == nullptr) return Status::InvalidArgument("counts: null");
-  std::fill(counts, counts + JointCountsLength(spec), 0u);
+  CUDAHIST_RETURN_IF_ERROR(cpu_detail::StartCounts(spec, a, b, counts));
   const Roi region = CountedRegion(a);
   if (region.width == 0 || region.height == 0) return Status::Ok();
   const std::vector<uint32_t> bin_a = BinTable(a.depth, spec.bins_a, 1);

@@ -1,20 +1,18 @@
 // The oracle of the scope counts (cudahist/scopes.h): one sample at a time,
 // the group of every column and the bin of every sample computed afresh.
 // Kept plain on purpose; speed lives in scopes_backend.cc.
-#include <algorithm>
 #include <cstdint>
 
 #include "cudahist/histogram_spec.h"
 #include "cudahist/scopes.h"
 #include "cpu/sample_access.h"
+#include "cpu/start_counts.h"
 
 namespace cudahist {
 using cpu_detail::SampleValue;
 
 Status ReferenceColumnHistogram(const ColumnHistogramSpec& spec, const PlaneView& plane, uint32_t* counts) {
-  CUDAHIST_RETURN_IF_ERROR(ValidateColumnRequest(spec, plane));
-  if (counts == nullptr) return Status::InvalidArgument("counts: null");
-  std::fill(counts, counts + ColumnCountsLength(spec), 0u);
+  CUDAHIST_RETURN_IF_ERROR(cpu_detail::StartCounts(spec, plane, counts));
   const Roi r = CountedRegion(plane);
   for (uint32_t y = r.y; y < r.y + r.height; ++y) {
     for (uint32_t x = 0; x < r.width; ++x) {
@@ -27,9 +25,7 @@ Status ReferenceColumnHistogram(const ColumnHistogramSpec& spec, const PlaneView
 
 Status ReferenceJointHistogram(const JointHistogramSpec& spec, const PlaneView& a, const PlaneView& b,
                                uint32_t* counts) {
-  CUDAHIST_RETURN_IF_ERROR(ValidateJointRequest(spec, a, b));
-  if (counts == nullptr) return Status::InvalidArgument("counts: null");
-  std::fill(counts, counts + JointCountsLength(spec), 0u);
+  CUDAHIST_RETURN_IF_ERROR(cpu_detail::StartCounts(spec, a, b, counts));
   const Roi ra = CountedRegion(a);
   const Roi rb = CountedRegion(b);
   for (uint32_t y = 0; y < ra.height; ++y) {

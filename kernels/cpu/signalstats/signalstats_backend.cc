@@ -1,6 +1,6 @@
 // CpuSignalStats: the fast CPU path of signalstats (system-memory frames in
-// the element, up to 1080p60 on one core), and of the QC counts (ComputeQc:
-// each region row decoded once into a ring of the last five, from which
+// the element, up to 1080p60 on one core), and of the QC counts (CountQc,
+// when Compute is given a QcCounts: each region row decoded once into a ring of the last five, from which
 // TOUT, VREP, the line sums and the luma field pairs are taken).
 //
 // One walk over the luma rows of the region. The first time a chroma row is
@@ -165,7 +165,8 @@ void RunForChromaWord(uint32_t chroma_size, const Walk& w, SignalStatsCounts* c,
 
 }  // namespace
 
-Status CpuSignalStats::Compute(const YuvPlanes& frame, const YuvPlanes* previous, SignalStatsCounts* counts) {
+Status CpuSignalStats::Compute(const YuvPlanes& frame, const YuvPlanes* previous, SignalStatsCounts* counts,
+                               QcCounts* qc_counts) {
   CUDAHIST_RETURN_IF_ERROR(ValidateYuvPlanes(frame, previous));
   if (counts == nullptr) return Status::InvalidArgument("counts: null");
   std::memset(counts, 0, sizeof(*counts));
@@ -181,6 +182,7 @@ Status CpuSignalStats::Compute(const YuvPlanes& frame, const YuvPlanes* previous
   counts->has_previous = w.has_previous ? 1 : 0;
   counts->luma_samples = CountedSamples(frame.y);
   counts->chroma_samples = CountedSamples(frame.u);
+  if (qc_counts != nullptr) CountQc(frame, qc_counts);  // an empty region gets its header too
   if (counts->luma_samples == 0) return Status::Ok();
   w.y = RowsOf(frame.y, w.luma.x, w.luma.y);
   w.u = RowsOf(frame.u, w.chroma.x, w.chroma.y);
@@ -200,7 +202,7 @@ Status CpuSignalStats::Compute(const YuvPlanes& frame, const YuvPlanes* previous
 
 namespace {
 
-// Rows of the ring ComputeQc keeps: TOUT of row y - 2 reads rows y - 4 to y,
+// Rows of the ring CountQc keeps: TOUT of row y - 2 reads rows y - 4 to y,
 // VREP of row y reads row y - 4.
 constexpr uint32_t kQcRingRows = 5;
 
@@ -273,9 +275,7 @@ uint64_t ToutOfRow(const uint16_t* const* row, uint32_t width, bool use_far, uin
 
 }  // namespace
 
-Status CpuSignalStats::ComputeQc(const YuvPlanes& frame, QcCounts* counts) {
-  CUDAHIST_RETURN_IF_ERROR(ValidateYuvPlanes(frame, nullptr));
-  if (counts == nullptr) return Status::InvalidArgument("counts: null");
+void CpuSignalStats::CountQc(const YuvPlanes& frame, QcCounts* counts) {
   std::memset(counts, 0, sizeof(*counts));
   const Roi luma = CountedRegion(frame.y);
   const uint32_t w = luma.width, h = luma.height;
@@ -285,7 +285,7 @@ Status CpuSignalStats::ComputeQc(const YuvPlanes& frame, QcCounts* counts) {
   counts->chroma_width = CountedRegion(frame.u).width;
   counts->chroma_height = CountedRegion(frame.u).height;
   counts->has_line_sums = w <= kQcMaxWidth && h <= kQcMaxHeight ? 1 : 0;
-  if (w == 0 || h == 0) return Status::Ok();
+  if (w == 0 || h == 0) return;
 
   qc_rows_.resize(kQcRingRows * size_t(w));
   qc_flags_.resize(2 * size_t(w));
@@ -326,7 +326,6 @@ Status CpuSignalStats::ComputeQc(const YuvPlanes& frame, QcCounts* counts) {
   std::vector<uint16_t>& scratch = qc_rows_;
   counts->field_sse[1] = ChromaFieldSse(frame.u, &scratch);
   counts->field_sse[2] = ChromaFieldSse(frame.v, &scratch);
-  return Status::Ok();
 }
 
 }  // namespace cudahist

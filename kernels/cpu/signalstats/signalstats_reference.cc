@@ -1,7 +1,7 @@
 // ReferenceSignalStats and ReferenceQcCounts: the oracles of the signalstats
 // tests. One pixel at a time, straight from the definitions in
 // cudahist/signalstats.h; sat and hue from the shared tables
-// (signalstats_tables.h), the one place their formula lives.
+// (signalstats/sat_hue_tables.h), the one place their formula lives.
 #include <cstdlib>
 #include <cstring>
 

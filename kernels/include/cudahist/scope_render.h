@@ -7,7 +7,7 @@
 //   vectorscope  a joint histogram: component a across, component b up
 //
 // The mapping from counts to pixels is integer arithmetic only, written once
-// in scope_pixels.h and compiled for both paths, so the GPU and the CPU draw
+// in kernels/render/scope_pixels.cuh and compiled for both paths, so the GPU and the CPU draw
 // byte-identical images (the README states it; tests/kernels checks it):
 //
 //   row r from the bottom (r = height - 1 - y) shows bin  r * bins / height

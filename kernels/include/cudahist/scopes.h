@@ -7,7 +7,7 @@
 //                       samples (U and V, or two of R, G, B):
 //                       counts[bin_b * bins_a + bin_a]
 //
-// Seed 004's workload ([length, channels] rows of 8-bit samples, one 256-bin
+// The two-phase per-column workload ([length, channels] rows of 8-bit samples, one 256-bin
 // histogram per channel) is a per-column histogram of a plane whose width is
 // the channel count and whose height is the length: pixel stride 1, pitch =
 // channels, groups = channels.

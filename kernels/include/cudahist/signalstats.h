@@ -3,6 +3,7 @@
 //   std::unique_ptr<cudahist::SignalStatsCounter> s;
 //   cudahist::SignalStatsCounter::Create(&s);                         // once
 //   s->Compute(frame, &previous_or_null, stream, counts);             // every frame
+//   s->Compute(frame, &previous_or_null, stream, counts, qc_counts);  // ... with QcCounts
 //   ... synchronise the stream ...
 //   cudahist::SignalStatsFigures f = cudahist::FiguresOf(*counts);
 //
@@ -14,7 +15,9 @@
 // figures (min, low, avg, high, max, ...) follow from them on the host with
 // signalstats' own rules (FiguresOf). The Y/U/V histograms are the element's
 // histograms too (RebinCounts gives any coarser bin count exactly), so a
-// frame with signalstats needs no second launch.
+// frame with signalstats needs no second launch, and neither do the QC
+// counts below (TOUT, VREP, cropdetect, field PSNR): the same launch counts
+// them when asked.
 //
 // Definitions (FFmpeg 5.1, libavfilter/vf_signalstats.c), depth d = 8 to 10,
 // mid = 2^(d-1), mult = 2^(d-8):
@@ -29,7 +32,7 @@
 //               < 16 mult or > 240 mult
 //   DIF       : sum over the samples of |sample - previous frame's sample|
 // sat and hue come from a table of all 2^(2d) chroma pairs made on the host
-// with the same float functions (kernels/signalstats_tables.h), so the GPU,
+// with the same float functions (kernels/signalstats/sat_hue_tables.h), so the GPU,
 // the CPU paths and FFmpeg put every pair in the same bin (checked against
 // Debian's ffmpeg 5.1.9: all 65536 8-bit pairs, 41960 10-bit ones).
 #pragma once
@@ -140,8 +143,8 @@ constexpr uint32_t kQcMaxWidth = 8192;   // columns of QcCounts' column sums (8K
 constexpr uint32_t kQcMaxHeight = 8192;  // rows of its row sums
 constexpr int kCropDetectSkippedFrames = 2;  // cropdetect's skip: frames it leaves without figures
 
-// What one frame's QC count holds: plain data (device or pinned host memory
-// for the GPU), written whole by every computation. Regions wider than
+// What one frame's QC count holds: plain data (device memory or
+// PinnedQcCounts for the GPU), written whole by every computation. Regions wider than
 // kQcMaxWidth or taller than kQcMaxHeight get everything but the line sums
 // (has_line_sums 0, cropdetect unknown).
 struct QcCounts {
@@ -204,29 +207,34 @@ void RebinCounts(const uint32_t* fine, uint32_t depth, uint32_t bins, uint32_t* 
 Status ReferenceSignalStats(const YuvPlanes& frame, const YuvPlanes* previous,
                             SignalStatsCounts* counts);
 
-// The fast CPU path (system memory in the element). Same contract. Owns its
-// scratch (a chroma row of range flags, a copy of the luma histogram), as
+// The fast CPU path (system memory in the element). Same contract, and,
+// when `qc_counts` is given, the QC counts too (ReferenceQcCounts' contract,
+// a row at a time), as SignalStatsCounter::Compute. Owns its scratch (a
+// chroma row of range flags, a copy of the luma histogram, the QC rows), as
 // CpuHistogrammer does: create once, reuse per frame.
 class CpuSignalStats {
  public:
-  Status Compute(const YuvPlanes& frame, const YuvPlanes* previous, SignalStatsCounts* counts);
-  // The QC counts (ReferenceQcCounts' contract), a row at a time.
-  Status ComputeQc(const YuvPlanes& frame, QcCounts* counts);
+  Status Compute(const YuvPlanes& frame, const YuvPlanes* previous, SignalStatsCounts* counts,
+                 QcCounts* qc_counts = nullptr);
 
  private:
+  void CountQc(const YuvPlanes& frame, QcCounts* counts);  // a validated frame
+
   std::vector<uint8_t> chroma_flags_;
   std::vector<uint32_t> luma_copy_;
-  std::vector<uint16_t> qc_rows_;   // ComputeQc's decoded rows
-  std::vector<uint8_t> qc_flags_;   // ComputeQc's per-column TOUT tests
+  std::vector<uint16_t> qc_rows_;   // CountQc's decoded rows
+  std::vector<uint8_t> qc_flags_;   // CountQc's per-column TOUT tests
 };
 
 // The GPU path: owns the device copies of the sat/hue tables (made once, in
 // Create, for 8 and 10 bits) and its scratch. Compute enqueues ONE launch on
-// `stream` that writes *counts whole (device memory or PinnedSignalStats);
-// it allocates nothing and synchronises nothing. Frame and previous are
-// device pointers in the current context. One counter serves one stream at
-// a time. The launch may be captured into a CUDA graph: every launch of the
-// graph counts the frame again.
+// `stream` that writes *counts whole (device memory or PinnedSignalStats)
+// and, when `qc_counts` is given, *qc_counts whole too (ReferenceQcCounts'
+// contract; device memory or PinnedQcCounts): no memset, copy or second
+// kernel. It allocates nothing and synchronises nothing. Frame and previous
+// are device pointers in the current context. One counter serves one stream
+// at a time. The launch may be captured into a CUDA graph: every launch of
+// the graph counts the frame again.
 class SignalStatsCounter {
  public:
   static Status Create(std::unique_ptr<SignalStatsCounter>* out);
@@ -235,13 +243,7 @@ class SignalStatsCounter {
   SignalStatsCounter& operator=(const SignalStatsCounter&) = delete;
 
   Status Compute(const YuvPlanes& frame, const YuvPlanes* previous, cudaStream_t stream,
-                 SignalStatsCounts* counts);
-  // The QC counts of the frame (ReferenceQcCounts' contract), enqueued on
-  // `stream` (after Compute's launch, where a frame wants both): a second
-  // kernel (QcCountsKernel) between a zeroing of the counter's device scratch
-  // and one copy into *counts (device memory or PinnedQcCounts). Allocates
-  // nothing, synchronises nothing; may be captured into a CUDA graph.
-  Status ComputeQc(const YuvPlanes& frame, cudaStream_t stream, QcCounts* counts);
+                 SignalStatsCounts* counts, QcCounts* qc_counts = nullptr);
 
   struct Impl;
 
@@ -264,7 +266,7 @@ class PinnedSignalStats {
   SignalStatsCounts* counts_;
 };
 
-// Page-locked QcCounts that ComputeQc's copy writes directly.
+// Page-locked QcCounts that the launch writes directly.
 class PinnedQcCounts {
  public:
   static Status Create(std::unique_ptr<PinnedQcCounts>* out);

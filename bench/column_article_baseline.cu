@@ -1,7 +1,7 @@
-// bench/seed004_baseline.cu: seed 004's kernels, transcribed from the article
+// bench/column_article_baseline.cu: the two-phase per-column histogram kernels, transcribed from the article
 // (shared/seeds/004_0f57201e56f71cd5.txt). What the article leaves out is
 // filled in the plainest way and marked "not in the article".
-#include "seed004_baseline.h"
+#include "column_article_baseline.h"
 
 namespace bench {
 namespace {
@@ -144,12 +144,12 @@ __global__ void histogram_reduce_kernel(const int* __restrict__ partial_histogra
 
 }  // namespace
 
-bool Seed004ShapeFor(int length, int channels, Seed004Shape* shape, std::string* why) {
+bool ArticleShapeFor(int length, int channels, ArticleShape* shape, std::string* why) {
   if (channels <= 0 || channels % kChannelsPerBlock != 0 || length <= 0) {
     *why = "the article's kernel takes channels in blocks of 64 (" + std::to_string(channels) + " channels)";
     return false;
   }
-  Seed004Shape s;
+  ArticleShape s;
   s.length = length;
   s.channels = channels;
   s.grid_x = (channels + kChannelsPerBlock - 1) / kChannelsPerBlock;
@@ -160,14 +160,14 @@ bool Seed004ShapeFor(int length, int channels, Seed004Shape* shape, std::string*
   return true;
 }
 
-size_t Seed004PartialInts(const Seed004Shape& shape) { return size_t(shape.grid_y) * shape.channels * kBins; }
+size_t ArticlePartialInts(const ArticleShape& shape) { return size_t(shape.grid_y) * shape.channels * kBins; }
 
-cudaError_t LaunchSeed004(const uint8_t* input, const Seed004Shape& shape, int* partials, int* output,
-                          cudaStream_t stream) {
+cudaError_t LaunchArticleColumns(const uint8_t* input, const ArticleShape& shape, int* partials, int* output,
+                                 cudaStream_t stream) {
   static const cudaError_t attribute = cudaFuncSetAttribute(
       histogram_optimized_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSharedInts * sizeof(int)));
   if (attribute != cudaSuccess) return attribute;
-  cudaError_t e = cudaMemsetAsync(partials, 0, Seed004PartialInts(shape) * sizeof(int), stream);
+  cudaError_t e = cudaMemsetAsync(partials, 0, ArticlePartialInts(shape) * sizeof(int), stream);
   if (e != cudaSuccess) return e;
   histogram_optimized_kernel<<<dim3(shape.grid_x, shape.grid_y), dim3(kThreads, 1), kSharedInts * sizeof(int),
                                stream>>>(input, partials, shape.length, shape.channels, shape.chunk_size);

@@ -1,0 +1,287 @@
+#include "analysis_pipeline.h"
+
+#include <gst/cuda/cuda-gst.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/video/video.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace cudahist_tools {
+namespace {
+
+constexpr const char* kAnalysisFactory = "cudahistogram";
+constexpr size_t kDetailLength = 200;
+
+std::string CudaErrorText(CUresult result) {
+  const char* text = nullptr;
+  if (CuGetErrorString(result, &text) == CUDA_SUCCESS && text) return text;
+  return "CUDA error " + std::to_string(int(result));
+}
+
+bool AnalysisHasProperty(const char* property) {
+  GstElementFactory* factory = gst_element_factory_find(kAnalysisFactory);
+  if (!factory) return false;
+  bool has = false;
+  if (GstElementFactory* loaded = GST_ELEMENT_FACTORY(gst_plugin_feature_load(GST_PLUGIN_FEATURE(factory)))) {
+    if (GType type = gst_element_factory_get_element_type(loaded)) {
+      gpointer klass = g_type_class_ref(type);
+      has = g_object_class_find_property(G_OBJECT_CLASS(klass), property) != nullptr;
+      g_type_class_unref(klass);
+    }
+    gst_object_unref(loaded);
+  }
+  gst_object_unref(factory);
+  return has;
+}
+
+void SetIfPresent(GstElement* element, const char* property, int value) {
+  if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), property))
+    g_object_set(element, property, value, nullptr);
+}
+
+// nvcodec registers one decoder per GPU: nvh264dec for device 0,
+// nvh264device1dec for device 1, and so on.
+bool IsNvdecFactory(const char* name) {
+  const size_t n = std::strlen(name);
+  return std::strncmp(name, "nv", 2) == 0 && n > 5 && std::strcmp(name + n - 3, "dec") == 0;
+}
+
+bool NvdecOfDevice(const char* name, int device) {
+  const char* marker = std::strstr(name, "device");
+  if (device == 0) return marker == nullptr;
+  return marker && std::atoi(marker + 6) == device;
+}
+
+struct SortChoice {
+  bool gpu;
+  int device;
+};
+
+// decodebin's candidates for one stream, reordered: on the GPU the chosen
+// device's NVDEC decoders first and other devices' never; on the CPU no NVDEC.
+GValueArray* SortFactories(GstElement*, GstPad*, GstCaps*, GValueArray* factories, gpointer data) {
+  const SortChoice* choice = static_cast<const SortChoice*>(data);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  GValueArray* preferred = g_value_array_new(factories->n_values);
+  GValueArray* rest = g_value_array_new(factories->n_values);
+  for (guint i = 0; i < factories->n_values; ++i) {
+    GValue* value = g_value_array_get_nth(factories, i);
+    const char* name = GST_OBJECT_NAME(g_value_get_object(value));
+    if (!IsNvdecFactory(name)) g_value_array_append(rest, value);
+    else if (choice->gpu && NvdecOfDevice(name, choice->device)) g_value_array_append(preferred, value);
+  }
+  for (guint i = 0; i < rest->n_values; ++i) g_value_array_append(preferred, g_value_array_get_nth(rest, i));
+  g_value_array_free(rest);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  return preferred;
+}
+
+struct LinkState {
+  GstElement* first;  // the element the decoded video enters
+  bool linked = false;
+};
+
+void OnPadAdded(GstElement*, GstPad* pad, gpointer data) {
+  LinkState* state = static_cast<LinkState*>(data);
+  if (state->linked) return;
+  GstCaps* caps = gst_pad_get_current_caps(pad);
+  if (!caps) caps = gst_pad_query_caps(pad, nullptr);
+  const bool video = caps && !gst_caps_is_empty(caps) &&
+                     g_str_has_prefix(gst_structure_get_name(gst_caps_get_structure(caps, 0)), "video/");
+  if (caps) gst_caps_unref(caps);
+  if (!video) return;
+  GstPad* sink = gst_element_get_static_pad(state->first, "sink");
+  state->linked = gst_pad_link(pad, sink) == GST_PAD_LINK_OK;
+  gst_object_unref(sink);
+}
+
+// Every stream has been exposed: none of them video is an error of the input.
+void OnNoMorePads(GstElement* decodebin, gpointer data) {
+  if (static_cast<LinkState*>(data)->linked) return;
+  GST_ELEMENT_ERROR(decodebin, STREAM, WRONG_TYPE, ("the input has no video stream"),
+                    ("no decoded video pad was exposed"));
+}
+
+GstElement* MakeElement(const char* factory, const char* name, std::string* problem) {
+  GstElement* element = gst_element_factory_make(factory, name);
+  if (element) return element;
+  *problem = std::string("the GStreamer element '") + factory + "' is missing";
+  if (std::strcmp(factory, kAnalysisFactory) == 0)
+    *problem += " (install the cudahistogram plugin, or set GST_PLUGIN_PATH to <builddir>/gst-plugin)";
+  else if (std::strcmp(factory, "cudaupload") == 0)
+    *problem += " (GStreamer's nvcodec plugin, gstreamer1.0-plugins-bad, registers it where CUDA works)";
+  return nullptr;
+}
+
+// Before the element sees new caps: one bin per code value of their deepest component.
+GstPadProbeReturn OnAnalysisCaps(GstPad* pad, GstPadProbeInfo* info, gpointer) {
+  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+  GstCaps* caps = nullptr;
+  gst_event_parse_caps(event, &caps);
+  GstVideoInfo video;
+  if (!gst_video_info_from_caps(&video, caps)) return GST_PAD_PROBE_OK;
+  guint depth = 0;
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&video); ++c)
+    depth = std::max(depth, guint(GST_VIDEO_INFO_COMP_DEPTH(&video, c)));
+  if (depth >= 1 && depth <= 16) {
+    GstElement* analysis = gst_pad_get_parent_element(pad);
+    g_object_set(analysis, "bins", guint(1u << depth), nullptr);
+    gst_object_unref(analysis);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+}  // namespace
+
+void MatchBinsToDepth(GstElement* analysis) {
+  GstPad* sink = gst_element_get_static_pad(analysis, "sink");
+  gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, OnAnalysisCaps, nullptr, nullptr);
+  gst_object_unref(sink);
+}
+
+Backend ProbeBackend() {
+  Backend backend;
+  if (!gst_cuda_load_library()) {
+    backend.why_not = "libcuda.so.1 could not be loaded: no NVIDIA driver";
+    return backend;
+  }
+  CUresult result = CuInit(0);
+  if (result != CUDA_SUCCESS) {
+    backend.why_not = "cuInit failed: " + CudaErrorText(result);
+    return backend;
+  }
+  result = CuDeviceGetCount(&backend.gpu_count);
+  if (result != CUDA_SUCCESS || backend.gpu_count == 0) {
+    backend.why_not = result != CUDA_SUCCESS ? "cuDeviceGetCount failed: " + CudaErrorText(result)
+                                             : "the driver sees no device";
+    backend.gpu_count = 0;
+    return backend;
+  }
+  GstElementFactory* upload = gst_element_factory_find("cudaupload");
+  if (!upload) {
+    backend.why_not = "GStreamer's nvcodec plugin (gstreamer1.0-plugins-bad) offers no cudaupload";
+    backend.gpu_count = 0;
+    return backend;
+  }
+  gst_object_unref(upload);
+  CUdevice device;
+  char name[256] = "CUDA device 0";
+  if (CuDeviceGet(&device, 0) == CUDA_SUCCESS) CuDeviceGetName(name, sizeof name, device);
+  backend.gpu = true;
+  backend.device_name = name;
+  return backend;
+}
+
+std::string DescribeBackend(const Backend& backend) {
+  if (backend.gpu)
+    return "GPU: " + backend.device_name + " (" + std::to_string(backend.gpu_count) + " device" +
+           (backend.gpu_count > 1 ? "s)" : ")");
+  return "CPU backend (" + backend.why_not + ")";
+}
+
+bool ElementHasCropDetect() { return AnalysisHasProperty("cropdetect"); }
+bool ElementHasFieldPsnr() { return AnalysisHasProperty("field-psnr"); }
+
+std::string AnalysisProperties() {
+  std::string properties = "signalstats=true";
+  if (ElementHasCropDetect()) properties += " cropdetect=true";
+  if (ElementHasFieldPsnr()) properties += " field-psnr=true";
+  return properties;
+}
+
+std::string InputUri(const std::string& file_or_uri, std::string* problem) {
+  if (gst_uri_is_valid(file_or_uri.c_str())) return file_or_uri;
+  GError* error = nullptr;
+  gchar* uri = gst_filename_to_uri(file_or_uri.c_str(), &error);
+  if (!uri) {
+    *problem = error ? error->message : "not a file name";
+    g_clear_error(&error);
+    return "";
+  }
+  std::string text = uri;
+  g_free(uri);
+  return text;
+}
+
+std::string ErrorText(GstMessage* message) {
+  GError* error = nullptr;
+  gchar* debug = nullptr;
+  if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_WARNING) gst_message_parse_warning(message, &error, &debug);
+  else gst_message_parse_error(message, &error, &debug);
+  // The debug text's last line says what went wrong; the lines before it say where in the source.
+  std::string detail = debug ? g_strstrip(debug) : "";
+  detail = detail.substr(detail.find_last_of('\n') == std::string::npos ? 0 : detail.find_last_of('\n') + 1);
+  if (detail.size() > kDetailLength) detail = detail.substr(0, kDetailLength) + "...";
+  std::string text = std::string(GST_MESSAGE_SRC(message) ? GST_OBJECT_NAME(GST_MESSAGE_SRC(message)) : "?") +
+                     ": " + (error ? error->message : "unknown error") +
+                     (detail.empty() ? std::string() : " (" + detail + ")");
+  g_clear_error(&error);
+  g_free(debug);
+  return text;
+}
+
+AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTarget& target,
+                                       const std::string& pipeline_name, std::string* problem) {
+  AnalysisPipeline parts;
+  GstElement* decodebin = MakeElement("uridecodebin", "decode", problem);
+  GstElement* memory = target.gpu ? MakeElement("cudaupload", "upload", problem)
+                                  : MakeElement("capsfilter", "memory", problem);
+  GstElement* cuda_caps = target.gpu ? MakeElement("capsfilter", "memory", problem) : nullptr;
+  GstElement* analysis = MakeElement(kAnalysisFactory, "analysis", problem);
+  GstElement* sink = MakeElement("fakesink", "sink", problem);
+  if (!decodebin || !memory || (target.gpu && !cuda_caps) || !analysis || !sink) {
+    for (GstElement* e : {decodebin, memory, cuda_caps, analysis, sink})
+      if (e) gst_object_unref(gst_object_ref_sink(e));
+    return parts;
+  }
+  GstCaps* video_only = gst_caps_from_string("video/x-raw(ANY)");
+  g_object_set(decodebin, "uri", uri.c_str(), "caps", video_only, "expose-all-streams", FALSE, nullptr);
+  gst_caps_unref(video_only);
+
+  // cudaupload passes CUDA memory through untouched and uploads system memory;
+  // the caps filter keeps the CPU path in system memory and the GPU path in CUDA memory.
+  GstCaps* memory_caps = gst_caps_from_string(target.gpu ? "video/x-raw(memory:CUDAMemory)" : "video/x-raw");
+  g_object_set(target.gpu ? cuda_caps : memory, "caps", memory_caps, nullptr);
+  gst_caps_unref(memory_caps);
+  if (target.gpu) SetIfPresent(memory, "cuda-device-id", target.cuda_device_id);
+
+  g_object_set(analysis, "signalstats", TRUE, "attach-meta", gboolean(target.figures_in_meta), "post-messages",
+               gboolean(!target.figures_in_meta), nullptr);
+  SetIfPresent(analysis, "cropdetect", TRUE);
+  SetIfPresent(analysis, "field-psnr", TRUE);
+  if (target.gpu) SetIfPresent(analysis, "cuda-device-id", target.cuda_device_id);
+  g_object_set(sink, "sync", gboolean(target.live), nullptr);
+
+  parts.pipeline = gst_pipeline_new(pipeline_name.c_str());
+  gst_bin_add_many(GST_BIN(parts.pipeline), decodebin, memory, analysis, sink, nullptr);
+  bool linked = true;
+  if (target.gpu) {
+    gst_bin_add(GST_BIN(parts.pipeline), cuda_caps);
+    linked = gst_element_link_many(memory, cuda_caps, analysis, sink, nullptr);
+  } else {
+    linked = gst_element_link_many(memory, analysis, sink, nullptr);
+  }
+  if (!linked) {
+    *problem = "cannot link " + std::string(target.gpu ? "cudaupload" : "capsfilter") + " ! cudahistogram ! fakesink";
+    gst_object_unref(parts.pipeline);
+    return AnalysisPipeline();
+  }
+
+  // Both live as long as the pipeline: freed with the decodebin.
+  auto* sort = new SortChoice{target.gpu, target.cuda_device_id};
+  g_signal_connect_data(decodebin, "autoplug-sort", G_CALLBACK(SortFactories), sort,
+                        [](gpointer data, GClosure*) { delete static_cast<SortChoice*>(data); },
+                        GConnectFlags(0));
+  auto* link = new LinkState{memory};
+  g_signal_connect_data(decodebin, "pad-added", G_CALLBACK(OnPadAdded), link,
+                        [](gpointer data, GClosure*) { delete static_cast<LinkState*>(data); },
+                        GConnectFlags(0));
+  g_signal_connect(decodebin, "no-more-pads", G_CALLBACK(OnNoMorePads), link);
+  parts.decodebin = decodebin;
+  parts.analysis = analysis;
+  return parts;
+}
+
+}  // namespace cudahist_tools

@@ -1,0 +1,80 @@
+// The analysis pipeline both programs in tools/ run for one input, and the
+// choice of backend it rests on.
+//
+//   uridecodebin uri=URI caps=video/x-raw(ANY)      (video only)
+//     GPU:  ! cudaupload ! video/x-raw(memory:CUDAMemory)
+//     CPU:  ! capsfilter caps=video/x-raw
+//   ! cudahistogram name=analysis signalstats=true [cropdetect=true field-psnr=true]
+//       cuda-device-id=N, messages (attach-meta=false) or the meta (post-messages=false)
+//   ! fakesink sync=<live>
+//
+// Decoders: on the GPU path nvcodec's NVDEC decoders of the chosen device are
+// tried first (their CUDA memory passes cudaupload untouched); everything else
+// is decoded by GStreamer's CPU decoders and uploaded by cudaupload. Without a
+// GPU no NVDEC decoder is used and the element counts system memory on its CPU
+// backend.
+#pragma once
+
+#include <gst/gst.h>
+
+#include <functional>
+#include <string>
+
+namespace cudahist_tools {
+
+// What this machine offers. Call after gst_init.
+struct Backend {
+  bool gpu = false;
+  int gpu_count = 0;
+  std::string device_name;  // of device 0, when gpu
+  std::string why_not;      // when !gpu, in words a person can act on
+};
+Backend ProbeBackend();
+
+// "GPU: <name> (N devices)" or "CPU backend (<why>)".
+std::string DescribeBackend(const Backend& backend);
+
+struct AnalysisTarget {
+  bool gpu = false;
+  int cuda_device_id = 0;  // which GPU decodes, uploads and counts (gpu only)
+  bool live = false;       // a live source: the sink syncs to the clock
+  // Figures as GstCudaHistogramMeta on each buffer (read in a pad probe),
+  // instead of a bus message per frame.
+  bool figures_in_meta = false;
+};
+
+// The analysis pipeline for one input and its parts. `pipeline` owns the rest.
+struct AnalysisPipeline {
+  GstElement* pipeline = nullptr;
+  GstElement* decodebin = nullptr;  // uridecodebin
+  GstElement* analysis = nullptr;   // cudahistogram
+};
+
+// Builds the pipeline above, or returns an empty one with the reason in
+// `problem` (a missing element names the package or GST_PLUGIN_PATH). When
+// the input has no video stream the pipeline posts an error saying so.
+// `pipeline_name` names the pipeline (and so its messages' source path).
+AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTarget& target,
+                                       const std::string& pipeline_name, std::string* problem);
+
+// Sets the analysis element's bins to one per code value of the negotiated
+// format (256 for 8-bit, 1024 for 10-bit), so that its histograms carry
+// signalstats' *BITDEPTH (frame_figures.h). Costs a larger message per frame.
+void MatchBinsToDepth(GstElement* analysis);
+
+// The cudahistogram properties the analysis sets: signalstats=true, and
+// cropdetect=true / field-psnr=true where this build of the element has them.
+// ("signalstats=true cropdetect=true field-psnr=true", for gst-launch lines.)
+std::string AnalysisProperties();
+
+// Whether the element class has these figures (property present).
+bool ElementHasCropDetect();
+bool ElementHasFieldPsnr();
+
+// A file name or a URI as a URI ("" with `problem` set when it cannot be one).
+std::string InputUri(const std::string& file_or_uri, std::string* problem);
+
+// "<element>: <message> (<debug>)" of an error or warning message.
+std::string ErrorText(GstMessage* message);
+
+}  // namespace cudahist_tools

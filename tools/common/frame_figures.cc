@@ -1,0 +1,264 @@
+#include "frame_figures.h"
+
+#include <gst/video/video.h>
+
+#include "gstcudahistogrammeta.h"
+#include "gvalue_items.h"
+
+#include <cstring>
+
+namespace cudahist_tools {
+namespace {
+
+constexpr FigureFilter kStats = FigureFilter::kSignalStats;
+constexpr FigureFilter kCrop = FigureFilter::kCropDetect;
+constexpr FigureFilter kPsnr = FigureFilter::kPsnr;
+constexpr const char* kBitDepthFields[] = {"y-bitdepth", "u-bitdepth", "v-bitdepth"};
+
+// "depths[N]": component N of the message's per-component "depths" array.
+guint64 Count(const GValue* v) {
+  if (G_VALUE_HOLDS_UINT64(v)) return g_value_get_uint64(v);
+  return G_VALUE_HOLDS_UINT(v) ? g_value_get_uint(v) : 0;
+}
+
+// signalstats' *BITDEPTH: the number of bits set in the OR of every sample
+// value of the component (8 for 10-bit video that only uses multiples of 4).
+// The element's own field where it has one; else read off the component's
+// histogram when it has one bin per code value (the element counted them).
+bool ReadBitDepth(const GstStructure* message, const char* field, guint component, double* value) {
+  gint depth = 0;
+  if (gst_structure_get_int(message, field, &depth)) {
+    *value = depth;
+    return true;
+  }
+  guint bins = 0;
+  const GValue* depths = gst_structure_get_value(message, "depths");
+  const GValue* histograms = gst_structure_get_value(message, "histograms");
+  if (!gst_structure_get_uint(message, "bins", &bins) || component >= ItemCount(depths) ||
+      component >= ItemCount(histograms))
+    return false;
+  const GValue* format_depth = Item(depths, component);
+  if (!G_VALUE_HOLDS_UINT(format_depth) || bins != (1u << g_value_get_uint(format_depth))) return false;
+  const GValue* histogram = Item(histograms, component);
+  guint used = 0;
+  for (guint code = 0; code < ItemCount(histogram); ++code)
+    if (Count(Item(histogram, code))) used |= code;
+  *value = __builtin_popcount(used);
+  return true;
+}
+
+bool ReadField(const GstStructure* message, const FigureField& field, double* value) {
+  for (guint component = 0; component < 3; ++component)
+    if (std::strcmp(field.message_field, kBitDepthFields[component]) == 0)
+      return ReadBitDepth(message, field.message_field, component, value);
+  if (field.integer) {
+    gint integer = 0;
+    if (!gst_structure_get_int(message, field.message_field, &integer)) return false;
+    *value = integer;
+    return true;
+  }
+  return gst_structure_get_double(message, field.message_field, value);
+}
+
+GstClockTime ClockField(const GstStructure* message, const char* name) {
+  guint64 value = GST_CLOCK_TIME_NONE;
+  gst_structure_get_uint64(message, name, &value);
+  return value;
+}
+
+// The meta's value of a figure, by its message field name (the meta's names
+// are the message's with '_' for '-').
+struct MetaFields {
+  const GstCudaSignalStats* stats;
+  const GstCudaQcFigures* qc;
+};
+
+bool MetaSignalStat(const GstCudaSignalStats& s, const std::string& name, double* value) {
+  static const struct {
+    const char* name;
+    gint GstCudaSignalStats::*integer;
+    gdouble GstCudaSignalStats::*real;
+  } kFields[] = {
+      {"y-min", &GstCudaSignalStats::y_min, nullptr},     {"y-low", &GstCudaSignalStats::y_low, nullptr},
+      {"y-avg", nullptr, &GstCudaSignalStats::y_avg},     {"y-high", &GstCudaSignalStats::y_high, nullptr},
+      {"y-max", &GstCudaSignalStats::y_max, nullptr},     {"u-min", &GstCudaSignalStats::u_min, nullptr},
+      {"u-low", &GstCudaSignalStats::u_low, nullptr},     {"u-avg", nullptr, &GstCudaSignalStats::u_avg},
+      {"u-high", &GstCudaSignalStats::u_high, nullptr},   {"u-max", &GstCudaSignalStats::u_max, nullptr},
+      {"v-min", &GstCudaSignalStats::v_min, nullptr},     {"v-low", &GstCudaSignalStats::v_low, nullptr},
+      {"v-avg", nullptr, &GstCudaSignalStats::v_avg},     {"v-high", &GstCudaSignalStats::v_high, nullptr},
+      {"v-max", &GstCudaSignalStats::v_max, nullptr},     {"sat-min", &GstCudaSignalStats::sat_min, nullptr},
+      {"sat-low", &GstCudaSignalStats::sat_low, nullptr}, {"sat-avg", nullptr, &GstCudaSignalStats::sat_avg},
+      {"sat-high", &GstCudaSignalStats::sat_high, nullptr},
+      {"sat-max", &GstCudaSignalStats::sat_max, nullptr}, {"hue-med", &GstCudaSignalStats::hue_med, nullptr},
+      {"hue-avg", nullptr, &GstCudaSignalStats::hue_avg}, {"y-dif", nullptr, &GstCudaSignalStats::y_dif},
+      {"u-dif", nullptr, &GstCudaSignalStats::u_dif},     {"v-dif", nullptr, &GstCudaSignalStats::v_dif},
+      {"brng", nullptr, &GstCudaSignalStats::brng},
+  };
+  for (const auto& f : kFields) {
+    if (name != f.name) continue;
+    *value = f.integer ? double(s.*f.integer) : s.*f.real;
+    return true;
+  }
+  return false;
+}
+
+bool MetaQcFigure(const GstCudaQcFigures& q, const std::string& name, double* value) {
+  static const struct {
+    const char* name;
+    gint GstCudaQcFigures::*integer;
+    gdouble GstCudaQcFigures::*real;
+    gboolean GstCudaQcFigures::*present;
+  } kFields[] = {
+      {"tout", nullptr, &GstCudaQcFigures::tout, &GstCudaQcFigures::has_tout_vrep},
+      {"vrep", nullptr, &GstCudaQcFigures::vrep, &GstCudaQcFigures::has_tout_vrep},
+      {"crop-x1", &GstCudaQcFigures::crop_x1, nullptr, &GstCudaQcFigures::has_crop},
+      {"crop-x2", &GstCudaQcFigures::crop_x2, nullptr, &GstCudaQcFigures::has_crop},
+      {"crop-y1", &GstCudaQcFigures::crop_y1, nullptr, &GstCudaQcFigures::has_crop},
+      {"crop-y2", &GstCudaQcFigures::crop_y2, nullptr, &GstCudaQcFigures::has_crop},
+      {"crop-w", &GstCudaQcFigures::crop_w, nullptr, &GstCudaQcFigures::has_crop},
+      {"crop-h", &GstCudaQcFigures::crop_h, nullptr, &GstCudaQcFigures::has_crop},
+      {"crop-x", &GstCudaQcFigures::crop_x, nullptr, &GstCudaQcFigures::has_crop},
+      {"crop-y", &GstCudaQcFigures::crop_y, nullptr, &GstCudaQcFigures::has_crop},
+      {"psnr-mse-y", nullptr, &GstCudaQcFigures::psnr_mse_y, &GstCudaQcFigures::has_field_psnr},
+      {"psnr-y", nullptr, &GstCudaQcFigures::psnr_y, &GstCudaQcFigures::has_field_psnr},
+      {"psnr-mse-u", nullptr, &GstCudaQcFigures::psnr_mse_u, &GstCudaQcFigures::has_field_psnr},
+      {"psnr-u", nullptr, &GstCudaQcFigures::psnr_u, &GstCudaQcFigures::has_field_psnr},
+      {"psnr-mse-v", nullptr, &GstCudaQcFigures::psnr_mse_v, &GstCudaQcFigures::has_field_psnr},
+      {"psnr-v", nullptr, &GstCudaQcFigures::psnr_v, &GstCudaQcFigures::has_field_psnr},
+      {"psnr-mse-avg", nullptr, &GstCudaQcFigures::psnr_mse_avg, &GstCudaQcFigures::has_field_psnr},
+      {"psnr-avg", nullptr, &GstCudaQcFigures::psnr_avg, &GstCudaQcFigures::has_field_psnr},
+  };
+  for (const auto& f : kFields) {
+    if (name != f.name) continue;
+    if (!(q.*f.present)) return false;
+    *value = f.integer ? double(q.*f.integer) : q.*f.real;
+    return true;
+  }
+  return false;
+}
+
+// signalstats' *BITDEPTH from the meta's counts, as ReadBitDepth from the message's.
+bool MetaBitDepth(const GstCudaHistogramMeta* meta, guint component, double* value) {
+  if (component >= meta->n_components) return false;
+  const gint depth = gst_cuda_histogram_meta_get_component_depth(meta, component);
+  const guint32* counts = gst_cuda_histogram_meta_get_counts(meta, component);
+  if (!counts || depth <= 0 || depth > 16 || meta->bins != (1u << depth)) return false;
+  guint used = 0;
+  for (guint code = 0; code < meta->bins; ++code)
+    if (counts[code]) used |= code;
+  *value = __builtin_popcount(used);
+  return true;
+}
+
+}  // namespace
+
+const std::vector<FigureField>& FrameFigureFields() {
+  static const std::vector<FigureField> fields = {
+      {"y-min", "lavfi.signalstats.YMIN", kStats, true},
+      {"y-low", "lavfi.signalstats.YLOW", kStats, true},
+      {"y-avg", "lavfi.signalstats.YAVG", kStats, false},
+      {"y-high", "lavfi.signalstats.YHIGH", kStats, true},
+      {"y-max", "lavfi.signalstats.YMAX", kStats, true},
+      {"u-min", "lavfi.signalstats.UMIN", kStats, true},
+      {"u-low", "lavfi.signalstats.ULOW", kStats, true},
+      {"u-avg", "lavfi.signalstats.UAVG", kStats, false},
+      {"u-high", "lavfi.signalstats.UHIGH", kStats, true},
+      {"u-max", "lavfi.signalstats.UMAX", kStats, true},
+      {"v-min", "lavfi.signalstats.VMIN", kStats, true},
+      {"v-low", "lavfi.signalstats.VLOW", kStats, true},
+      {"v-avg", "lavfi.signalstats.VAVG", kStats, false},
+      {"v-high", "lavfi.signalstats.VHIGH", kStats, true},
+      {"v-max", "lavfi.signalstats.VMAX", kStats, true},
+      {"sat-min", "lavfi.signalstats.SATMIN", kStats, true},
+      {"sat-low", "lavfi.signalstats.SATLOW", kStats, true},
+      {"sat-avg", "lavfi.signalstats.SATAVG", kStats, false},
+      {"sat-high", "lavfi.signalstats.SATHIGH", kStats, true},
+      {"sat-max", "lavfi.signalstats.SATMAX", kStats, true},
+      {"hue-med", "lavfi.signalstats.HUEMED", kStats, true},
+      {"hue-avg", "lavfi.signalstats.HUEAVG", kStats, false},
+      {"y-dif", "lavfi.signalstats.YDIF", kStats, false},
+      {"u-dif", "lavfi.signalstats.UDIF", kStats, false},
+      {"v-dif", "lavfi.signalstats.VDIF", kStats, false},
+      {"y-bitdepth", "lavfi.signalstats.YBITDEPTH", kStats, true},
+      {"u-bitdepth", "lavfi.signalstats.UBITDEPTH", kStats, true},
+      {"v-bitdepth", "lavfi.signalstats.VBITDEPTH", kStats, true},
+      {"tout", "lavfi.signalstats.TOUT", kStats, false},
+      {"vrep", "lavfi.signalstats.VREP", kStats, false},
+      {"brng", "lavfi.signalstats.BRNG", kStats, false},
+      {"crop-x1", "lavfi.cropdetect.x1", kCrop, true},
+      {"crop-x2", "lavfi.cropdetect.x2", kCrop, true},
+      {"crop-y1", "lavfi.cropdetect.y1", kCrop, true},
+      {"crop-y2", "lavfi.cropdetect.y2", kCrop, true},
+      {"crop-w", "lavfi.cropdetect.w", kCrop, true},
+      {"crop-h", "lavfi.cropdetect.h", kCrop, true},
+      {"crop-x", "lavfi.cropdetect.x", kCrop, true},
+      {"crop-y", "lavfi.cropdetect.y", kCrop, true},
+      {"psnr-mse-y", "lavfi.psnr.mse.y", kPsnr, false},
+      {"psnr-y", "lavfi.psnr.psnr.y", kPsnr, false},
+      {"psnr-mse-u", "lavfi.psnr.mse.u", kPsnr, false},
+      {"psnr-u", "lavfi.psnr.psnr.u", kPsnr, false},
+      {"psnr-mse-v", "lavfi.psnr.mse.v", kPsnr, false},
+      {"psnr-v", "lavfi.psnr.psnr.v", kPsnr, false},
+      {"psnr-mse-avg", "lavfi.psnr.mse_avg", kPsnr, false},
+      {"psnr-avg", "lavfi.psnr.psnr_avg", kPsnr, false},
+  };
+  return fields;
+}
+
+std::string ReadFrameFigures(GstBuffer* buffer, FrameFigures* figures) {
+  const GstCudaHistogramMeta* meta = gst_buffer_get_cuda_histogram_meta(buffer);
+  if (!meta) return "the frame has no GstCudaHistogramMeta (is attach-meta=true?)";
+  const GstCudaSignalStats* stats = gst_cuda_histogram_meta_get_signalstats(meta);
+  if (!stats) return "the frame's meta has no signalstats figures (is signalstats=true, and is the format YUV?)";
+  const GstCudaQcFigures* qc = gst_cuda_histogram_meta_get_qc_figures(meta);
+  figures->timestamp = GST_BUFFER_PTS(buffer);
+  figures->duration = GST_BUFFER_DURATION(buffer);
+  figures->width = meta->width;
+  figures->height = meta->height;
+  const std::vector<FigureField>& fields = FrameFigureFields();
+  figures->values.assign(fields.size(), 0.0);
+  figures->present.assign(fields.size(), false);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    double value = 0;
+    bool found = MetaSignalStat(*stats, fields[i].message_field, &value) ||
+                 (qc && MetaQcFigure(*qc, fields[i].message_field, &value));
+    for (guint component = 0; component < 3 && !found; ++component)
+      if (std::strcmp(fields[i].message_field, kBitDepthFields[component]) == 0)
+        found = MetaBitDepth(meta, component, &value);
+    figures->values[i] = value;
+    figures->present[i] = found;
+  }
+  return "";
+}
+
+const GstStructure* AnalysisMessage(GstMessage* message) {
+  if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_ELEMENT) return nullptr;
+  const GstStructure* s = gst_message_get_structure(message);
+  return (s && gst_structure_has_name(s, "cudahistogram")) ? s : nullptr;
+}
+
+std::string ReadFrameFigures(const GstStructure* message, FrameFigures* figures) {
+  if (!message || !gst_structure_has_name(message, "cudahistogram")) return "not a cudahistogram message";
+  if (!gst_structure_has_field(message, "y-min"))
+    return "the message has no signalstats figures (is signalstats=true, and is the format YUV?)";
+  figures->timestamp = ClockField(message, "timestamp");
+  figures->stream_time = ClockField(message, "stream-time");
+  figures->running_time = ClockField(message, "running-time");
+  figures->duration = ClockField(message, "duration");
+  const gchar* format = gst_structure_get_string(message, "format");
+  figures->format = format ? format : "";
+  gst_structure_get_uint(message, "width", &figures->width);
+  gst_structure_get_uint(message, "height", &figures->height);
+  const std::vector<FigureField>& fields = FrameFigureFields();
+  figures->values.assign(fields.size(), 0.0);
+  figures->present.assign(fields.size(), false);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    double value = 0;
+    if (!ReadField(message, fields[i], &value)) continue;
+    figures->values[i] = value;
+    figures->present[i] = true;
+  }
+  return "";
+}
+
+}  // namespace cudahist_tools

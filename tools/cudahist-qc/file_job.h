@@ -1,0 +1,95 @@
+// One file's analysis: its pipeline (tools/common), the frame attributes
+// taken from the decoded buffers and the demuxer's packets, the element's
+// figures from the bus, and the report they are written to as they arrive.
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include "analysis_pipeline.h"
+#include "frame_attributes.h"
+#include "qctools_report.h"
+
+namespace qc {
+
+struct JobResult {
+  enum class Status { kWritten, kSkipped, kFailed };
+  std::string input, report;
+  Status status = Status::kFailed;
+  std::string error;
+  std::string decoder;  // the decoder factory decodebin chose
+  std::string backend;  // "gpu:N" or "cpu"
+  bool has_audio = false;
+  guint64 frames = 0;
+  double seconds = 0;
+};
+
+class FileJob {
+ public:
+  FileJob(const std::string& input, const std::string& report, const cudahist_tools::AnalysisTarget& target,
+          bool overwrite, std::function<void(FileJob*)> on_done);
+  // Stops the pipeline. Not from inside the job's own callbacks (the
+  // scheduler releases finished jobs from the main loop).
+  ~FileJob();
+  FileJob(const FileJob&) = delete;
+  FileJob& operator=(const FileJob&) = delete;
+
+  // Starts the pipeline. When it cannot start, on_done has already been called.
+  void Start();
+  // Done fraction from the last frame's time and the input's duration (0 when unknown).
+  double Progress() const;
+  const JobResult& result() const { return result_; }
+  // The decoder decodebin chose so far ("" before it chose), for the progress bars.
+  std::string decoder() const;
+  int cuda_device_id() const { return target_.cuda_device_id; }
+
+ private:
+  static gboolean OnBusMessage(GstBus*, GstMessage* message, gpointer self);
+  static GstPadProbeReturn OnAnalysisOutput(GstPad* pad, GstPadProbeInfo* info, gpointer self);
+  static void OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer self);
+  static void OnDemuxerPad(GstElement*, GstPad* pad, gpointer self);
+  static void OnDemuxerDone(GstElement*, gpointer self);
+  // The error to report for a failed pipeline: what the input lacks, where known.
+  std::string Explain(const std::string& pipeline_error) const;
+  // "" or why the frames decoded do not reach the end the container declares.
+  std::string Truncation() const;
+  // The frame's element and its report entry; "" or the problem.
+  std::string WriteFrame(GstBuffer* buffer);
+  void Fail(const std::string& error);
+  void Succeed();
+  void Stop();
+
+  cudahist_tools::AnalysisTarget target_;
+  bool overwrite_;
+  std::function<void(FileJob*)> on_done_;
+  JobResult result_;
+  cudahist_tools::AnalysisPipeline parts_;
+  guint bus_watch_ = 0;
+  ReportWriter writer_;
+  PacketLedger ledger_;
+  gint64 started_us_ = 0;
+  // Written by the streaming thread, read by the main loop's progress bars.
+  std::atomic<GstClockTime> duration_{GST_CLOCK_TIME_NONE}, position_{0};
+  std::atomic<guint64> frames_written_{0};
+  bool finished_ = false;
+  std::atomic<GstClockTime> last_frame_end_{0};
+  std::string missing_decoder_;  // what decodebin found no decoder for
+
+  // Set in the streaming threads: what the demuxer exposed.
+  std::atomic<bool> demuxer_done_{false}, demuxer_has_video_{false};
+
+  // The streaming thread's state; the report is written there too.
+  mutable std::mutex mutex_;
+  std::string stream_error_;
+  GstVideoInfo info_;
+  bool have_info_ = false;
+  GstSegment segment_;
+};
+
+}  // namespace qc

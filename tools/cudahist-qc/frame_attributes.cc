@@ -1,0 +1,178 @@
+#include "frame_attributes.h"
+
+#include <cstring>
+
+namespace qc {
+namespace {
+
+bool HasKlass(GstElement* element, const char* word) {
+  GstElementFactory* factory = gst_element_get_factory(element);
+  const gchar* klass = factory ? gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS) : nullptr;
+  return klass && std::strstr(klass, word);
+}
+
+std::string CapsName(GstPad* pad) {
+  GstCaps* caps = gst_pad_get_current_caps(pad);
+  if (!caps) caps = gst_pad_query_caps(pad, nullptr);
+  std::string name = caps && !gst_caps_is_empty(caps) ? gst_structure_get_name(gst_caps_get_structure(caps, 0)) : "";
+  if (caps) gst_caps_unref(caps);
+  return name;
+}
+
+// Codecs whose every picture is coded on its own (FFmpeg reports pict_type I).
+bool IsIntraOnlyCodec(const std::string& caps_name) {
+  static const char* const kIntraOnly[] = {"video/x-ffv",      "video/x-prores", "video/x-dv",
+                                           "image/jpeg",       "image/x-j2c",    "image/x-jpc",
+                                           "video/x-huffyuv",  "video/x-dnxhd",  "video/x-raw",
+                                           "video/x-cineform", "image/png"};
+  for (const char* name : kIntraOnly)
+    if (caps_name == name) return true;
+  return false;
+}
+
+std::string YuvName(const GstVideoFormatInfo* info) {
+  static const struct {
+    guint w_sub, h_sub;
+    const char* name;
+  } kSampling[] = {{0, 0, "444"}, {1, 0, "422"}, {1, 1, "420"}, {2, 0, "411"}, {2, 2, "410"}, {0, 1, "440"}};
+  const guint depth = GST_VIDEO_FORMAT_INFO_DEPTH(info, 0);
+  std::string name;
+  for (const auto& s : kSampling)
+    if (GST_VIDEO_FORMAT_INFO_W_SUB(info, 1) == s.w_sub && GST_VIDEO_FORMAT_INFO_H_SUB(info, 1) == s.h_sub)
+      name = std::string(GST_VIDEO_FORMAT_INFO_HAS_ALPHA(info) ? "yuva" : "yuv") + s.name + "p";
+  if (name.empty()) return "";
+  return depth > 8 ? name + std::to_string(depth) + (GST_VIDEO_FORMAT_INFO_IS_LE(info) ? "le" : "be") : name;
+}
+
+}  // namespace
+
+std::string FfmpegPixelFormat(GstVideoFormat format) {
+  static const struct {
+    GstVideoFormat format;
+    const char* name;
+  } kNamed[] = {
+      {GST_VIDEO_FORMAT_YUY2, "yuyv422"}, {GST_VIDEO_FORMAT_UYVY, "uyvy422"},  {GST_VIDEO_FORMAT_RGB, "rgb24"},
+      {GST_VIDEO_FORMAT_BGR, "bgr24"},    {GST_VIDEO_FORMAT_RGBA, "rgba"},     {GST_VIDEO_FORMAT_BGRA, "bgra"},
+      {GST_VIDEO_FORMAT_ARGB, "argb"},    {GST_VIDEO_FORMAT_ABGR, "abgr"},     {GST_VIDEO_FORMAT_RGBx, "rgb0"},
+      {GST_VIDEO_FORMAT_BGRx, "bgr0"},    {GST_VIDEO_FORMAT_GBR, "gbrp"},      {GST_VIDEO_FORMAT_GBRA, "gbrap"},
+      {GST_VIDEO_FORMAT_GRAY8, "gray"},   {GST_VIDEO_FORMAT_GRAY16_LE, "gray16le"},
+      {GST_VIDEO_FORMAT_v210, "yuv422p10le"},
+  };
+  for (const auto& named : kNamed)
+    if (named.format == format) return named.name;
+  const GstVideoFormatInfo* info = gst_video_format_get_info(format);
+  return info && GST_VIDEO_FORMAT_INFO_IS_YUV(info) ? YuvName(info) : "";
+}
+
+FrameAttributes AttributesOfBuffer(GstBuffer* buffer, const GstVideoInfo& info, const GstSegment& segment) {
+  FrameAttributes a;
+  const GstClockTime pts = GST_BUFFER_PTS(buffer);
+  if (GST_CLOCK_TIME_IS_VALID(pts)) a.pts_time = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, pts);
+  a.duration = GST_BUFFER_DURATION(buffer);
+  a.key_frame = !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT);
+  a.width = GST_VIDEO_INFO_WIDTH(&info);
+  a.height = GST_VIDEO_INFO_HEIGHT(&info);
+  a.pix_fmt = FfmpegPixelFormat(GST_VIDEO_INFO_FORMAT(&info));
+  a.sample_aspect_ratio = std::to_string(GST_VIDEO_INFO_PAR_N(&info)) + ":" + std::to_string(GST_VIDEO_INFO_PAR_D(&info));
+  const GstVideoInterlaceMode mode = GST_VIDEO_INFO_INTERLACE_MODE(&info);
+  a.interlaced = mode == GST_VIDEO_INTERLACE_MODE_INTERLEAVED ||
+                 (mode == GST_VIDEO_INTERLACE_MODE_MIXED && GST_BUFFER_FLAG_IS_SET(buffer, GST_VIDEO_BUFFER_FLAG_INTERLACED));
+  a.top_field_first = a.interlaced && (GST_BUFFER_FLAG_IS_SET(buffer, GST_VIDEO_BUFFER_FLAG_TFF) ||
+                                       GST_VIDEO_INFO_FIELD_ORDER(&info) == GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST);
+  a.repeat_pict = GST_BUFFER_FLAG_IS_SET(buffer, GST_VIDEO_BUFFER_FLAG_RFF) ? 1 : 0;
+  return a;
+}
+
+void PacketLedger::Watch(GstElement* pipeline) {
+  g_signal_connect(pipeline, "deep-element-added", G_CALLBACK(OnElementAdded), this);
+}
+
+void PacketLedger::OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer self) {
+  PacketLedger* ledger = static_cast<PacketLedger*>(self);
+  if (HasKlass(element, "Demux")) {
+    {
+      std::lock_guard<std::mutex> lock(ledger->mutex_);
+      ledger->watching_ = true;
+      GstElementFactory* factory = gst_element_get_factory(element);
+      if (factory && std::strcmp(GST_OBJECT_NAME(factory), "matroskademux") == 0) {
+        ledger->time_base_num_ = 1;  // Matroska's default TimecodeScale of 1 ms
+        ledger->time_base_den_ = 1000;
+      }
+    }
+    GstPad* sink = gst_element_get_static_pad(element, "sink");
+    if (sink) {
+      gst_pad_add_probe(sink, GstPadProbeType(GST_PAD_PROBE_TYPE_PULL | GST_PAD_PROBE_TYPE_BUFFER), OnRangeRead,
+                        self, nullptr);
+      gst_object_unref(sink);
+    }
+    g_signal_connect(element, "pad-added", G_CALLBACK(OnPadAdded), self);
+  } else if (HasKlass(element, "Parser") && HasKlass(element, "Video")) {
+    // An elementary stream has no demuxer: its parser's frames are the packets.
+    std::lock_guard<std::mutex> lock(ledger->mutex_);
+    if (ledger->watching_) return;
+    GstPad* src = gst_element_get_static_pad(element, "src");
+    if (!src) return;
+    ledger->watching_ = true;
+    gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, OnPacket, self, nullptr);
+    gst_object_unref(src);
+  }
+}
+
+void PacketLedger::OnPadAdded(GstElement*, GstPad* pad, gpointer self) {
+  const std::string caps = CapsName(pad);
+  if (caps.rfind("video/", 0) != 0 && caps.rfind("image/", 0) != 0) return;
+  PacketLedger* ledger = static_cast<PacketLedger*>(self);
+  {
+    std::lock_guard<std::mutex> lock(ledger->mutex_);
+    ledger->intra_only_ = IsIntraOnlyCodec(caps);
+  }
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, OnPacket, self, nullptr);
+}
+
+GstPadProbeReturn PacketLedger::OnRangeRead(GstPad*, GstPadProbeInfo* info, gpointer self) {
+  GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  if (!buffer || GST_BUFFER_OFFSET(buffer) == GST_BUFFER_OFFSET_NONE) return GST_PAD_PROBE_OK;
+  PacketLedger* ledger = static_cast<PacketLedger*>(self);
+  std::lock_guard<std::mutex> lock(ledger->mutex_);
+  ledger->last_read_size_ = int64_t(gst_buffer_get_size(buffer));
+  ledger->last_read_offset_ = int64_t(GST_BUFFER_OFFSET(buffer));
+  return GST_PAD_PROBE_OK;
+}
+
+GstPadProbeReturn PacketLedger::OnPacket(GstPad*, GstPadProbeInfo* info, gpointer self) {
+  GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  if (!buffer || !GST_BUFFER_PTS_IS_VALID(buffer)) return GST_PAD_PROBE_OK;
+  PacketLedger* ledger = static_cast<PacketLedger*>(self);
+  const int64_t size = int64_t(gst_buffer_get_size(buffer));
+  std::lock_guard<std::mutex> lock(ledger->mutex_);
+  const int64_t pos = ledger->last_read_size_ == size ? ledger->last_read_offset_ : -1;
+  ledger->last_read_size_ = -1;
+  ledger->packets_[GST_BUFFER_PTS(buffer)] =
+      Packet{size, pos, !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT)};
+  return GST_PAD_PROBE_OK;
+}
+
+bool PacketLedger::Take(GstClockTime pts, int64_t* size, int64_t* pos, bool* key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto packet = packets_.find(pts);
+  if (packet == packets_.end()) return false;
+  *size = packet->second.size;
+  *pos = packet->second.pos;
+  *key = packet->second.key;
+  // Packets older than this frame that no frame took (dropped by the decoder) are forgotten.
+  packets_.erase(packets_.begin(), std::next(packet));
+  return true;
+}
+
+bool PacketLedger::IntraOnly() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return intra_only_;
+}
+
+void PacketLedger::TimeBase(int* num, int* den) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  *num = time_base_num_;
+  *den = time_base_den_;
+}
+
+}  // namespace qc

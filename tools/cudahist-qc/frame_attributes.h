@@ -1,0 +1,83 @@
+// What ffprobe prints as a video frame's attributes, found in GStreamer:
+// the demuxer's packets (size, position, key flag, matched to the decoded
+// frame by PTS), the decoded buffer (timestamps, interlace flags) and its caps
+// (size, aspect ratio, pixel format).
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace qc {
+
+// One frame's attributes. Unknown values are left out of the report, as
+// ffprobe leaves out "N/A" fields in its XML.
+struct FrameAttributes {
+  GstClockTime pts_time = GST_CLOCK_TIME_NONE;  // stream time of the PTS
+  GstClockTime duration = GST_CLOCK_TIME_NONE;
+  bool key_frame = false;
+  int64_t pkt_pos = -1;   // byte offset of the packet in the file; -1 unknown
+  int64_t pkt_size = -1;  // bytes of the packet; -1 unknown
+  int width = 0, height = 0;
+  std::string pix_fmt;                   // FFmpeg's name
+  std::string sample_aspect_ratio;       // "1:1"
+  char pict_type = '?';                  // 'I' where known, else '?'
+  bool interlaced = false, top_field_first = false;
+  int repeat_pict = 0;
+  int time_base_num = 0, time_base_den = 0;  // the stream's, when the container's is known
+};
+
+// FFmpeg's pixel format name for the samples of a GStreamer format as
+// FFmpeg's software decoders present them ("yuv420p" for I420 and for
+// NVDEC's NV12; "yuv422p10le" for I422_10LE), or "" when there is none.
+std::string FfmpegPixelFormat(GstVideoFormat format);
+
+// The packets of the video stream as the demuxer sends them to the decoder
+// (a probe on the demuxer's video pad), and the file ranges it read (a probe
+// on its sink pad in pull mode): a packet's position is the offset of the
+// range read just before it when that range is exactly the packet (qtdemux
+// reads each sample so); otherwise it is unknown. Thread-safe: probes run in the
+// streaming threads, lookups in the main loop's.
+class PacketLedger {
+ public:
+  // Hooks the ledger onto the demuxer (or, without one, the parser) that
+  // decodebin plugs: connect to the pipeline's "deep-element-added".
+  void Watch(GstElement* pipeline);
+
+  // The packet of the decoded frame with this PTS (the demuxer's running PTS),
+  // forgotten once taken. False when none was seen.
+  bool Take(GstClockTime pts, int64_t* size, int64_t* pos, bool* key);
+
+  // Whether packets are intra-only (FFV1, ProRes, DV, JPEG...): every frame's pict_type is I.
+  bool IntraOnly() const;
+  // The container's time base when it is fixed by the format (Matroska: 1/1000).
+  void TimeBase(int* num, int* den) const;
+
+ private:
+  struct Packet {
+    int64_t size, pos;
+    bool key;
+  };
+  static void OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer self);
+  static void OnPadAdded(GstElement* element, GstPad* pad, gpointer self);
+  static GstPadProbeReturn OnPacket(GstPad*, GstPadProbeInfo* info, gpointer self);
+  static GstPadProbeReturn OnRangeRead(GstPad*, GstPadProbeInfo* info, gpointer self);
+  void WatchPacketPad(GstPad* pad);
+
+  mutable std::mutex mutex_;
+  std::map<GstClockTime, Packet> packets_;
+  int64_t last_read_size_ = -1, last_read_offset_ = -1;
+  bool watching_ = false;
+  bool intra_only_ = false;
+  int time_base_num_ = 0, time_base_den_ = 0;
+};
+
+// Attributes of a decoded buffer with its caps, before the packet's are added
+// (key_frame is the decoder's until the packet's flag replaces it; pict_type is left '?').
+FrameAttributes AttributesOfBuffer(GstBuffer* buffer, const GstVideoInfo& info, const GstSegment& segment);
+
+}  // namespace qc

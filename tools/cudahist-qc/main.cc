@@ -1,0 +1,239 @@
+// cudahist-qc: QCTools reports (FILE.qctools.xml.gz) for video files, their
+// figures computed by the cudahistogram element on the GPU (or its CPU
+// backend), many files at once.
+#include <glib-unix.h>
+#include <gst/gst.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis_pipeline.h"
+#include "file_job.h"
+#include "input_files.h"
+#include "progress.h"
+
+namespace {
+
+constexpr const char* kSummary =
+    "Writes a QCTools report, FILE.qctools.xml.gz, for each video FILE and for every video file\n"
+    "below each DIR: the document QCTools' qcli writes (ffprobe's XML with FFmpeg's lavfi.* tags of\n"
+    "signalstats=stat=tout+vrep+brng, cropdetect=reset=1 and the PSNR between the two fields), computed\n"
+    "by the cudahistogram element. QCTools, qct-parse and other readers of qcli's reports read it.\n"
+    "\n"
+    "Decoding: NVDEC where a GPU decodes the codec; otherwise GStreamer's CPU decoders, with frames\n"
+    "uploaded to the GPU; without a GPU, the element's CPU backend. Reports are video-only: audio\n"
+    "(qcli's lavfi.r128.* loudness) is not analysed.\n"
+    "\n"
+    "A report that exists is left alone and its file skipped, so an interrupted run resumes where it\n"
+    "stopped (--force writes them again). A report is written under a temporary name and renamed when\n"
+    "complete. Each file is independent: spread a collection over machines with GNU parallel or a\n"
+    "batch scheduler (docs/qc.md).\n"
+    "\n"
+    "On a terminal: a progress bar per file and overall. Otherwise: one JSON object per file on\n"
+    "stdout ({\"input\",\"report\",\"status\":\"written|skipped|failed\",\"error\",\"frames\",\"fps\",...})\n"
+    "and a last {\"summary\":true,...}. The exit status is 0 when every file has its report, 1 when\n"
+    "any failed (each error names its file), 2 for a wrong command line.\n"
+    "\n"
+    "Examples:\n"
+    "  cudahist-qc tape01.mov                     # writes tape01.mov.qctools.xml.gz beside it\n"
+    "  cudahist-qc -j 8 /archive/batch7           # every video below the folder, 8 at once\n"
+    "  cudahist-qc -o /reports /archive/batch7    # reports under /reports, mirroring the folders\n"
+    "  cudahist-qc --cpu clip.mkv                 # the CPU backend even with a GPU";
+
+struct Options {
+  gint jobs = 0;
+  gchar* output_dir = nullptr;
+  gboolean force = FALSE;
+  gboolean cpu = FALSE;
+  gchar** inputs = nullptr;
+};
+
+// Pipelines at once when -j is not given: NVDEC and the counting run beside
+// each other, so a few files per GPU keep it busy; the CPU decoders already
+// use every core per file, so half the cores is enough there.
+int DefaultJobs(const cudahist_tools::Backend& backend) {
+  const int cores = int(g_get_num_processors());
+  if (backend.gpu) return std::max(2, std::min(4 * backend.gpu_count, 2 * cores));
+  return std::max(1, cores / 2);
+}
+
+class Scheduler {
+ public:
+  Scheduler(std::vector<qc::InputFile> inputs, const Options& options, const cudahist_tools::Backend& backend,
+            int jobs, bool interactive)
+      : pending_(inputs.begin(), inputs.end()), options_(options), backend_(backend), jobs_(jobs),
+        progress_(interactive, inputs.size()), loop_(g_main_loop_new(nullptr, FALSE)) {
+    device_load_.assign(std::max(1, backend.gpu_count), 0);
+  }
+  ~Scheduler() { g_main_loop_unref(loop_); }
+
+  // Runs every input; returns the number that failed.
+  size_t Run(bool interactive) {
+    const gint64 start = g_get_monotonic_time();
+    g_idle_add(&Scheduler::StartMoreOnIdle, this);
+    const guint redraw = interactive ? g_timeout_add(200, &Scheduler::Redraw, this) : 0;
+    // Interrupted: the running jobs are released, which deletes their unfinished reports.
+    const guint interrupt = g_unix_signal_add(SIGINT, &Scheduler::Interrupt, this);
+    const guint terminate = g_unix_signal_add(SIGTERM, &Scheduler::Interrupt, this);
+    g_main_loop_run(loop_);
+    g_source_remove(interrupt);
+    g_source_remove(terminate);
+    if (redraw) g_source_remove(redraw);
+    if (interrupted_) {
+      running_.clear();
+      finished_.clear();
+      std::fprintf(stderr, "cudahist-qc: interrupted; unfinished reports were not kept\n");
+      return progress_.failed() + 1;
+    }
+    progress_.Summary(double(g_get_monotonic_time() - start) / 1e6);
+    return progress_.failed();
+  }
+
+ private:
+  static gboolean StartMoreOnIdle(gpointer self) {
+    static_cast<Scheduler*>(self)->StartMore();
+    return G_SOURCE_REMOVE;
+  }
+
+  static gboolean Interrupt(gpointer self) {
+    Scheduler* s = static_cast<Scheduler*>(self);
+    s->interrupted_ = true;
+    g_main_loop_quit(s->loop_);
+    return G_SOURCE_CONTINUE;
+  }
+
+  static gboolean Redraw(gpointer self) {
+    Scheduler* s = static_cast<Scheduler*>(self);
+    std::vector<const qc::FileJob*> running;
+    for (const auto& job : s->running_) running.push_back(job.get());
+    s->progress_.Draw(running);
+    return G_SOURCE_CONTINUE;
+  }
+
+  int LeastLoadedDevice() const {
+    int device = 0;
+    for (int d = 1; d < int(device_load_.size()); ++d)
+      if (device_load_[d] < device_load_[device]) device = d;
+    return device;
+  }
+
+  void StartMore() {
+    while (!pending_.empty() && int(running_.size()) < jobs_) {
+      qc::InputFile input = pending_.front();
+      pending_.pop_front();
+      if (!input.error.empty()) {
+        qc::JobResult failed;
+        failed.input = input.path;
+        failed.error = input.error;
+        progress_.Finished(failed);
+        continue;
+      }
+      cudahist_tools::AnalysisTarget target;
+      target.gpu = backend_.gpu && !options_.cpu;
+      target.figures_in_meta = true;
+      target.cuda_device_id = target.gpu ? LeastLoadedDevice() : 0;
+      ++device_load_[target.cuda_device_id];
+      running_.push_back(std::make_unique<qc::FileJob>(input.path, input.report, target, options_.force,
+                                                       [this](qc::FileJob* job) { OnJobDone(job); }));
+      running_.back()->Start();
+    }
+    if (pending_.empty() && running_.empty()) g_main_loop_quit(loop_);
+  }
+
+  // Called from inside the job's own callbacks: the job is released later, from the loop.
+  void OnJobDone(qc::FileJob* job) {
+    progress_.Finished(job->result());
+    --device_load_[job->cuda_device_id()];
+    for (auto it = running_.begin(); it != running_.end(); ++it) {
+      if (it->get() != job) continue;
+      finished_.push_back(std::move(*it));
+      running_.erase(it);
+      break;
+    }
+    g_idle_add(&Scheduler::ReleaseAndContinue, this);
+  }
+
+  static gboolean ReleaseAndContinue(gpointer self) {
+    Scheduler* s = static_cast<Scheduler*>(self);
+    s->finished_.clear();
+    s->StartMore();
+    return G_SOURCE_REMOVE;
+  }
+
+  std::deque<qc::InputFile> pending_;
+  const Options& options_;
+  cudahist_tools::Backend backend_;
+  int jobs_;
+  qc::Progress progress_;
+  GMainLoop* loop_;
+  std::vector<int> device_load_;
+  std::vector<std::unique_ptr<qc::FileJob>> running_, finished_;
+  bool interrupted_ = false;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A full disk or a file-size limit must fail the write with an error, not kill the process.
+  std::signal(SIGXFSZ, SIG_IGN);
+  Options options;
+  const GOptionEntry entries[] = {
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &options.jobs,
+       "Files analysed at once (default: 4 per GPU, or half the CPU cores without one); "
+       "with several GPUs the files are spread over them",
+       "N"},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &options.output_dir,
+       "Write the reports into DIR (a FILE's by its name, a DIR's files' by their path below it) "
+       "instead of beside each file",
+       "DIR"},
+      {"force", 'f', 0, G_OPTION_ARG_NONE, &options.force, "Write reports that already exist again", nullptr},
+      {"cpu", 0, 0, G_OPTION_ARG_NONE, &options.cpu,
+       "Decode on the CPU and count in system memory (the element's CPU backend) even with a GPU", nullptr},
+      {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &options.inputs, nullptr, "FILE|DIR..."},
+      {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
+  GOptionContext* context = g_option_context_new("- QCTools reports from the GPU");
+  g_option_context_set_description(context, kSummary);
+  g_option_context_add_main_entries(context, entries, nullptr);
+  g_option_context_add_group(context, gst_init_get_option_group());
+  GError* error = nullptr;
+  if (!g_option_context_parse(context, &argc, &argv, &error)) {
+    std::fprintf(stderr, "cudahist-qc: %s (see --help)\n", error->message);
+    return 2;
+  }
+  g_option_context_free(context);
+  if (!options.inputs || !options.inputs[0]) {
+    std::fprintf(stderr, "cudahist-qc: name at least one FILE or DIR (see --help)\n");
+    return 2;
+  }
+  if (options.jobs < 0) {
+    std::fprintf(stderr, "cudahist-qc: -j takes a positive number of files\n");
+    return 2;
+  }
+  gst_init(nullptr, nullptr);
+  const cudahist_tools::Backend backend = cudahist_tools::ProbeBackend();
+  const int jobs = options.jobs > 0 ? options.jobs : DefaultJobs(backend);
+  const bool interactive = isatty(STDERR_FILENO);
+  if (interactive)
+    std::fprintf(stderr, "cudahist-qc: %s; %d file%s at once\n",
+                 options.cpu ? "--cpu: CPU backend" : cudahist_tools::DescribeBackend(backend).c_str(), jobs,
+                 jobs == 1 ? "" : "s");
+
+  std::vector<std::string> arguments;
+  for (gchar** input = options.inputs; *input; ++input) arguments.push_back(*input);
+  std::vector<qc::InputFile> inputs =
+      qc::CollectInputs(arguments, options.output_dir ? options.output_dir : "");
+  size_t failed = 0;
+  {
+    Scheduler scheduler(std::move(inputs), options, backend, jobs, interactive);
+    failed = scheduler.Run(interactive);
+  }
+  g_strfreev(options.inputs);
+  g_free(options.output_dir);
+  return failed ? 1 : 0;
+}

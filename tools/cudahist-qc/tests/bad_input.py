@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""cudahist-qc on bad input: each problem is a clear error naming its file,
+the other files still get their reports, the exit status is non-zero, and no
+report (or temporary file) is left for a file that failed.
+
+  - a file with no video (audio only);
+  - a truncated file (Matroska cut in half: the demuxer meets the end early);
+  - an unsupported codec (a Matroska codec ID no GStreamer decoder takes);
+  - an unreadable folder (mode 000; run as nobody when we are root);
+  - paths with spaces and non-ASCII characters (every file below has both);
+  - a full disk while writing (a file-size limit, RLIMIT_FSIZE: the write fails with EFBIG);
+  - an existing report: left alone and skipped, replaced with --force.
+
+Usage: bad_input.py CUDAHIST_QC.  Exit: 0 pass, 1 fail, 77 skip (no ffmpeg).
+"""
+import gzip
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what)
+    if not condition:
+        failures.append(what)
+
+
+def ffmpeg(*args):
+    subprocess.run(["ffmpeg", "-v", "error", "-y"] + list(args), check=True)
+
+
+def run_qc(qc, args, preexec=None, user=None):
+    command = [qc] + args
+    if user is not None:
+        command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"] + command
+    p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec)
+    lines = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    by_input = {line["input"]: line for line in lines if "input" in line}
+    summary = next((line for line in lines if line.get("summary")), {})
+    return p, by_input, summary
+
+
+def leftovers(folder):
+    return [name for _, _, names in os.walk(folder) for name in names if ".partial-" in name]
+
+
+def main():
+    qc = sys.argv[1]
+    if not shutil.which("ffmpeg"):
+        print("SKIP: ffmpeg not installed")
+        return 77
+    work = tempfile.mkdtemp(prefix="qc bad input ")
+    try:
+        os.chmod(work, 0o755)
+        clips = os.path.join(work, "clips ünïcode")
+        os.makedirs(clips)
+        good = os.path.join(clips, "good clip é.mkv")
+        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "5", "-c:v", "ffv1", good)
+        audio = os.path.join(clips, "audio only ü.mka")
+        ffmpeg("-f", "lavfi", "-i", "sine=duration=1", "-c:a", "pcm_s16le", audio)
+        whole = os.path.join(work, "whole.mkv")
+        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "100", "-c:v", "ffv1", whole)
+        truncated = os.path.join(clips, "truncated ß.mkv")
+        data = open(whole, "rb").read()
+        open(truncated, "wb").write(data[:len(data) // 2])
+        h264 = os.path.join(work, "h264.mkv")
+        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "5", "-c:v", "libx264", h264)
+        unsupported = os.path.join(clips, "unknown codec ø.mkv")
+        avc = open(h264, "rb").read()
+        i = avc.find(b"V_MPEG4/ISO/AVC")
+        check(i >= 0, "the Matroska codec ID V_MPEG4/ISO/AVC is found to patch")
+        open(unsupported, "wb").write(avc[:i] + b"V_MPEG4/ISO/QQQ" + avc[i + 15:])
+
+        # One run over all of them: the good file gets its report, each other one its error.
+        p, results, summary = run_qc(qc, [good, audio, truncated, unsupported])
+        print(p.stdout + p.stderr)
+        check(p.returncode == 1, f"exit status 1 when some files fail (got {p.returncode})")
+        check(results.get(good, {}).get("status") == "written", "the good file is written")
+        check(os.path.exists(good + ".qctools.xml.gz"), "the good file's report exists")
+        for path, words in ((audio, "no video stream"), (truncated, "truncated"),
+                            (unsupported, "unsupported codec")):
+            r = results.get(path, {})
+            check(r.get("status") == "failed" and words in r.get("error", ""),
+                  f"{os.path.basename(path)}: failed with '{words}' ({r.get('error')})")
+            check(path in p.stderr, f"{os.path.basename(path)}: its error on stderr names the file")
+            check(not os.path.exists(path + ".qctools.xml.gz"), f"{os.path.basename(path)}: no report left")
+        check(summary.get("failed") == 3 and summary.get("written") == 1, f"the summary counts them ({summary})")
+        check(not leftovers(work), "no temporary report left behind")
+
+        # An existing report is left alone, and replaced with --force.
+        report = good + ".qctools.xml.gz"
+        with open(report, "wb") as f:
+            f.write(b"not a report")
+        p, results, _ = run_qc(qc, [good])
+        check(p.returncode == 0 and results.get(good, {}).get("status") == "skipped", "an existing report: skipped")
+        check(open(report, "rb").read() == b"not a report", "an existing report: left as it was")
+        p, results, _ = run_qc(qc, ["--force", good])
+        with gzip.open(report) as f:
+            check(b"lavfi.signalstats.YMIN" in f.read(), "--force replaces it with a report")
+
+        # A full disk: a file-size limit makes the report's writes fail (EFBIG).
+        small_limit = 4096
+        out = os.path.join(work, "full disk")
+        os.makedirs(out)
+        limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (small_limit, small_limit))
+        p, results, _ = run_qc(qc, ["-o", out, whole], preexec=limit)
+        r = results.get(whole, {})
+        print(p.stdout + p.stderr)
+        check(p.returncode == 1 and r.get("status") == "failed" and "cannot write the report" in r.get("error", ""),
+              f"a full disk: the file fails with a write error ({r.get('error')})")
+        check(whole in p.stderr, "a full disk: the error names the file")
+        check(not os.listdir(out), "a full disk: neither a report nor a temporary file is left")
+
+        # An unreadable folder, beside a good file: the folder's error, the file's report.
+        locked = os.path.join(work, "locked folder ñ")
+        os.makedirs(locked)
+        shutil.copy(good, os.path.join(locked, "inside.mkv"))
+        os.chmod(locked, 0)
+        second = os.path.join(work, "second good.mkv")
+        shutil.copy(good, second)
+        user = None
+        if os.geteuid() == 0:  # root reads any folder: run as nobody, who does not
+            user = 65534
+            os.chmod(second, 0o644)
+            os.chmod(work, 0o777)
+            env_registry = os.path.join(work, "registry.bin")
+            os.environ["GST_REGISTRY"] = env_registry
+        p, results, summary = run_qc(qc, [locked, second], user=user)
+        print(p.stdout + p.stderr)
+        r = results.get(locked, {})
+        check(p.returncode == 1 and r.get("status") == "failed" and "cannot read the folder" in r.get("error", ""),
+              f"an unreadable folder: its error ({r.get('error')})")
+        check(locked in p.stderr, "an unreadable folder: the error names it")
+        check(results.get(second, {}).get("status") == "written", "an unreadable folder: the other file goes on")
+        os.chmod(locked, 0o755)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print(f"FAIL: {len(failures)} checks failed")
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
