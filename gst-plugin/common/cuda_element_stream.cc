@@ -1,7 +1,5 @@
 #include "common/cuda_element_stream.h"
 
-#include "common/cuda_support.h"
-
 namespace cudahistogram {
 
 bool CudaElementStream::Open(GstCudaContext* context, std::string* error) {

@@ -6,22 +6,20 @@
 
 namespace cudahistogram {
 
-StreamOrder::~StreamOrder() { Close(); }
-
 bool StreamOrder::Open(GstCudaContext* context, std::string* error) {
   Close();
   // No timing: the event only marks a point in the producer's stream.
-  if (!CudaOk(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "cudaEventCreateWithFlags", error)) {
-    event_ = nullptr;
+  cudaEvent_t event = nullptr;
+  if (!CudaOk(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreateWithFlags", error)) {
     return false;
   }
+  event_.reset(event);
   context_ = context;
   return true;
 }
 
 void StreamOrder::Close() {
-  if (event_ != nullptr) cudaEventDestroy(event_);
-  event_ = nullptr;
+  event_.reset();
   context_ = nullptr;
 }
 
@@ -54,9 +52,9 @@ bool StreamOrder::OrderAfterProducers(GstBuffer* buffer, cudaStream_t consumer, 
     }
     CUstream handle = gst_cuda_stream_get_handle(producer);
     if (handle == ordered) continue;
-    if (!CudaOk(cudaEventRecord(event_, cudaStream_t(handle)), "recording an event on the producer's CUDA stream",
+    if (!CudaOk(cudaEventRecord(event_.get(), cudaStream_t(handle)), "recording an event on the producer's CUDA stream",
                 error) ||
-        !CudaOk(cudaStreamWaitEvent(consumer, event_, 0), "waiting for the producer's CUDA stream", error)) {
+        !CudaOk(cudaStreamWaitEvent(consumer, event_.get(), 0), "waiting for the producer's CUDA stream", error)) {
       return false;
     }
     ordered = handle;

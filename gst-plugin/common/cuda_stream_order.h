@@ -19,17 +19,13 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/gst.h>
 
+#include <memory>
 #include <string>
 
 namespace cudahistogram {
 
 class StreamOrder {
  public:
-  StreamOrder() = default;
-  ~StreamOrder();
-  StreamOrder(const StreamOrder&) = delete;
-  StreamOrder& operator=(const StreamOrder&) = delete;
-
   // Creates the event in `context`, which must be current on this thread.
   bool Open(GstCudaContext* context, std::string* error);
   // Destroys the event; `context` of Open must be current.
@@ -44,8 +40,13 @@ class StreamOrder {
   bool OrderAfterProducers(GstBuffer* buffer, cudaStream_t consumer, std::string* error);
 
  private:
+  struct EventDestroy {
+    void operator()(cudaEvent_t event) const { cudaEventDestroy(event); }
+  };
+
   GstCudaContext* context_ = nullptr;  // not owned: the CudaElementStream's
-  cudaEvent_t event_ = nullptr;
+  // Destroyed by Close, with the context current (the owner closes before it goes).
+  std::unique_ptr<CUevent_st, EventDestroy> event_;
 };
 
 }  // namespace cudahistogram

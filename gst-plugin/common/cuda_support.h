@@ -39,6 +39,11 @@ inline bool CudaOk(cudaError_t result, const char* what, std::string* error) {
   return false;
 }
 
+// Frees device memory of the current context: std::unique_ptr<T, DeviceFree>.
+struct DeviceFree {
+  void operator()(void* device_memory) const { cudaFree(device_memory); }
+};
+
 // True when the library call succeeded; otherwise `error` = its message.
 inline bool LibraryOk(const cudahist::Status& status, std::string* error) {
   if (!status.ok()) *error = status.message();

@@ -10,7 +10,15 @@ namespace cudahistogram {
 // True when the buffer's (first) memory is GstCudaMemory: the GPU path.
 bool IsCudaFrame(GstBuffer* buffer);
 
-// True when `buffer` holds at least the bytes `info` says a frame takes.
+// True when `buffer` holds the frame `info` (the caps) describes. A buffer
+// with a GstVideoMeta is laid out as the meta says: its planes at the meta's
+// offsets, its rows at the meta's strides, which may be tighter than the
+// caps' default layout (FFmpeg's tightly packed frames through rawvideoparse
+// or an appsrc); the meta must name the caps' format and planes and at least
+// their size, its rows must hold a row of the frame, and the buffer must
+// reach the last byte of every plane. A buffer without one holds the caps'
+// default layout: GST_VIDEO_INFO_SIZE bytes at least. Otherwise posts an
+// element error that names the cause and returns false.
 bool BufferHoldsFrame(GstElement* element, const GstVideoInfo& info, GstBuffer* buffer);
 
 // gst_video_frame_map; `what` names the frame in the error ("video frame",

@@ -56,33 +56,33 @@ std::string BinsTooManyError(guint bins, const GstVideoInfo& info, guint compone
 // Which components to count, in GstVideoFormatInfo order. "all" takes every
 // component with at least `bins` code values (so the 2-bit alpha of
 // RGB10A2_LE is left out at 256 bins); a list names them and must fit.
-bool SelectComponents(const GstVideoInfo& info, const Settings& settings,
+bool SelectComponents(const GstVideoInfo& info, const CountRequest& request,
                       std::vector<guint>* selected, std::string* error) {
   const GstVideoFormatInfo* finfo = info.finfo;
   const guint n = GST_VIDEO_FORMAT_INFO_N_COMPONENTS(finfo);
   selected->clear();
-  if (g_ascii_strcasecmp(settings.components.c_str(), kAllComponents) == 0) {
+  if (g_ascii_strcasecmp(request.components.c_str(), kAllComponents) == 0) {
     guint deepest = 0;
     for (guint c = 0; c < n; ++c) {
-      if (BinsFit(settings.bins, finfo->depth[c])) selected->push_back(c);
+      if (BinsFit(request.bins, finfo->depth[c])) selected->push_back(c);
       if (finfo->depth[c] > finfo->depth[deepest]) deepest = c;
     }
-    if (selected->empty()) *error = BinsTooManyError(settings.bins, info, deepest);
+    if (selected->empty()) *error = BinsTooManyError(request.bins, info, deepest);
     return !selected->empty();
   }
   std::vector<bool> wanted(n, false);
-  for (const std::string& name : SplitNames(settings.components)) {
+  for (const std::string& name : SplitNames(request.components)) {
     guint c = 0;
     while (c < n && g_ascii_strcasecmp(name.c_str(), ComponentName(finfo, c)) != 0) ++c;
     if (c == n || wanted[c]) {
-      *error = "components \"" + settings.components + "\": " +
+      *error = "components \"" + request.components + "\": " +
                (c == n ? "\"" + name + "\" is not a component of " : "\"" + name +
                                                                       "\" is named twice for ") +
                FormatName(info) + " (it has " + ComponentList(finfo) + ", or use \"all\")";
       return false;
     }
-    if (!BinsFit(settings.bins, finfo->depth[c])) {
-      *error = BinsTooManyError(settings.bins, info, c);
+    if (!BinsFit(request.bins, finfo->depth[c])) {
+      *error = BinsTooManyError(request.bins, info, c);
       return false;
     }
     wanted[c] = true;
@@ -93,22 +93,21 @@ bool SelectComponents(const GstVideoInfo& info, const Settings& settings,
   return true;
 }
 
-bool ClipRoi(const GstVideoInfo& info, const Settings& s, HistogramLayout* layout,
+bool ClipRoi(const GstVideoInfo& info, const FrameRegion& r, HistogramLayout* layout,
              std::string* error) {
   const guint width = GST_VIDEO_INFO_WIDTH(&info);
   const guint height = GST_VIDEO_INFO_HEIGHT(&info);
-  if (s.roi_x >= width || s.roi_y >= height) {
+  if (r.x >= width || r.y >= height) {
     std::ostringstream out;
-    out << "roi-x " << s.roi_x << ", roi-y " << s.roi_y << " lies outside the " << width << "x"
+    out << "roi-x " << r.x << ", roi-y " << r.y << " lies outside the " << width << "x"
         << height << " frame: the region would hold no pixel";
     *error = out.str();
     return false;
   }
-  layout->roi_x = s.roi_x;
-  layout->roi_y = s.roi_y;
-  layout->roi_width = s.roi_width == 0 ? width - s.roi_x : std::min(s.roi_width, width - s.roi_x);
-  layout->roi_height =
-      s.roi_height == 0 ? height - s.roi_y : std::min(s.roi_height, height - s.roi_y);
+  layout->roi_x = r.x;
+  layout->roi_y = r.y;
+  layout->roi_width = r.width == 0 ? width - r.x : std::min(r.width, width - r.x);
+  layout->roi_height = r.height == 0 ? height - r.y : std::min(r.height, height - r.y);
   return true;
 }
 
@@ -201,17 +200,17 @@ const char* ComponentName(const GstVideoFormatInfo* finfo, guint component) {
   return GST_VIDEO_FORMAT_INFO_IS_RGB(finfo) ? kRgb[component] : kYuv[component];
 }
 
-bool MakeCountPlan(const GstVideoInfo& info, const Settings& settings, CountPlan* plan,
+bool MakeCountPlan(const GstVideoInfo& info, const CountRequest& request, CountPlan* plan,
                    std::string* error) {
   *plan = CountPlan();
   HistogramLayout& l = plan->layout;
   l.format = GST_VIDEO_INFO_FORMAT(&info);
   l.width = GST_VIDEO_INFO_WIDTH(&info);
   l.height = GST_VIDEO_INFO_HEIGHT(&info);
-  l.bins = settings.bins;
+  l.bins = request.bins;
   std::vector<guint> components;
-  if (!SelectComponents(info, settings, &components, error)) return false;
-  if (!ClipRoi(info, settings, &l, error)) return false;
+  if (!SelectComponents(info, request, &components, error)) return false;
+  if (!ClipRoi(info, request.region, &l, error)) return false;
   l.n_components = int(components.size());
   for (int slot = 0; slot < l.n_components; ++slot) {
     if (!DescribeComponent(info, components[slot], plan, slot, error)) return false;

@@ -9,11 +9,38 @@
 #include <string>
 
 #include "cudahist/plane_view.h"
-#include "cudahistogram/settings.h"
 
 namespace cudahistogram {
 
 constexpr int kMaxComponents = 4;
+constexpr const char* kAllComponents = "all";
+
+// A rectangle of the full-resolution frame in pixels; a width or height of 0
+// reaches to the right or bottom edge of the frame.
+struct FrameRegion {
+  guint x = 0;
+  guint y = 0;
+  guint width = 0;
+  guint height = 0;
+
+  bool operator==(const FrameRegion& o) const {
+    return x == o.x && y == o.y && width == o.width && height == o.height;
+  }
+};
+
+// What a count asks of every frame: the components (in the words of the
+// elements' `components` property), the region and the bins per component.
+// Its error texts name the elements' properties: components, bins, roi-*.
+struct CountRequest {
+  std::string components = kAllComponents;  // "all" or names such as "Y,U"
+  guint bins = 1;
+  FrameRegion region;
+
+  bool operator==(const CountRequest& o) const {
+    return components == o.components && bins == o.bins && region == o.region;
+  }
+  bool operator!=(const CountRequest& o) const { return !(*this == o); }
+};
 
 // What one frame's histograms describe; the meta and the message both carry it.
 struct HistogramLayout {
@@ -42,11 +69,11 @@ struct CountPlan {
   cudahist::PlaneView views[kMaxComponents];
 };
 
-// The components, ROI and bins that `settings` asks of frames described by
-// `info`. Returns false with `error` naming the property and the format when
-// the request cannot be met (unknown component, bins above a component's
-// code values, ROI outside the frame, a format the library cannot read).
-bool MakeCountPlan(const GstVideoInfo& info, const Settings& settings, CountPlan* plan,
+// The plan of `request` for frames described by `info`. Returns false with
+// `error` naming the property and the format when the request cannot be met
+// (unknown component, bins above a component's code values, a region outside
+// the frame, a format the library cannot read).
+bool MakeCountPlan(const GstVideoInfo& info, const CountRequest& request, CountPlan* plan,
                    std::string* error);
 
 // The views of the plan's components in `frame`, mapped either to host memory

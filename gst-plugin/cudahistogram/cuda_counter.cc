@@ -1,31 +1,10 @@
 #include "cudahistogram/cuda_counter.h"
 
-#include <cuda_runtime_api.h>
-
 #include "common/cuda_support.h"
 
 namespace cudahistogram {
-bool CudaCounter::Open(GstCudaContext* context, std::string* error) {
-  Close();
-  return stream_.Open(context, error);
-}
 
-void CudaCounter::Close() {
-  if (!stream_.is_open()) return;
-  {
-    // The objects free device and pinned memory: their context must be current.
-    ScopedContext scoped(stream_.context());
-    histogrammer_.reset();
-    pinned_.reset();
-    signalstats_.reset();
-    pinned_signalstats_.reset();
-    pinned_qc_.reset();
-  }
-  stream_.Close();
-}
-
-bool CudaCounter::EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n,
-                                     std::string* error) {
+bool CudaCounter::EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n, std::string* error) {
   if (histogrammer_ && histogrammer_->spec().bins == spec.bins &&
       histogrammer_->spec().algorithm == spec.algorithm && histogrammer_->num_components() == n) {
     return true;
@@ -48,49 +27,28 @@ bool CudaCounter::EnsureSignalStats(bool with_qc, std::string* error) {
   return !with_qc || pinned_qc_ || LibraryOk(cudahist::PinnedQcCounts::Create(&pinned_qc_), error);
 }
 
-template <typename Prepare, typename Launch>
-bool CudaCounter::RunAfterProducers(GstBuffer* frame, Prepare prepare, Launch launch,
-                                    std::string* error) {
-  if (!stream_.is_open()) {
-    *error = "no CUDA context";
+bool CudaCounter::Count(cudaStream_t stream, const cudahist::HistogramSpec& spec, const cudahist::PlaneView* planes,
+                        int n, const uint32_t** counts, std::string* error) {
+  if (!EnsureHistogrammer(spec, n, error) ||
+      !LibraryOk(histogrammer_->Compute(planes, n, stream, pinned_->data()), error)) {
     return false;
   }
-  ScopedContext scoped(stream_.context());
-  if (!scoped.pushed()) {
-    *error = kContextPushFailed;
-    return false;
-  }
-  return prepare() && stream_.OrderAfterProducers(frame, error) && launch() &&
-         CudaOk(cudaStreamSynchronize(stream_.stream()), "cudaStreamSynchronize", error);
+  *counts = pinned_->data();
+  return true;
 }
 
-bool CudaCounter::Count(const cudahist::HistogramSpec& spec, GstBuffer* frame,
-                        const cudahist::PlaneView* planes, int n, const uint32_t** counts,
-                        std::string* error) {
-  const bool ok = RunAfterProducers(
-      frame, [&] { return EnsureHistogrammer(spec, n, error); },
-      [&] { return LibraryOk(histogrammer_->Compute(planes, n, stream_.stream(), pinned_->data()), error); },
-      error);
-  if (ok) *counts = pinned_->data();
-  return ok;
-}
-
-bool CudaCounter::CountSignalStats(GstBuffer* frame, const cudahist::YuvPlanes& planes,
-                                   const cudahist::YuvPlanes* previous,
-                                   const cudahist::SignalStatsCounts** counts,
+bool CudaCounter::CountSignalStats(cudaStream_t stream, const cudahist::YuvPlanes& planes,
+                                   const cudahist::YuvPlanes* previous, const cudahist::SignalStatsCounts** counts,
                                    const cudahist::QcCounts** qc, std::string* error) {
-  const bool ok = RunAfterProducers(
-      frame, [&] { return EnsureSignalStats(qc != nullptr, error); },
-      [&] {
-        return LibraryOk(signalstats_->Compute(planes, previous, stream_.stream(),
-                                               pinned_signalstats_->get(),
-                                               qc != nullptr ? pinned_qc_->get() : nullptr),
-                         error);
-      },
-      error);
-  if (ok) *counts = pinned_signalstats_->get();
-  if (ok && qc != nullptr) *qc = pinned_qc_->get();
-  return ok;
+  if (!EnsureSignalStats(qc != nullptr, error) ||
+      !LibraryOk(signalstats_->Compute(planes, previous, stream, pinned_signalstats_->get(),
+                                       qc != nullptr ? pinned_qc_->get() : nullptr),
+                 error)) {
+    return false;
+  }
+  *counts = pinned_signalstats_->get();
+  if (qc != nullptr) *qc = pinned_qc_->get();
+  return true;
 }
 
 }  // namespace cudahistogram

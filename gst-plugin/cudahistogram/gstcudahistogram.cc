@@ -1,33 +1,34 @@
 // The cudahistogram element, shaped like gst-plugins-good's `level`:
 // property values (Settings) live under the object lock and are copied at the
-// start of each frame; everything built from caps and settings (State) is
-// made in set_caps / on the first frame and dropped in stop; messages are
-// posted with no lock held. CUDA is handled as gst-plugins-bad's nvcodec
-// elements do it (see cuda_counter.h).
+// start of each frame; everything built from caps and settings (State: the
+// plan, the frame function, the CUDA and CPU counters) is made in set_caps
+// (again only when a property changed) and dropped in stop; messages are
+// posted with no lock held. The CUDA context, the sink caps and the map of
+// the input frame are GstCudaFrameFilter's (common/gstcudaframefilter.h).
 #include "cudahistogram/gstcudahistogram.h"
 
 #include <gst/cuda/gstcudamemory.h>
-#include <gst/cuda/gstcudautils.h>
 #include <gst/video/video.h>
 
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
-#include "cudahistogram/cuda_counter.h"
-#include "common/element_cuda_context.h"
+#include "common/cuda_element_stream.h"
+#include "common/video_formats.h"
+#include "common/video_planes.h"
 #include "cudahist/cpu.h"
-#include "gstcudahistogrammeta.h"
+#include "cudahistogram/cuda_counter.h"
 #include "cudahistogram/histogram_accumulator.h"
 #include "cudahistogram/histogram_message.h"
 #include "cudahistogram/settings.h"
 #include "cudahistogram/signalstats_frame.h"
 #include "cudahistogram/signalstats_message.h"
-#include "common/video_formats.h"
-#include "common/video_frame_access.h"
-#include "common/video_planes.h"
+#include "gstcudahistogrammeta.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_cuda_histogram_debug);
+CUDAHISTOGRAM_DEFINE_ELEMENT(GstCudaHistogram, gst_cuda_histogram, GST_TYPE_CUDA_HISTOGRAM, cudahistogram,
+                             gst_cuda_histogram_debug, "CUDA per-frame histograms");
 #define GST_CAT_DEFAULT gst_cuda_histogram_debug
 
 using cudahistogram::CountPlan;
@@ -35,43 +36,22 @@ using cudahistogram::Settings;
 
 namespace {
 
-#define CAPS_STR                                                                                    \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, CUDAHISTOGRAM_CUDA_FORMATS) \
-  "; " GST_VIDEO_CAPS_MAKE(CUDAHISTOGRAM_SYSTEM_FORMATS)
-
-GstStaticPadTemplate sink_template =
-    GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(CAPS_STR));
-GstStaticPadTemplate src_template =
-    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(CAPS_STR));
-
-enum {
-  PROP_0,
-  PROP_BINS,
-  PROP_COMPONENTS,
-  PROP_ROI_X,
-  PROP_ROI_Y,
-  PROP_ROI_WIDTH,
-  PROP_ROI_HEIGHT,
-  PROP_ALGORITHM,
-  PROP_ATTACH_META,
-  PROP_POST_MESSAGES,
-  PROP_INTERVAL,
-  PROP_CUDA_DEVICE_ID,
-  PROP_SIGNALSTATS,
-  PROP_CROPDETECT,
-  PROP_FIELD_PSNR,
-};
+// Counts one frame as the plan says, where the frame lives; false after
+// posting an element error. On success *counts holds the plan's
+// n_components * bins counts, valid until the next frame.
+using CountFunction = bool (*)(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
+                               const uint32_t** counts);
 
 // What the streaming thread builds from caps and settings; dropped in stop.
 struct State {
-  GstVideoInfo info;
-  bool have_info = false;
-  bool cuda_caps = false;
-  // The plan for `plan_settings` on `info`; rebuilt when either changes.
+  // The plan and the frame function for `plan_settings` on the negotiated
+  // caps; rebuilt when either changes.
   Settings plan_settings;
   CountPlan plan;
   bool have_plan = false;
-  cudahistogram::CudaCounter cuda;
+  CountFunction count = nullptr;
+  bool with_yuv_figures = false;  // signalstats, cropdetect or field-psnr asked of a format they read
+  cudahistogram::ElementCuda<cudahistogram::CudaCounter> cuda;
   std::unique_ptr<cudahist::CpuHistogrammer> cpu;
   std::vector<uint32_t> cpu_counts;
   cudahistogram::HistogramAccumulator accumulator;
@@ -80,115 +60,71 @@ struct State {
   guint64 frames_seen = 0;  // since start: cropdetect leaves the first ones without figures
 };
 
-}  // namespace
+// Settings and State are the base class's parts (common/element_parts.h).
+using Parts = cudahistogram::ElementPartsOf<Settings, State>;
 
-struct _GstCudaHistogram {
-  GstBaseTransform parent;
-  Settings* settings;       // under the object lock
-  State* state;             // streaming thread only
-  GstCudaContext* context;  // the element's context, shared with its neighbours
-};
-
-G_DEFINE_TYPE(GstCudaHistogram, gst_cuda_histogram, GST_TYPE_BASE_TRANSFORM);
-GST_ELEMENT_REGISTER_DEFINE(cudahistogram, "cudahistogram", GST_RANK_NONE,
-                            GST_TYPE_CUDA_HISTOGRAM);
-
-namespace {
-
-Settings CopySettings(GstCudaHistogram* self) {
-  GST_OBJECT_LOCK(self);
-  Settings copy = *self->settings;
-  GST_OBJECT_UNLOCK(self);
-  return copy;
-}
+GstCudaFrameFilter* Filter(GstCudaHistogram* self) { return GST_CUDA_FRAME_FILTER(self); }
+const GstVideoInfo& InfoOf(GstCudaHistogram* self) { return Filter(self)->in_info; }
+State* StateOf(GstCudaHistogram* self) { return Parts::StateOf(self); }
+Settings CopySettings(GstCudaHistogram* self) { return Parts::CopySettings(self); }
 
 void PostPending(GstCudaHistogram* self) {
-  cudahistogram::HistogramAccumulator& acc = self->state->accumulator;
+  cudahistogram::HistogramAccumulator& acc = StateOf(self)->accumulator;
   if (acc.empty()) return;
   GstStructure* s = cudahistogram::HistogramStructure(acc);
   acc.Reset();
   gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self), s));
 }
 
-bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
-  State* st = self->state;
-  if (st->have_plan && st->plan_settings == settings) return true;
-  std::string error;
-  st->have_plan = cudahistogram::MakeCountPlan(st->info, settings, &st->plan, &error);
-  if (!st->have_plan) {
-    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("%s", error.c_str()),
-                      ("caps %s", GST_VIDEO_INFO_NAME(&st->info)));
+// The element's stream in the context of the CUDA memory of `buf`: a frame
+// of another context (e.g. a decoder on another device) is counted there.
+bool EnsureFrameContext(GstCudaHistogram* self, GstBuffer* buf) {
+  GstCudaContext* context = GST_CUDA_MEMORY_CAST(gst_buffer_peek_memory(buf, 0))->context;
+  if (StateOf(self)->cuda.context() != context) {
+    GST_INFO_OBJECT(self, "input memory belongs to CUDA context %" GST_PTR_FORMAT ", switching to it", context);
+  }
+  return cudahistogram::EnsureElementCuda(Filter(self), context, &StateOf(self)->cuda);
+}
+
+bool CountOnGpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings, const uint32_t** counts) {
+  State* st = StateOf(self);
+  GstVideoFrame frame;
+  if (!cudahistogram::MapInputFrame(Filter(self), buf, true, &frame)) return false;
+  if (!EnsureFrameContext(self, buf)) {
+    gst_video_frame_unmap(&frame);
     return false;
   }
-  st->plan_settings = settings;
-  return true;
-}
-
-// Creates the element's CUDA context for `device_id` (or takes the one its
-// neighbours share) and the stream in it.
-bool EnsureCuda(GstCudaHistogram* self, gint device_id) {
-  return cudahistogram::EnsureElementCuda(GST_ELEMENT(self), device_id, &self->context, &self->state->cuda);
-}
-
-bool MapFrame(GstCudaHistogram* self, GstBuffer* buf, GstMapFlags flags, GstVideoFrame* frame) {
-  return cudahistogram::MapVideoFrame(GST_ELEMENT(self), "video frame", &self->state->info, buf, flags, frame);
-}
-
-// The element's stream in the context of the CUDA memory of `buf`.
-bool EnsureFrameContext(GstCudaHistogram* self, GstBuffer* buf) {
-  State* st = self->state;
-  GstCudaMemory* mem = reinterpret_cast<GstCudaMemory*>(gst_buffer_peek_memory(buf, 0));
-  std::string error;
-  if (st->cuda.context() != mem->context) {
-    // The frame lives in another context (e.g. a decoder on another device):
-    // count it there, with a stream of that context.
-    GST_INFO_OBJECT(self, "input memory belongs to CUDA context %" GST_PTR_FORMAT
-                    ", switching to it", mem->context);
-    if (!st->cuda.Open(mem->context, &error)) {
-      GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("CUDA error: %s", error.c_str()), (nullptr));
-      return false;
-    }
-  }
-  return true;
-}
-
-bool CountOnGpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
-                const uint32_t** counts) {
-  State* st = self->state;
-  std::string error;
-  GstVideoFrame frame;
-  if (!MapFrame(self, buf, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA), &frame)) return false;
   cudahist::PlaneView views[cudahistogram::kMaxComponents];
   cudahistogram::FramePlaneViews(st->plan, frame, views);
   cudahist::HistogramSpec spec;
-  spec.bins = settings.bins;
+  spec.bins = settings.count.bins;
   spec.algorithm = settings.algorithm;
-  const bool ok = st->cuda.Count(spec, buf, views, st->plan.layout.n_components, counts, &error);
+  std::string error;
+  const bool ok = st->cuda.RunAfterProducers(
+      buf,
+      [&](cudahistogram::CudaCounter& counter, cudaStream_t stream, std::string* e) {
+        return counter.Count(stream, spec, views, st->plan.layout.n_components, counts, e);
+      },
+      &error);
   gst_video_frame_unmap(&frame);
-  if (!ok) {
-    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("CUDA histogram failed: %s", error.c_str()),
-                      (nullptr));
-  }
+  if (!ok) GST_ELEMENT_ERROR(self, STREAM, FAILED, ("CUDA histogram failed: %s", error.c_str()), (nullptr));
   return ok;
 }
 
-bool CountOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
-                const uint32_t** counts) {
-  State* st = self->state;
+bool CountOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings, const uint32_t** counts) {
+  State* st = StateOf(self);
   GstVideoFrame frame;
-  if (!MapFrame(self, buf, GST_MAP_READ, &frame)) return false;
-  if (!st->cpu || st->cpu->bins() != settings.bins) {
-    st->cpu = std::make_unique<cudahist::CpuHistogrammer>(settings.bins);
-  }
+  if (!cudahistogram::MapInputFrame(Filter(self), buf, false, &frame)) return false;
+  const guint bins = settings.count.bins;
+  if (!st->cpu || st->cpu->bins() != bins) st->cpu = std::make_unique<cudahist::CpuHistogrammer>(bins);
   const int n = st->plan.layout.n_components;
-  st->cpu_counts.resize(size_t(settings.bins) * n);
+  st->cpu_counts.resize(size_t(bins) * n);
   cudahist::PlaneView views[cudahistogram::kMaxComponents];
   cudahistogram::FramePlaneViews(st->plan, frame, views);
   const cudahist::Status status = st->cpu->Compute(views, n, st->cpu_counts.data());
   gst_video_frame_unmap(&frame);
   if (!status.ok()) {
-    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Histogram failed: %s", status.message().c_str()),
-                      (nullptr));
+    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Histogram failed: %s", status.message().c_str()), (nullptr));
     return false;
   }
   *counts = st->cpu_counts.data();
@@ -197,15 +133,17 @@ bool CountOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings
 
 // signalstats' counts (and the QC counts) and the histograms of the plan in
 // one library call, where the frame lives (see signalstats_frame.h).
-bool CountWithSignalStats(GstCudaHistogram* self, GstBuffer* buf, bool on_gpu,
-                          const uint32_t** counts) {
-  State* st = self->state;
+bool CountWithSignalStats(GstCudaHistogram* self, GstBuffer* buf, bool on_gpu, const uint32_t** counts) {
+  State* st = StateOf(self);
   GstVideoFrame frame;
-  const GstMapFlags flags = on_gpu ? GstMapFlags(GST_MAP_READ | GST_MAP_CUDA) : GST_MAP_READ;
-  if (!MapFrame(self, buf, flags, &frame)) return false;
+  if (!cudahistogram::MapInputFrame(Filter(self), buf, on_gpu, &frame)) return false;
+  if (on_gpu && !EnsureFrameContext(self, buf)) {
+    gst_video_frame_unmap(&frame);
+    return false;
+  }
   std::string error;
-  const bool ok = st->signalstats.Count(st->info, st->plan, buf, frame,
-                                        on_gpu ? &st->cuda : nullptr, true, &error);
+  const bool ok =
+      st->signalstats.Count(InfoOf(self), st->plan, buf, frame, on_gpu ? &st->cuda : nullptr, true, &error);
   gst_video_frame_unmap(&frame);
   if (!ok) {
     GST_ELEMENT_ERROR(self, STREAM, FAILED, ("signalstats failed: %s", error.c_str()), (nullptr));
@@ -215,26 +153,22 @@ bool CountWithSignalStats(GstCudaHistogram* self, GstBuffer* buf, bool on_gpu,
   return true;
 }
 
-// Counts the frame where it lives: CUDA memory on the GPU, anything else on
-// the CPU. Every failure has been posted as an element error when it returns false.
-bool CountFrame(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
-                bool with_signalstats, const uint32_t** counts) {
-  State* st = self->state;
-  const bool on_gpu = cudahistogram::IsCudaFrame(buf);
-  if (!cudahistogram::BufferHoldsFrame(GST_ELEMENT(self), st->info, buf)) return false;
-  if (on_gpu && !EnsureFrameContext(self, buf)) return false;
-  if (with_signalstats) return CountWithSignalStats(self, buf, on_gpu, counts);
-  return on_gpu ? CountOnGpu(self, buf, settings, counts) : CountOnCpu(self, buf, settings, counts);
+bool CountSignalStatsOnGpu(GstCudaHistogram* self, GstBuffer* buf, const Settings&, const uint32_t** counts) {
+  return CountWithSignalStats(self, buf, true, counts);
+}
+
+bool CountSignalStatsOnCpu(GstCudaHistogram* self, GstBuffer* buf, const Settings&, const uint32_t** counts) {
+  return CountWithSignalStats(self, buf, false, counts);
 }
 
 // signalstats, cropdetect and field-psnr count YUV formats of 8 to 10 bits;
 // on any other format they are left out with a warning, once per
 // negotiation, and the histograms go on.
 bool UseYuvFigures(GstCudaHistogram* self, const Settings& settings) {
-  State* st = self->state;
+  State* st = StateOf(self);
   if (!settings.WantsYuvFigures()) return false;
   std::string why;
-  if (cudahistogram::SignalStatsReads(st->info, &why)) return true;
+  if (cudahistogram::SignalStatsReads(InfoOf(self), &why)) return true;
   if (!st->signalstats_warned) {
     st->signalstats_warned = true;
     std::string asked, figures;  // "signalstats=true and cropdetect=true", "signalstats and cropdetect"
@@ -254,9 +188,39 @@ bool UseYuvFigures(GstCudaHistogram* self, const Settings& settings) {
   return false;
 }
 
+// The frame function, chosen once for the caps and the settings as level.c
+// chooses its process function: CUDA memory on the GPU, system memory on the
+// CPU, each with or without signalstats' counts (which cropdetect and
+// field-psnr share).
+void ChooseCountFunction(GstCudaHistogram* self, const Settings& settings) {
+  State* st = StateOf(self);
+  const bool gpu = Filter(self)->cuda_caps;
+  st->with_yuv_figures = UseYuvFigures(self, settings);
+  if (st->with_yuv_figures) {
+    st->count = gpu ? CountSignalStatsOnGpu : CountSignalStatsOnCpu;
+  } else {
+    st->count = gpu ? CountOnGpu : CountOnCpu;
+  }
+}
+
+bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
+  State* st = StateOf(self);
+  if (st->have_plan && st->plan_settings == settings) return true;
+  std::string error;
+  st->have_plan = cudahistogram::MakeCountPlan(InfoOf(self), settings.count, &st->plan, &error);
+  if (!st->have_plan) {
+    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("%s", error.c_str()),
+                      ("caps %s", GST_VIDEO_INFO_NAME(&InfoOf(self))));
+    return false;
+  }
+  st->plan_settings = settings;
+  ChooseCountFunction(self, settings);
+  return true;
+}
+
 void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
                 const cudahist::SignalStatsFigures* figures, const cudahistogram::QcFields* qc) {
-  const cudahistogram::HistogramLayout& l = self->state->plan.layout;
+  const cudahistogram::HistogramLayout& l = StateOf(self)->plan.layout;
   if (!gst_buffer_is_writable(buf)) {
     // Only while attach-meta was switched on and the frame was already on
     // its way through in passthrough: the next frame carries the meta.
@@ -265,12 +229,8 @@ void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
   }
   GstCudaHistogramMeta* meta = gst_buffer_add_cuda_histogram_meta(buf, l.bins, l.n_components);
   meta->format = l.format;
-  meta->width = l.width;
-  meta->height = l.height;
-  meta->roi_x = l.roi_x;
-  meta->roi_y = l.roi_y;
-  meta->roi_width = l.roi_width;
-  meta->roi_height = l.roi_height;
+  std::tie(meta->width, meta->height, meta->roi_x, meta->roi_y, meta->roi_width, meta->roi_height) =
+      std::tie(l.width, l.height, l.roi_x, l.roi_y, l.roi_width, l.roi_height);
   for (int c = 0; c < l.n_components; ++c) {
     meta->component_names[c] = l.names[c];
     meta->component_depth[c] = l.depths[c];
@@ -288,7 +248,7 @@ void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
 
 cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
   const GstSegment& segment = GST_BASE_TRANSFORM(self)->segment;
-  const GstVideoInfo& info = self->state->info;
+  const GstVideoInfo& info = InfoOf(self);
   cudahistogram::FrameTiming t;
   t.timestamp = GST_BUFFER_PTS(buf);
   if (GST_CLOCK_TIME_IS_VALID(t.timestamp) && segment.format == GST_FORMAT_TIME) {
@@ -306,8 +266,8 @@ cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
 void Accumulate(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
                 const uint32_t* counts, const cudahist::SignalStatsFigures* figures,
                 const cudahistogram::QcFields* qc) {
-  cudahistogram::HistogramAccumulator& acc = self->state->accumulator;
-  const cudahistogram::HistogramLayout& layout = self->state->plan.layout;
+  cudahistogram::HistogramAccumulator& acc = StateOf(self)->accumulator;
+  const cudahistogram::HistogramLayout& layout = StateOf(self)->plan.layout;
   if (!acc.Accepts(layout)) PostPending(self);
   acc.Add(layout, counts, TimingOf(self, buf), figures, qc);
   if (acc.Due(settings.interval)) PostPending(self);
@@ -329,30 +289,15 @@ cudahistogram::QcFields QcFieldsOf(const Settings& settings, guint64 frame_index
 
 // --- GstBaseTransform / GstElement vfuncs -----------------------------------
 
-gboolean Start(GstBaseTransform* trans) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
-  delete self->state;
-  self->state = new State();
-  return TRUE;
-}
-
-gboolean Stop(GstBaseTransform* trans) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
-  delete self->state;  // closes the CUDA stream in its context
-  self->state = new State();
-  gst_clear_object(&self->context);
-  return TRUE;
-}
-
 // GStreamer's CUDA copies (cudaupload, cudadownload, gst_cuda_buffer_copy)
 // move width x pixel-stride bytes per row: for packed 4:2:2 of odd width that
 // is 2 bytes short of the row, so the last V sample of every row is not the
 // source's (seen on 1.22 and 1.26, see docs/versions.md). The element cannot tell which
 // producer wrote the frame, so it says so once per negotiation.
 void WarnOfOddWidthPacked422(GstCudaHistogram* self) {
-  const GstVideoInfo& info = self->state->info;
+  const GstVideoInfo& info = InfoOf(self);
   const GstVideoFormat format = GST_VIDEO_INFO_FORMAT(&info);
-  if (!self->state->cuda_caps || (format != GST_VIDEO_FORMAT_YUY2 && format != GST_VIDEO_FORMAT_UYVY) ||
+  if (!Filter(self)->cuda_caps || (format != GST_VIDEO_FORMAT_YUY2 && format != GST_VIDEO_FORMAT_UYVY) ||
       GST_VIDEO_INFO_WIDTH(&info) % 2 == 0) {
     return;
   }
@@ -365,54 +310,47 @@ void WarnOfOddWidthPacked422(GstCudaHistogram* self) {
                        GST_VIDEO_INFO_WIDTH(&info) * 2, (GST_VIDEO_INFO_WIDTH(&info) + 1) / 2 * 4));
 }
 
-gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
-  State* st = self->state;
-  (void)outcaps;
-  if (!gst_video_info_from_caps(&st->info, incaps)) {
-    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("Invalid video caps"),
-                      ("%" GST_PTR_FORMAT, incaps));
-    return FALSE;
-  }
-  st->have_info = true;
+gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps*) {
+  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(filter);
+  State* st = StateOf(self);
   st->have_plan = false;
   st->signalstats.Restart();  // never read the old frame with the new layout
   st->signalstats_warned = false;
-  GstCapsFeatures* features = gst_caps_get_features(incaps, 0);
-  st->cuda_caps =
-      features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
-  const Settings settings = CopySettings(self);
-  // Only CUDA caps need a GPU: system memory works on any machine.
-  if (st->cuda_caps && !EnsureCuda(self, settings.cuda_device_id)) return FALSE;
+  if (filter->cuda_caps && !cudahistogram::EnsureElementCuda(filter, filter->context, &st->cuda)) return FALSE;
   WarnOfOddWidthPacked422(self);
-  GST_INFO_OBJECT(self, "counting %s %dx%d %s", GST_VIDEO_INFO_NAME(&st->info),
-                  GST_VIDEO_INFO_WIDTH(&st->info), GST_VIDEO_INFO_HEIGHT(&st->info),
-                  st->cuda_caps ? "in CUDA memory on the GPU" : "in system memory with the CPU backend");
-  return EnsurePlan(self, settings);
+  const GstVideoInfo& info = filter->in_info;
+  GST_INFO_OBJECT(self, "counting %s %dx%d %s", GST_VIDEO_INFO_NAME(&info), GST_VIDEO_INFO_WIDTH(&info),
+                  GST_VIDEO_INFO_HEIGHT(&info),
+                  filter->cuda_caps ? "in CUDA memory on the GPU" : "in system memory with the CPU backend");
+  return EnsurePlan(self, CopySettings(self));
 }
+
+const cudahistogram::ElementClassInit kElementClass = {
+    "CUDA histogram",
+    "Per-frame histograms of each colour component, computed where the frame lives (CUDA memory on the GPU, "
+    "system memory on the CPU); attached as GstCudaHistogramMeta and posted as \"cudahistogram\" element "
+    "messages. Pixels pass through unchanged",
+    CUDAHISTOGRAM_FRAME_CAPS, SetInfo, cudahistogram::InstallSettingsProperties};
 
 GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
   const Settings settings = CopySettings(self);
-  State* st = self->state;
-  if (!st->have_info) return GST_FLOW_NOT_NEGOTIATED;
+  State* st = StateOf(self);
+  if (!Filter(self)->negotiated) return GST_FLOW_NOT_NEGOTIATED;
   const guint64 frame_index = st->frames_seen++;
-  const bool with_yuv_figures =
-      (settings.attach_meta || settings.post_messages) && UseYuvFigures(self, settings);
-  const bool with_signalstats = with_yuv_figures && settings.signalstats;
-  // A frame not counted breaks the chain of previous frames.
-  if (!with_signalstats) st->signalstats.Restart();
-  if (!settings.attach_meta && !settings.post_messages) return GST_FLOW_OK;
-  if (!EnsurePlan(self, settings)) return GST_FLOW_ERROR;
-  const uint32_t* counts = nullptr;
-  if (!CountFrame(self, buf, settings, with_yuv_figures, &counts)) {
-    return GST_FLOW_ERROR;
+  if (!settings.attach_meta && !settings.post_messages) {
+    st->signalstats.Restart();  // a frame not counted breaks the chain of previous frames
+    return GST_FLOW_OK;
   }
-  const cudahist::SignalStatsFigures* figures =
-      with_signalstats ? &st->signalstats.figures() : nullptr;
+  if (!EnsurePlan(self, settings)) return GST_FLOW_ERROR;
+  const bool with_signalstats = st->with_yuv_figures && settings.signalstats;
+  if (!with_signalstats) st->signalstats.Restart();  // DIF only against a frame counted with signalstats
+  const uint32_t* counts = nullptr;
+  if (!st->count(self, buf, settings, &counts)) return GST_FLOW_ERROR;
+  const cudahist::SignalStatsFigures* figures = with_signalstats ? &st->signalstats.figures() : nullptr;
   cudahistogram::QcFields qc_fields;
-  if (with_yuv_figures) qc_fields = QcFieldsOf(settings, frame_index, st->signalstats.qc_figures());
-  const cudahistogram::QcFields* qc = with_yuv_figures ? &qc_fields : nullptr;
+  if (st->with_yuv_figures) qc_fields = QcFieldsOf(settings, frame_index, st->signalstats.qc_figures());
+  const cudahistogram::QcFields* qc = st->with_yuv_figures ? &qc_fields : nullptr;
   if (settings.attach_meta) AttachMeta(self, buf, counts, figures, qc);
   if (settings.post_messages) Accumulate(self, buf, settings, counts, figures, qc);
   // After the meta: while held the buffer is no longer writable.
@@ -431,11 +369,11 @@ gboolean SinkEvent(GstBaseTransform* trans, GstEvent* event) {
       PostPending(self);  // the last, possibly partial, interval
       break;
     case GST_EVENT_FLUSH_STOP:
-      self->state->accumulator.Reset();
-      self->state->signalstats.Restart();
+      StateOf(self)->accumulator.Reset();
+      StateOf(self)->signalstats.Restart();
       break;
     case GST_EVENT_SEGMENT:
-      self->state->signalstats.Restart();  // DIF against a frame of another segment means nothing
+      StateOf(self)->signalstats.Restart();  // DIF against a frame of another segment means nothing
       break;
     default:
       break;
@@ -454,243 +392,21 @@ gboolean ProposeAllocation(GstBaseTransform* trans, GstQuery* decide_query, GstQ
   return TRUE;
 }
 
-gboolean Query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
-  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
-      gst_cuda_handle_context_query(GST_ELEMENT(self), query, self->context)) {
-    return TRUE;
-  }
-  return GST_BASE_TRANSFORM_CLASS(gst_cuda_histogram_parent_class)->query(trans, direction, query);
-}
-
-void SetContext(GstElement* element, GstContext* context) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(element);
-  const gint device_id = CopySettings(self).cuda_device_id;
-  gst_cuda_handle_set_context(element, context, device_id, &self->context);
-  GST_ELEMENT_CLASS(gst_cuda_histogram_parent_class)->set_context(element, context);
-}
-
-}  // namespace
-
-// --- properties ---------------------------------------------------------------
-
-namespace {
-
-constexpr GParamFlags kPropFlags =
-    GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
-
-void InstallProperties(GObjectClass* gobject_class) {
-  g_object_class_install_property(
-      gobject_class, PROP_BINS,
-      g_param_spec_uint("bins", "Bins",
-                        "Histogram bins per component, equal width over the full code range "
-                        "(bin = value * bins >> depth); at most 2^depth of the negotiated "
-                        "format's components, or negotiation fails",
-                        cudahistogram::kMinBins, cudahistogram::kMaxBins,
-                        cudahistogram::kDefaultBins, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_COMPONENTS,
-      g_param_spec_string("components", "Components",
-                          "Components to count: \"all\", or names separated by commas, e.g. "
-                          "\"Y\", \"U,V\", \"R,G,B\", \"A\" (GRAY formats have \"Y\"). \"all\" "
-                          "leaves out components with fewer code values than bins (the 2-bit "
-                          "alpha of RGB10A2_LE); a named one that does not fit is an error",
-                          cudahistogram::kAllComponents, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ROI_X,
-      g_param_spec_uint("roi-x", "ROI x",
-                        "Left edge of the counted region, in frame pixels; must lie inside "
-                        "the frame",
-                        0, G_MAXUINT, 0, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ROI_Y,
-      g_param_spec_uint("roi-y", "ROI y",
-                        "Top edge of the counted region, in frame pixels; must lie inside the "
-                        "frame",
-                        0, G_MAXUINT, 0, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ROI_WIDTH,
-      g_param_spec_uint("roi-width", "ROI width",
-                        "Width of the counted region in frame pixels (0 = to the right edge); "
-                        "clipped to the frame. Subsampled components count every sample the "
-                        "region touches",
-                        0, G_MAXUINT, 0, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ROI_HEIGHT,
-      g_param_spec_uint("roi-height", "ROI height",
-                        "Height of the counted region in frame pixels (0 = to the bottom "
-                        "edge); clipped to the frame",
-                        0, G_MAXUINT, 0, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ALGORITHM,
-      g_param_spec_enum("algorithm", "Algorithm",
-                        "GPU histogram algorithm (CUDA memory only; system memory always uses "
-                        "the CPU backend)",
-                        cudahistogram::AlgorithmEnumType(), int(cudahist::Algorithm::kAuto),
-                        kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_ATTACH_META,
-      g_param_spec_boolean("attach-meta", "Attach meta",
-                           "Attach a GstCudaHistogramMeta with the frame's counts to each "
-                           "buffer",
-                           TRUE, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_POST_MESSAGES,
-      g_param_spec_boolean("post-messages", "Post messages",
-                           "Post \"cudahistogram\" element messages with counts and statistics",
-                           TRUE, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_INTERVAL,
-      g_param_spec_uint64("interval", "Interval",
-                          "Interval of time between messages, in nanoseconds: counts add up "
-                          "over frames until their durations reach it (0 = one message per "
-                          "frame)",
-                          0, G_MAXUINT64, 0, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_CUDA_DEVICE_ID,
-      g_param_spec_int("cuda-device-id", "CUDA device id",
-                       "CUDA device to use for CUDA memory (-1 = any, or the one shared by "
-                       "neighbouring CUDA elements)",
-                       -1, G_MAXINT, cudahistogram::kAnyCudaDevice,
-                       GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-                                   GST_PARAM_MUTABLE_READY)));
-  g_object_class_install_property(
-      gobject_class, PROP_SIGNALSTATS,
-      g_param_spec_boolean("signalstats", "signalstats",
-                           "Add FFmpeg signalstats' figures of each frame (y-min ... brng: "
-                           "min, low, avg, high, max of Y, U, V and saturation, hue median and "
-                           "mean, difference to the previous frame, out-of-broadcast-range "
-                           "fraction) to the message and the meta, counted in the same pass "
-                           "as the histograms. YUV formats of 8 to 10 bits only: on others a "
-                           "warning, and histograms alone. With it come TOUT and VREP (tout, "
-                           "vrep: signalstats=stat=tout+vrep)",
-                           FALSE, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_CROPDETECT,
-      g_param_spec_boolean("cropdetect", "cropdetect",
-                           "Add FFmpeg cropdetect=reset=1's figures of each frame (crop-x1, "
-                           "crop-x2, crop-y1, crop-y2, crop-w, crop-h, crop-x, crop-y: the "
-                           "picture inside black borders, limit 24/255, round 16) to the message "
-                           "and the meta; none on the first two frames, which cropdetect skips. "
-                           "YUV formats of 8 to 10 bits, as signalstats",
-                           FALSE, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_FIELD_PSNR,
-      g_param_spec_boolean("field-psnr", "Field PSNR",
-                           "Add the PSNR between the top and the bottom field of each frame, as "
-                           "FFmpeg's field=top and field=bottom into psnr give it (psnr-mse-y, "
-                           "-u, -v, -avg, psnr-y, -u, -v, -avg; +inf when the fields are equal), "
-                           "to the message and the meta; none on frames of odd height. YUV "
-                           "formats of 8 to 10 bits, as signalstats",
-                           FALSE, kPropFlags));
-}
-
-void SetProperty(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(object);
-  GST_OBJECT_LOCK(self);
-  Settings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_BINS: s.bins = g_value_get_uint(value); break;
-    case PROP_COMPONENTS: {
-      const gchar* text = g_value_get_string(value);
-      s.components = text && *text ? text : cudahistogram::kAllComponents;
-      break;
-    }
-    case PROP_ROI_X: s.roi_x = g_value_get_uint(value); break;
-    case PROP_ROI_Y: s.roi_y = g_value_get_uint(value); break;
-    case PROP_ROI_WIDTH: s.roi_width = g_value_get_uint(value); break;
-    case PROP_ROI_HEIGHT: s.roi_height = g_value_get_uint(value); break;
-    case PROP_ALGORITHM: s.algorithm = cudahist::Algorithm(g_value_get_enum(value)); break;
-    case PROP_ATTACH_META: s.attach_meta = g_value_get_boolean(value); break;
-    case PROP_POST_MESSAGES: s.post_messages = g_value_get_boolean(value); break;
-    case PROP_INTERVAL: s.interval = g_value_get_uint64(value); break;
-    case PROP_CUDA_DEVICE_ID: s.cuda_device_id = g_value_get_int(value); break;
-    case PROP_SIGNALSTATS: s.signalstats = g_value_get_boolean(value); break;
-    case PROP_CROPDETECT: s.cropdetect = g_value_get_boolean(value); break;
-    case PROP_FIELD_PSNR: s.field_psnr = g_value_get_boolean(value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
-  }
-  const bool attach_meta = s.attach_meta;
-  GST_OBJECT_UNLOCK(self);
-  // Without a meta to add the buffer need not be writable: pure passthrough.
-  if (prop_id == PROP_ATTACH_META) {
-    gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), !attach_meta);
-  }
-}
-
-void GetProperty(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(object);
-  GST_OBJECT_LOCK(self);
-  const Settings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_BINS: g_value_set_uint(value, s.bins); break;
-    case PROP_COMPONENTS: g_value_set_string(value, s.components.c_str()); break;
-    case PROP_ROI_X: g_value_set_uint(value, s.roi_x); break;
-    case PROP_ROI_Y: g_value_set_uint(value, s.roi_y); break;
-    case PROP_ROI_WIDTH: g_value_set_uint(value, s.roi_width); break;
-    case PROP_ROI_HEIGHT: g_value_set_uint(value, s.roi_height); break;
-    case PROP_ALGORITHM: g_value_set_enum(value, int(s.algorithm)); break;
-    case PROP_ATTACH_META: g_value_set_boolean(value, s.attach_meta); break;
-    case PROP_POST_MESSAGES: g_value_set_boolean(value, s.post_messages); break;
-    case PROP_INTERVAL: g_value_set_uint64(value, s.interval); break;
-    case PROP_CUDA_DEVICE_ID: g_value_set_int(value, s.cuda_device_id); break;
-    case PROP_SIGNALSTATS: g_value_set_boolean(value, s.signalstats); break;
-    case PROP_CROPDETECT: g_value_set_boolean(value, s.cropdetect); break;
-    case PROP_FIELD_PSNR: g_value_set_boolean(value, s.field_psnr); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
-}
-
-void Finalize(GObject* object) {
-  GstCudaHistogram* self = GST_CUDA_HISTOGRAM(object);
-  delete self->state;
-  delete self->settings;
-  gst_clear_object(&self->context);
-  G_OBJECT_CLASS(gst_cuda_histogram_parent_class)->finalize(object);
-}
-
 }  // namespace
 
 static void gst_cuda_histogram_class_init(GstCudaHistogramClass* klass) {
-  GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
-  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
-  GstBaseTransformClass* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
-
-  gobject_class->set_property = SetProperty;
-  gobject_class->get_property = GetProperty;
-  gobject_class->finalize = Finalize;
-  InstallProperties(gobject_class);
-  gst_type_mark_as_plugin_api(cudahistogram::AlgorithmEnumType(), GstPluginAPIFlags(0));
-
-  gst_element_class_add_static_pad_template(element_class, &sink_template);
-  gst_element_class_add_static_pad_template(element_class, &src_template);
-  gst_element_class_set_static_metadata(
-      element_class, "CUDA histogram", "Filter/Analyzer/Video/Hardware",
-      "Per-frame histograms of each colour component, computed where the frame lives (CUDA "
-      "memory on the GPU, system memory on the CPU); attached as GstCudaHistogramMeta and "
-      "posted as \"cudahistogram\" element messages. Pixels pass through unchanged",
-      "cudahistogram developers");
-  element_class->set_context = SetContext;
-
-  trans_class->start = Start;
-  trans_class->stop = Stop;
-  trans_class->set_caps = SetCaps;
+  GstBaseTransformClass* trans_class = cudahistogram::InitElementClass(klass, kElementClass);
   trans_class->transform_ip = TransformIp;
-  trans_class->sink_event = SinkEvent;
-  trans_class->query = Query;
-  trans_class->propose_allocation = ProposeAllocation;
-  trans_class->passthrough_on_same_caps = FALSE;
+  // In passthrough (attach-meta=false) the frames are still counted for the messages.
   trans_class->transform_ip_on_passthrough = TRUE;
-
-  GST_DEBUG_CATEGORY_INIT(gst_cuda_histogram_debug, "cudahistogram", 0,
-                          "CUDA per-frame histograms");
+  trans_class->sink_event = SinkEvent;
+  trans_class->propose_allocation = ProposeAllocation;
 }
 
 static void gst_cuda_histogram_init(GstCudaHistogram* self) {
-  self->settings = new Settings();
-  self->state = new State();
-  self->context = nullptr;
+  Parts* parts = new Parts();
+  GST_CUDA_FRAME_FILTER(self)->parts = parts;
   gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
-  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), !self->settings->attach_meta);
+  // Without a meta to add the buffer need not be writable: pure passthrough.
+  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), !parts->settings.attach_meta);
 }

@@ -3,12 +3,12 @@
 // element messages. CUDA memory is counted on the GPU, system memory on the CPU.
 #pragma once
 
-#include <gst/base/gstbasetransform.h>
+#include "common/gstcudaframefilter.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_HISTOGRAM (gst_cuda_histogram_get_type())
-G_DECLARE_FINAL_TYPE(GstCudaHistogram, gst_cuda_histogram, GST, CUDA_HISTOGRAM, GstBaseTransform)
+G_DECLARE_FINAL_TYPE(GstCudaHistogram, gst_cuda_histogram, GST, CUDA_HISTOGRAM, GstCudaFrameFilter)
 
 GST_ELEMENT_REGISTER_DECLARE(cudahistogram);
 

@@ -1,15 +1,16 @@
 #include "cudahistogram/settings.h"
 
 #include <glib-object.h>
+#include <gst/base/gstbasetransform.h>
+
+#include "common/element_parts.h"
 
 namespace cudahistogram {
 
 bool Settings::operator==(const Settings& o) const {
-  return bins == o.bins && components == o.components && roi_x == o.roi_x && roi_y == o.roi_y &&
-         roi_width == o.roi_width && roi_height == o.roi_height && algorithm == o.algorithm &&
-         attach_meta == o.attach_meta && post_messages == o.post_messages &&
-         interval == o.interval && cuda_device_id == o.cuda_device_id &&
-         signalstats == o.signalstats && cropdetect == o.cropdetect && field_psnr == o.field_psnr;
+  return count == o.count && algorithm == o.algorithm && attach_meta == o.attach_meta &&
+         post_messages == o.post_messages && interval == o.interval && signalstats == o.signalstats &&
+         cropdetect == o.cropdetect && field_psnr == o.field_psnr;
 }
 
 GType AlgorithmEnumType() {
@@ -35,5 +36,122 @@ GType AlgorithmEnumType() {
   }
   return type;
 }
+
+namespace {
+
+// The counted region: roi-x, roi-y, roi-width, roi-height.
+struct RegionProperty {
+  const char* name;
+  const char* nick;
+  const char* blurb;
+  guint FrameRegion::*edge;
+};
+constexpr RegionProperty kRegionProperties[] = {
+    {"roi-x", "ROI x", "Left edge of the counted region, in frame pixels; must lie inside the frame",
+     &FrameRegion::x},
+    {"roi-y", "ROI y", "Top edge of the counted region, in frame pixels; must lie inside the frame",
+     &FrameRegion::y},
+    {"roi-width", "ROI width",
+     "Width of the counted region in frame pixels (0 = to the right edge); clipped to the frame. Subsampled "
+     "components count every sample the region touches",
+     &FrameRegion::width},
+    {"roi-height", "ROI height",
+     "Height of the counted region in frame pixels (0 = to the bottom edge); clipped to the frame",
+     &FrameRegion::height},
+};
+
+}  // namespace
+
+void InstallSettingsProperties(GObjectClass* gobject_class) {
+  SettingsProperties<Settings>& props = SettingsProperties<Settings>::For(gobject_class);
+  for (const RegionProperty& r : kRegionProperties) {
+    props.Install(gobject_class, g_param_spec_uint(r.name, r.nick, r.blurb, 0, G_MAXUINT, 0, kMutablePlaying),
+                  [edge = r.edge](Settings& s) -> guint& { return s.count.region.*edge; });
+  }
+  props.Install(
+      gobject_class,
+      g_param_spec_uint("bins", "Bins",
+                        "Histogram bins per component, equal width over the full code range "
+                        "(bin = value * bins >> depth); at most 2^depth of the negotiated "
+                        "format's components, or negotiation fails",
+                        kMinBins, kMaxBins,
+                        kDefaultBins, kMutablePlaying),
+      [](Settings& s) -> guint& { return s.count.bins; });
+  props.Install(
+      gobject_class,
+      g_param_spec_string("components", "Components",
+                          "Components to count: \"all\", or names separated by commas, e.g. "
+                          "\"Y\", \"U,V\", \"R,G,B\", \"A\" (GRAY formats have \"Y\"). \"all\" "
+                          "leaves out components with fewer code values than bins (the 2-bit "
+                          "alpha of RGB10A2_LE); a named one that does not fit is an error",
+                          kAllComponents, kMutablePlaying),
+      [](Settings& s) -> std::string& { return s.count.components; });
+  props.Install(
+      gobject_class,
+      g_param_spec_enum("algorithm", "Algorithm",
+                        "GPU histogram algorithm (CUDA memory only; system memory always uses "
+                        "the CPU backend)",
+                        AlgorithmEnumType(), int(cudahist::Algorithm::kAuto),
+                        kMutablePlaying),
+      [](Settings& s) -> cudahist::Algorithm& { return s.algorithm; });
+  props.Install(
+      gobject_class,
+      g_param_spec_boolean("attach-meta", "Attach meta",
+                           "Attach a GstCudaHistogramMeta with the frame's counts to each "
+                           "buffer",
+                           TRUE, kMutablePlaying),
+      [](Settings& s) -> bool& { return s.attach_meta; },
+      // Without a meta to add the buffer need not be writable: pure passthrough.
+      [](GObject* element, const Settings& s) {
+        gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(element), !s.attach_meta);
+      });
+  props.Install(
+      gobject_class,
+      g_param_spec_boolean("post-messages", "Post messages",
+                           "Post \"cudahistogram\" element messages with counts and statistics",
+                           TRUE, kMutablePlaying),
+      [](Settings& s) -> bool& { return s.post_messages; });
+  props.Install(
+      gobject_class,
+      g_param_spec_uint64("interval", "Interval",
+                          "Interval of time between messages, in nanoseconds: counts add up "
+                          "over frames until their durations reach it (0 = one message per "
+                          "frame)",
+                          0, G_MAXUINT64, 0, kMutablePlaying),
+      [](Settings& s) -> guint64& { return s.interval; });
+  props.Install(
+      gobject_class,
+      g_param_spec_boolean("signalstats", "signalstats",
+                           "Add FFmpeg signalstats' figures of each frame (y-min ... brng: "
+                           "min, low, avg, high, max of Y, U, V and saturation, hue median and "
+                           "mean, difference to the previous frame, out-of-broadcast-range "
+                           "fraction) to the message and the meta, counted in the same pass "
+                           "as the histograms. YUV formats of 8 to 10 bits only: on others a "
+                           "warning, and histograms alone. With it come TOUT and VREP (tout, "
+                           "vrep: signalstats=stat=tout+vrep)",
+                           FALSE, kMutablePlaying),
+      [](Settings& s) -> bool& { return s.signalstats; });
+  props.Install(
+      gobject_class,
+      g_param_spec_boolean("cropdetect", "cropdetect",
+                           "Add FFmpeg cropdetect=reset=1's figures of each frame (crop-x1, "
+                           "crop-x2, crop-y1, crop-y2, crop-w, crop-h, crop-x, crop-y: the "
+                           "picture inside black borders, limit 24/255, round 16) to the message "
+                           "and the meta; none on the first two frames, which cropdetect skips. "
+                           "YUV formats of 8 to 10 bits, as signalstats",
+                           FALSE, kMutablePlaying),
+      [](Settings& s) -> bool& { return s.cropdetect; });
+  props.Install(
+      gobject_class,
+      g_param_spec_boolean("field-psnr", "Field PSNR",
+                           "Add the PSNR between the top and the bottom field of each frame, as "
+                           "FFmpeg's field=top and field=bottom into psnr give it (psnr-mse-y, "
+                           "-u, -v, -avg, psnr-y, -u, -v, -avg; +inf when the fields are equal), "
+                           "to the message and the meta; none on frames of odd height. YUV "
+                           "formats of 8 to 10 bits, as signalstats",
+                           FALSE, kMutablePlaying),
+      [](Settings& s) -> bool& { return s.field_psnr; });
+}
+
 
 }  // namespace cudahistogram

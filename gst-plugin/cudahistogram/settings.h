@@ -1,12 +1,12 @@
-// The element's property values. They live under the object lock and the
-// streaming thread works on a copy taken at the start of each frame, so a
-// property set mid-stream takes effect on a whole frame, never half of one.
+// The element's property values and the properties that set them. They live
+// under the object lock and the streaming thread works on a copy taken at the
+// start of each frame, so a property set mid-stream takes effect on a whole
+// frame, never half of one.
 #pragma once
 
 #include <glib-object.h>
 
-#include <string>
-
+#include "common/video_planes.h"
 #include "cudahist/histogram_spec.h"
 
 namespace cudahistogram {
@@ -14,21 +14,14 @@ namespace cudahistogram {
 constexpr guint kDefaultBins = 256;
 constexpr guint kMinBins = 1;
 constexpr guint kMaxBins = cudahist::kMaxBins;
-constexpr const char* kAllComponents = "all";
-constexpr gint kAnyCudaDevice = -1;
 
 struct Settings {
-  guint bins = kDefaultBins;
-  std::string components = kAllComponents;  // "all" or names such as "Y,U"
-  guint roi_x = 0;
-  guint roi_y = 0;
-  guint roi_width = 0;   // 0: to the right edge of the frame
-  guint roi_height = 0;  // 0: to the bottom edge of the frame
+  // components, roi-x/-y/-width/-height, bins
+  CountRequest count = {kAllComponents, kDefaultBins, FrameRegion()};
   cudahist::Algorithm algorithm = cudahist::Algorithm::kAuto;
   bool attach_meta = true;
   bool post_messages = true;
   guint64 interval = 0;  // nanoseconds; 0: one message per frame
-  gint cuda_device_id = kAnyCudaDevice;
   bool signalstats = false;  // FFmpeg signalstats' figures of YUV frames of 8 to 10 bits
   bool cropdetect = false;   // cropdetect=reset=1's figures of the same frames
   bool field_psnr = false;   // the PSNR between each frame's top and bottom field
@@ -43,5 +36,9 @@ struct Settings {
 // GEnum of cudahist::Algorithm for the `algorithm` property; nicks are the
 // library's stable names (AlgorithmName).
 GType AlgorithmEnumType();
+
+// Installs the element's properties on `klass`, each bound to its Settings
+// field (common/element_parts.h); setting attach-meta switches passthrough.
+void InstallSettingsProperties(GObjectClass* klass);
 
 }  // namespace cudahistogram

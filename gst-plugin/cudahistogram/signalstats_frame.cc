@@ -86,13 +86,8 @@ void SignalStatsFrame::KeepAsPrevious(GstBuffer* buffer) {
 bool SignalStatsFrame::EnsureYuvPlan(const GstVideoInfo& info, const CountPlan& plan,
                                      std::string* error) {
   if (have_yuv_plan_ && SameRegion(yuv_plan_.layout, plan.layout)) return true;
-  Settings yuv;
-  yuv.components = "Y,U,V";
-  yuv.bins = 1;
-  yuv.roi_x = plan.layout.roi_x;
-  yuv.roi_y = plan.layout.roi_y;
-  yuv.roi_width = plan.layout.roi_width;
-  yuv.roi_height = plan.layout.roi_height;
+  const HistogramLayout& l = plan.layout;
+  const CountRequest yuv = {"Y,U,V", 1, {l.roi_x, l.roi_y, l.roi_width, l.roi_height}};
   have_yuv_plan_ = MakeCountPlan(info, yuv, &yuv_plan_, error);
   log2_hsub_ = GST_VIDEO_FORMAT_INFO_W_SUB(info.finfo, GST_VIDEO_COMP_U);
   log2_vsub_ = GST_VIDEO_FORMAT_INFO_H_SUB(info.finfo, GST_VIDEO_COMP_U);
@@ -118,9 +113,16 @@ GstBuffer* SignalStatsFrame::UsablePrevious(GstCudaContext* context) const {
 
 bool SignalStatsFrame::CountMapped(const cudahist::YuvPlanes& planes,
                                    const cudahist::YuvPlanes* previous, GstBuffer* buffer,
-                                   CudaCounter* cuda, const cudahist::SignalStatsCounts** counts,
+                                   ElementCuda<CudaCounter>* cuda, const cudahist::SignalStatsCounts** counts,
                                    const cudahist::QcCounts** qc, std::string* error) {
-  if (cuda != nullptr) return cuda->CountSignalStats(buffer, planes, previous, counts, qc, error);
+  if (cuda != nullptr) {
+    return cuda->RunAfterProducers(
+        buffer,
+        [&](CudaCounter& counter, cudaStream_t stream, std::string* e) {
+          return counter.CountSignalStats(stream, planes, previous, counts, qc, e);
+        },
+        error);
+  }
   if (!cpu_counts_) cpu_counts_ = std::make_unique<cudahist::SignalStatsCounts>();
   if (qc != nullptr && !cpu_qc_) cpu_qc_ = std::make_unique<cudahist::QcCounts>();
   const cudahist::Status status =
@@ -141,7 +143,7 @@ void SignalStatsFrame::TakeHistograms(const cudahist::SignalStatsCounts& counts,
 }
 
 bool SignalStatsFrame::Count(const GstVideoInfo& info, const CountPlan& plan, GstBuffer* buffer,
-                             const GstVideoFrame& frame, CudaCounter* cuda, bool with_qc,
+                             const GstVideoFrame& frame, ElementCuda<CudaCounter>* cuda, bool with_qc,
                              std::string* error) {
   if (!EnsureYuvPlan(info, plan, error)) {
     Restart();

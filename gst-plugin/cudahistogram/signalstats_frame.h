@@ -19,9 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "cudahistogram/cuda_counter.h"
-#include "cudahist/signalstats.h"
+#include "common/cuda_element_stream.h"
 #include "common/video_planes.h"
+#include "cudahist/signalstats.h"
+#include "cudahistogram/cuda_counter.h"
 
 namespace cudahistogram {
 
@@ -54,7 +55,7 @@ class SignalStatsFrame {
   // the same wait. False with `error` naming the cause; the previous frame is
   // dropped then.
   bool Count(const GstVideoInfo& info, const CountPlan& plan, GstBuffer* buffer,
-             const GstVideoFrame& frame, CudaCounter* cuda, bool with_qc, std::string* error);
+             const GstVideoFrame& frame, ElementCuda<CudaCounter>* cuda, bool with_qc, std::string* error);
   // Holds `buffer` (a reference) as the next frame's previous. Called once
   // the element is done with the buffer (its meta attached): while held the
   // buffer is not writable.
@@ -76,7 +77,7 @@ class SignalStatsFrame {
   cudahist::YuvPlanes YuvPlanesOf(const GstVideoFrame& frame) const;
   // `qc` null: no QC counts wanted.
   bool CountMapped(const cudahist::YuvPlanes& planes, const cudahist::YuvPlanes* previous,
-                   GstBuffer* buffer, CudaCounter* cuda, const cudahist::SignalStatsCounts** counts,
+                   GstBuffer* buffer, ElementCuda<CudaCounter>* cuda, const cudahist::SignalStatsCounts** counts,
                    const cudahist::QcCounts** qc, std::string* error);
   void TakeHistograms(const cudahist::SignalStatsCounts& counts, const HistogramLayout& layout);
 

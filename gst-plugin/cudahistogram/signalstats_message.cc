@@ -3,20 +3,18 @@
 namespace cudahistogram {
 namespace {
 
+// One figure under its three names: the message's, the library's, the meta's.
+template <typename Figures, typename Meta, typename Value>
+struct Field {
+  const char* name;
+  Value Figures::*figure;
+  Value Meta::*meta;
+};
+
 using Figures = cudahist::SignalStatsFigures;
 using Meta = GstCudaSignalStats;
-
-// One figure under its three names: the message's, the library's, the meta's.
-struct IntField {
-  const char* name;
-  int Figures::*figure;
-  gint Meta::*meta;
-};
-struct DoubleField {
-  const char* name;
-  double Figures::*figure;
-  gdouble Meta::*meta;
-};
+using IntField = Field<Figures, Meta, int>;
+using DoubleField = Field<Figures, Meta, double>;
 
 constexpr IntField kIntFields[] = {
     {"y-min", &Figures::y_min, &Meta::y_min},       {"y-low", &Figures::y_low, &Meta::y_low},
@@ -64,17 +62,8 @@ namespace {
 using Qc = cudahist::QcFigures;
 using Crop = cudahist::CropFigures;
 using QcMeta = GstCudaQcFigures;
-
-struct CropField {
-  const char* name;
-  int Crop::*figure;
-  gint QcMeta::*meta;
-};
-struct QcDoubleField {
-  const char* name;
-  double Qc::*figure;
-  gdouble QcMeta::*meta;
-};
+using CropField = Field<Crop, QcMeta, int>;
+using QcDoubleField = Field<Qc, QcMeta, double>;
 
 constexpr QcDoubleField kToutVrepFields[] = {
     {"tout", &Qc::tout, &QcMeta::tout},

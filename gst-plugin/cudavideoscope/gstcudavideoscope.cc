@@ -1,12 +1,13 @@
-// The cudavideoscope element: a GstBaseTransform (not in place) from any
-// format cudahistogram reads to RGBA pictures of a scope, at the input's
-// frame rate. Settings and state as in cudahistogram (and level.c):
-// property values under the object lock, copied at the start of each frame;
-// everything built from caps and settings (the ScopePlan, CUDA objects)
-// made in set_caps or on the first frame after a change, dropped in stop.
-// CUDA memory in gives CUDA memory out (a gst-cuda buffer pool in the
-// element's context), counted and drawn on the element's stream; system
-// memory is counted and drawn on the CPU, pixel for pixel the same picture.
+// The cudavideoscope element: a GstCudaFrameFilter (a GstBaseTransform, not
+// in place) from any format cudahistogram reads to RGBA pictures of a scope,
+// at the input's frame rate. Settings and state as in cudahistogram (and
+// level.c): property values under the object lock, copied at the start of
+// each frame; everything built from caps and settings (the ScopePlan, the
+// frame function, CUDA objects) made in set_caps or on the first frame after
+// a change, dropped in stop. CUDA memory in gives CUDA memory out (a
+// gst-cuda buffer pool in the element's context), counted and drawn on the
+// element's stream; system memory is counted and drawn on the CPU, pixel for
+// pixel the same picture.
 #include "cudavideoscope/gstcudavideoscope.h"
 
 #include <gst/cuda/gstcudabufferpool.h>
@@ -18,16 +19,17 @@
 #include <string>
 #include <vector>
 
-#include "cudavideoscope/cuda_scope.h"
+#include "common/cuda_element_stream.h"
+#include "common/video_frame_access.h"
 #include "cudahist/scope_render.h"
 #include "cudahist/scopes.h"
-#include "common/element_cuda_context.h"
+#include "cudavideoscope/cuda_scope.h"
+#include "cudavideoscope/scope_caps.h"
 #include "cudavideoscope/scope_plan.h"
 #include "cudavideoscope/scope_settings.h"
-#include "common/video_formats.h"
-#include "common/video_frame_access.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_cuda_video_scope_debug);
+CUDAHISTOGRAM_DEFINE_ELEMENT(GstCudaVideoScope, gst_cuda_video_scope, GST_TYPE_CUDA_VIDEO_SCOPE, cudavideoscope,
+                             gst_cuda_video_scope_debug, "CUDA video scopes");
 #define GST_CAT_DEFAULT gst_cuda_video_scope_debug
 
 using cudahistogram::ScopePlan;
@@ -36,91 +38,50 @@ using cudahistogram::ScopeStyle;
 
 namespace {
 
-#define SINK_CAPS                                                                                       \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, CUDAHISTOGRAM_CUDA_FORMATS) \
-  "; " GST_VIDEO_CAPS_MAKE(CUDAHISTOGRAM_SYSTEM_FORMATS)
-#define SRC_CAPS                                                                  \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, "RGBA") \
-  "; " GST_VIDEO_CAPS_MAKE("RGBA")
-
-GstStaticPadTemplate sink_template =
-    GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(SINK_CAPS));
-GstStaticPadTemplate src_template =
-    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(SRC_CAPS));
-
-enum {
-  PROP_0,
-  PROP_STYLE,
-  PROP_COMPONENTS,
-  PROP_SCALE,
-  PROP_GRATICULE,
-  PROP_GAIN,
-  PROP_CUDA_DEVICE_ID,
-};
-
 // Set in the environment of a benchmark only: count every frame but leave
 // the picture undrawn, so that element_bench can tell the drawing's share.
 constexpr char kSkipDrawEnv[] = "CUDAVIDEOSCOPE_SKIP_DRAW";
 
+// Counts and draws one frame into the picture, where the frame lives; false
+// after posting an element error.
+using RenderFunction = bool (*)(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf);
+
 struct State {
-  GstVideoInfo in_info;
   GstVideoInfo out_info;
-  bool have_info = false;
-  bool cuda_caps = false;
-  bool draw = true;
+  bool draw = g_getenv(kSkipDrawEnv) == nullptr;
   ScopePlan plan;
   bool have_plan = false;
-  cudahistogram::CudaScope cuda;
+  RenderFunction render = nullptr;  // chosen in set_caps: CUDA or system memory
+  cudahistogram::ElementCuda<cudahistogram::CudaScope> cuda;
   std::vector<uint32_t> cpu_counts;
 };
 
-}  // namespace
+// ScopeSettings and State are the base class's parts (common/element_parts.h).
+using Parts = cudahistogram::ElementPartsOf<ScopeSettings, State>;
 
-struct _GstCudaVideoScope {
-  GstBaseTransform parent;
-  ScopeSettings* settings;  // under the object lock
-  State* state;             // streaming thread only
-  GstCudaContext* context;  // the element's context, shared with its neighbours
-};
-
-G_DEFINE_TYPE(GstCudaVideoScope, gst_cuda_video_scope, GST_TYPE_BASE_TRANSFORM);
-GST_ELEMENT_REGISTER_DEFINE(cudavideoscope, "cudavideoscope", GST_RANK_NONE, GST_TYPE_CUDA_VIDEO_SCOPE);
-
-namespace {
-
-ScopeSettings CopySettings(GstCudaVideoScope* self) {
-  GST_OBJECT_LOCK(self);
-  ScopeSettings copy = *self->settings;
-  GST_OBJECT_UNLOCK(self);
-  return copy;
-}
+GstCudaFrameFilter* Filter(GstCudaVideoScope* self) { return GST_CUDA_FRAME_FILTER(self); }
+State* StateOf(GstCudaVideoScope* self) { return Parts::StateOf(self); }
+ScopeSettings CopySettings(GstCudaVideoScope* self) { return Parts::CopySettings(self); }
 
 bool EnsurePlan(GstCudaVideoScope* self, const ScopeSettings& settings) {
-  State* st = self->state;
+  State* st = StateOf(self);
   if (st->have_plan && st->plan.settings == settings) return true;
   std::string error;
-  st->have_plan = cudahistogram::MakeScopePlan(st->in_info, GST_VIDEO_INFO_WIDTH(&st->out_info),
+  const GstVideoInfo& in = Filter(self)->in_info;
+  st->have_plan = cudahistogram::MakeScopePlan(in, GST_VIDEO_INFO_WIDTH(&st->out_info),
                                                GST_VIDEO_INFO_HEIGHT(&st->out_info), settings, &st->plan, &error);
   if (!st->have_plan) {
     GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("%s", error.c_str()),
                       ("style %s, caps %s %dx%d to %dx%d", cudahistogram::ScopeStyleName(settings.style),
-                       GST_VIDEO_INFO_NAME(&st->in_info), GST_VIDEO_INFO_WIDTH(&st->in_info),
-                       GST_VIDEO_INFO_HEIGHT(&st->in_info), GST_VIDEO_INFO_WIDTH(&st->out_info),
+                       GST_VIDEO_INFO_NAME(&in), GST_VIDEO_INFO_WIDTH(&in), GST_VIDEO_INFO_HEIGHT(&in),
+                       GST_VIDEO_INFO_WIDTH(&st->out_info),
                        GST_VIDEO_INFO_HEIGHT(&st->out_info)));
   }
   return st->have_plan;
 }
 
-bool EnsureCuda(GstCudaVideoScope* self, gint device_id) {
-  return cudahistogram::EnsureElementCuda(GST_ELEMENT(self), device_id, &self->context, &self->state->cuda);
-}
-
-bool MapInput(GstCudaVideoScope* self, GstBuffer* buf, GstMapFlags flags, GstVideoFrame* frame) {
-  return cudahistogram::MapVideoFrame(GST_ELEMENT(self), "video frame", &self->state->in_info, buf, flags, frame);
-}
-
 bool MapOutput(GstCudaVideoScope* self, GstBuffer* buf, GstMapFlags flags, GstVideoFrame* frame) {
-  return cudahistogram::MapVideoFrame(GST_ELEMENT(self), "output picture", &self->state->out_info, buf, flags,
+  return cudahistogram::MapVideoFrame(GST_ELEMENT(self), "output picture", &StateOf(self)->out_info, buf, flags,
                                       frame);
 }
 
@@ -133,31 +94,41 @@ cudahist::ScopeImage ImageOf(const GstVideoFrame& frame) {
   return image;
 }
 
-bool RenderOnGpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
-  State* st = self->state;
-  GstCudaMemory* in_mem = reinterpret_cast<GstCudaMemory*>(gst_buffer_peek_memory(inbuf, 0));
+// The picture is drawn from the frame's device pointers into the output's:
+// both must be valid in the element's context.
+bool InElementContext(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
+  GstCudaContext* context = StateOf(self)->cuda.context();
+  GstCudaContext* in_context = GST_CUDA_MEMORY_CAST(gst_buffer_peek_memory(inbuf, 0))->context;
   GstMemory* out_mem = gst_buffer_peek_memory(outbuf, 0);
-  if (in_mem->context != st->cuda.context() || !gst_is_cuda_memory(out_mem) ||
-      GST_CUDA_MEMORY_CAST(out_mem)->context != st->cuda.context()) {
-    // The picture is drawn from the frame's device pointers into the output's:
-    // both must be valid in the element's context.
-    GST_ELEMENT_ERROR(self, STREAM, FAILED,
-                      ("The input frame and the output picture must be CUDA memory of the element's CUDA "
-                       "context (share one context with the upstream CUDA elements, or set cuda-device-id)"),
-                      ("input context %" GST_PTR_FORMAT ", element context %" GST_PTR_FORMAT, in_mem->context,
-                       st->cuda.context()));
-    return false;
+  if (in_context == context && gst_is_cuda_memory(out_mem) && GST_CUDA_MEMORY_CAST(out_mem)->context == context) {
+    return true;
   }
+  GST_ELEMENT_ERROR(self, STREAM, FAILED,
+                    ("The input frame and the output picture must be CUDA memory of the element's CUDA "
+                     "context (share one context with the upstream CUDA elements, or set cuda-device-id)"),
+                    ("input context %" GST_PTR_FORMAT ", element context %" GST_PTR_FORMAT, in_context, context));
+  return false;
+}
+
+bool RenderOnGpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
+  State* st = StateOf(self);
   GstVideoFrame in, out;
-  if (!MapInput(self, inbuf, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA), &in)) return false;
-  if (!MapOutput(self, outbuf, GstMapFlags(GST_MAP_WRITE | GST_MAP_CUDA), &out)) {
+  if (!cudahistogram::MapInputFrame(Filter(self), inbuf, true, &in)) return false;
+  if (!InElementContext(self, inbuf, outbuf) ||
+      !MapOutput(self, outbuf, GstMapFlags(GST_MAP_WRITE | GST_MAP_CUDA), &out)) {
     gst_video_frame_unmap(&in);
     return false;
   }
   cudahist::PlaneView views[cudahistogram::kMaxComponents];
   cudahistogram::FramePlaneViews(st->plan.count, in, views);
+  const cudahist::ScopeImage image = ImageOf(out);
   std::string error;
-  const bool ok = st->cuda.Render(&st->plan, inbuf, views, ImageOf(out), st->draw, &error);
+  const bool ok = st->cuda.RunAfterProducers(
+      inbuf,
+      [&](cudahistogram::CudaScope& scope, cudaStream_t stream, std::string* e) {
+        return scope.Render(stream, &st->plan, views, image, st->draw, e);
+      },
+      &error);
   gst_video_frame_unmap(&out);
   gst_video_frame_unmap(&in);
   if (!ok) GST_ELEMENT_ERROR(self, STREAM, FAILED, ("CUDA video scope failed: %s", error.c_str()), (nullptr));
@@ -173,9 +144,9 @@ cudahist::Status CountOnCpu(ScopePlan* plan, const cudahist::PlaneView* views, u
 }
 
 bool RenderOnCpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
-  State* st = self->state;
+  State* st = StateOf(self);
   GstVideoFrame in, out;
-  if (!MapInput(self, inbuf, GST_MAP_READ, &in)) return false;
+  if (!cudahistogram::MapInputFrame(Filter(self), inbuf, false, &in)) return false;
   if (!MapOutput(self, outbuf, GST_MAP_WRITE, &out)) {
     gst_video_frame_unmap(&in);
     return false;
@@ -202,96 +173,6 @@ bool RenderOnCpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
 
 // --- caps ---------------------------------------------------------------------
 
-// The same memory on the other side: CUDA memory stays on the GPU.
-GstCapsFeatures* FeaturesOf(GstCaps* caps, guint i) {
-  GstCapsFeatures* f = gst_caps_get_features(caps, i);
-  return f ? gst_caps_features_copy(f) : nullptr;
-}
-
-// Sink caps -> every RGBA picture size at the same frame rate, in the same
-// memory. Sizes are left open above kMaxScopeDimension so that too large a
-// size asked by downstream reaches set_caps and gets an error that names it
-// (0 is refused by the pad template when the pipeline is linked).
-GstCaps* PictureCapsFor(GstCaps* caps) {
-  GstCaps* out = gst_caps_new_empty();
-  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
-    const GstStructure* in = gst_caps_get_structure(caps, i);
-    GstStructure* s = gst_structure_new("video/x-raw", "format", G_TYPE_STRING, "RGBA", "width", GST_TYPE_INT_RANGE,
-                                        1, G_MAXINT, "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
-                                        "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, nullptr);
-    if (const GValue* rate = gst_structure_get_value(in, "framerate")) gst_structure_set_value(s, "framerate", rate);
-    gst_caps_append_structure_full(out, s, FeaturesOf(caps, i));
-  }
-  return out;
-}
-
-// Src caps -> every input format of the sink template at the same frame
-// rate, in the same memory.
-GstCaps* FrameCapsFor(GstBaseTransform* trans, GstCaps* caps) {
-  GstCaps* templ = gst_pad_get_pad_template_caps(GST_BASE_TRANSFORM_SINK_PAD(trans));
-  GstCaps* out = gst_caps_new_empty();
-  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
-    const GstStructure* picture = gst_caps_get_structure(caps, i);
-    GstCapsFeatures* features = gst_caps_get_features(caps, i);
-    for (guint t = 0; t < gst_caps_get_size(templ); ++t) {
-      GstCapsFeatures* tf = gst_caps_get_features(templ, t);
-      if (features && tf && !gst_caps_features_is_equal(features, tf)) continue;
-      GstStructure* s = gst_structure_copy(gst_caps_get_structure(templ, t));
-      if (const GValue* rate = gst_structure_get_value(picture, "framerate")) {
-        gst_structure_set_value(s, "framerate", rate);
-      }
-      gst_caps_append_structure_full(out, s, tf ? gst_caps_features_copy(tf) : nullptr);
-    }
-  }
-  gst_caps_unref(templ);
-  return out;
-}
-
-GstCaps* TransformCaps(GstBaseTransform* trans, GstPadDirection direction, GstCaps* caps, GstCaps* filter) {
-  GstCaps* result = direction == GST_PAD_SINK ? PictureCapsFor(caps) : FrameCapsFor(trans, caps);
-  if (filter) {
-    GstCaps* filtered = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref(result);
-    result = filtered;
-  }
-  GST_DEBUG_OBJECT(trans, "%s caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-                   direction == GST_PAD_SINK ? "sink" : "src", caps, result);
-  return result;
-}
-
-// An open size becomes the style's default (or the nearest downstream allows).
-GstCaps* FixateCaps(GstBaseTransform* trans, GstPadDirection direction, GstCaps* caps, GstCaps* othercaps) {
-  if (direction != GST_PAD_SINK) {
-    return GST_BASE_TRANSFORM_CLASS(gst_cuda_video_scope_parent_class)->fixate_caps(trans, direction, caps, othercaps);
-  }
-  othercaps = gst_caps_make_writable(gst_caps_truncate(othercaps));
-  GstStructure* s = gst_caps_get_structure(othercaps, 0);
-  gint width = 0, height = 0;
-  cudahistogram::DefaultScopeSize(CopySettings(GST_CUDA_VIDEO_SCOPE(trans)).style, &width, &height);
-  gst_structure_fixate_field_nearest_int(s, "width", width);
-  gst_structure_fixate_field_nearest_int(s, "height", height);
-  const GstStructure* in = gst_caps_get_structure(caps, 0);
-  gint rate_n = 0, rate_d = 1;
-  if (gst_structure_get_fraction(in, "framerate", &rate_n, &rate_d)) {
-    gst_structure_fixate_field_nearest_fraction(s, "framerate", rate_n, rate_d);
-  }
-  return gst_caps_fixate(othercaps);
-}
-
-gboolean TransformSize(GstBaseTransform*, GstPadDirection, GstCaps*, gsize, GstCaps* othercaps, gsize* othersize) {
-  GstVideoInfo info;
-  if (!gst_video_info_from_caps(&info, othercaps)) return FALSE;
-  *othersize = GST_VIDEO_INFO_SIZE(&info);
-  return TRUE;
-}
-
-gboolean GetUnitSize(GstBaseTransform*, GstCaps* caps, gsize* size) {
-  GstVideoInfo info;
-  if (!gst_video_info_from_caps(&info, caps)) return FALSE;
-  *size = GST_VIDEO_INFO_SIZE(&info);
-  return TRUE;
-}
-
 bool CheckPictureCaps(GstCudaVideoScope* self, GstCaps* outcaps, GstVideoInfo* info) {
   const GstStructure* s = gst_caps_get_structure(outcaps, 0);
   gint width = 0, height = 0;
@@ -311,52 +192,56 @@ bool CheckPictureCaps(GstCudaVideoScope* self, GstCaps* outcaps, GstVideoInfo* i
   return false;
 }
 
-gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(trans);
-  State* st = self->state;
-  st->have_info = false;
+gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps* outcaps) {
+  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(filter);
+  State* st = StateOf(self);
   st->have_plan = false;
-  if (!gst_video_info_from_caps(&st->in_info, incaps)) {
-    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("Invalid video caps"), ("%" GST_PTR_FORMAT, incaps));
-    return FALSE;
-  }
   if (!CheckPictureCaps(self, outcaps, &st->out_info)) return FALSE;
-  GstCapsFeatures* features = gst_caps_get_features(incaps, 0);
-  st->cuda_caps = features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
   const ScopeSettings settings = CopySettings(self);
   if (!EnsurePlan(self, settings)) return FALSE;
-  // Only CUDA caps need a GPU: system memory works on any machine.
-  if (st->cuda_caps && !EnsureCuda(self, settings.cuda_device_id)) return FALSE;
-  st->have_info = true;
+  if (filter->cuda_caps && !cudahistogram::EnsureElementCuda(filter, filter->context, &st->cuda)) return FALSE;
+  // The frame function, chosen once for the caps as level.c chooses its process function.
+  st->render = filter->cuda_caps ? RenderOnGpu : RenderOnCpu;
+  if (!st->draw) GST_WARNING_OBJECT(self, "%s is set: frames are counted, pictures not drawn", kSkipDrawEnv);
+  const GstVideoInfo& in = filter->in_info;
   GST_INFO_OBJECT(self, "%s of %s %dx%d as %dx%d RGBA %s", cudahistogram::ScopeStyleName(settings.style),
-                  GST_VIDEO_INFO_NAME(&st->in_info), GST_VIDEO_INFO_WIDTH(&st->in_info),
-                  GST_VIDEO_INFO_HEIGHT(&st->in_info), GST_VIDEO_INFO_WIDTH(&st->out_info),
-                  GST_VIDEO_INFO_HEIGHT(&st->out_info), st->cuda_caps ? "on the GPU" : "on the CPU");
+                  GST_VIDEO_INFO_NAME(&in), GST_VIDEO_INFO_WIDTH(&in), GST_VIDEO_INFO_HEIGHT(&in),
+                  GST_VIDEO_INFO_WIDTH(&st->out_info), GST_VIDEO_INFO_HEIGHT(&st->out_info),
+                  filter->cuda_caps ? "on the GPU" : "on the CPU");
   return TRUE;
 }
+
+const cudahistogram::ElementClassInit kElementClass = {
+    "CUDA video scope",
+    "Video scopes of each frame as RGBA video at the input's frame rate: histogram, waveform, parade or "
+    "vectorscope, counted and drawn where the frame lives (CUDA memory on the GPU, system memory on the CPU)",
+    // RGBA pictures, in the memory the frames come in.
+    GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, "RGBA") "; " GST_VIDEO_CAPS_MAKE("RGBA"),
+    SetInfo, cudahistogram::InstallScopeSettingsProperties};
 
 // CUDA pictures come from a gst-cuda pool of the element's context (the
 // drawing writes them through device pointers); system memory takes the
 // default pool.
 gboolean DecideAllocation(GstBaseTransform* trans, GstQuery* query) {
   GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(trans);
-  if (!self->state->cuda_caps || !self->context) {
+  GstCudaContext* context = Filter(self)->context;
+  if (!Filter(self)->cuda_caps || !context) {
     return GST_BASE_TRANSFORM_CLASS(gst_cuda_video_scope_parent_class)->decide_allocation(trans, query);
   }
   GstCaps* outcaps = nullptr;
   gst_query_parse_allocation(query, &outcaps, nullptr);
   if (!outcaps) return FALSE;
   GstBufferPool* pool = nullptr;
-  guint size = GST_VIDEO_INFO_SIZE(&self->state->out_info), min = 0, max = 0;
+  guint size = GST_VIDEO_INFO_SIZE(&StateOf(self)->out_info), min = 0, max = 0;
   const bool have_pool = gst_query_get_n_allocation_pools(query) > 0;
   if (have_pool) {
     gst_query_parse_nth_allocation_pool(query, 0, &pool, &size, &min, &max);
     // Only a CUDA pool of our own context hands out memory we can draw into.
-    if (pool && (!GST_IS_CUDA_BUFFER_POOL(pool) || GST_CUDA_BUFFER_POOL(pool)->context != self->context)) {
+    if (pool && (!GST_IS_CUDA_BUFFER_POOL(pool) || GST_CUDA_BUFFER_POOL(pool)->context != context)) {
       gst_clear_object(&pool);
     }
   }
-  if (!pool) pool = gst_cuda_buffer_pool_new(self->context);
+  if (!pool) pool = gst_cuda_buffer_pool_new(context);
   GstStructure* config = gst_buffer_pool_get_config(pool);
   gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   gst_buffer_pool_config_set_params(config, outcaps, size, min, max);
@@ -383,178 +268,19 @@ gboolean DecideAllocation(GstBaseTransform* trans, GstQuery* query) {
 
 GstFlowReturn Transform(GstBaseTransform* trans, GstBuffer* inbuf, GstBuffer* outbuf) {
   GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(trans);
-  State* st = self->state;
-  if (!st->have_info) return GST_FLOW_NOT_NEGOTIATED;
+  if (!Filter(self)->negotiated) return GST_FLOW_NOT_NEGOTIATED;
   if (!EnsurePlan(self, CopySettings(self))) return GST_FLOW_ERROR;
-  if (!cudahistogram::BufferHoldsFrame(GST_ELEMENT(self), st->in_info, inbuf)) return GST_FLOW_ERROR;
-  const bool on_gpu = cudahistogram::IsCudaFrame(inbuf);
-  return (on_gpu ? RenderOnGpu(self, inbuf, outbuf) : RenderOnCpu(self, inbuf, outbuf)) ? GST_FLOW_OK
-                                                                                          : GST_FLOW_ERROR;
-}
-
-gboolean Start(GstBaseTransform* trans) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(trans);
-  delete self->state;
-  self->state = new State();
-  self->state->draw = g_getenv(kSkipDrawEnv) == nullptr;
-  if (!self->state->draw) GST_WARNING_OBJECT(self, "%s is set: frames are counted, pictures not drawn", kSkipDrawEnv);
-  return TRUE;
-}
-
-gboolean Stop(GstBaseTransform* trans) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(trans);
-  delete self->state;  // closes the CUDA stream in its context
-  self->state = new State();
-  gst_clear_object(&self->context);
-  return TRUE;
-}
-
-gboolean Query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(trans);
-  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
-      gst_cuda_handle_context_query(GST_ELEMENT(self), query, self->context)) {
-    return TRUE;
-  }
-  return GST_BASE_TRANSFORM_CLASS(gst_cuda_video_scope_parent_class)->query(trans, direction, query);
-}
-
-void SetContext(GstElement* element, GstContext* context) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(element);
-  gst_cuda_handle_set_context(element, context, CopySettings(self).cuda_device_id, &self->context);
-  GST_ELEMENT_CLASS(gst_cuda_video_scope_parent_class)->set_context(element, context);
-}
-
-// --- properties -------------------------------------------------------------------
-
-constexpr GParamFlags kPropFlags =
-    GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
-
-void InstallProperties(GObjectClass* gobject_class) {
-  g_object_class_install_property(
-      gobject_class, PROP_STYLE,
-      g_param_spec_enum("style", "Style",
-                        "What to draw. The output size comes from downstream caps; left open it is 1024x512 "
-                        "(512x512 for the vectorscope)",
-                        cudahistogram::ScopeStyleEnumType(), int(ScopeStyle::kWaveform), kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_COMPONENTS,
-      g_param_spec_string("components", "Components",
-                          "Components to draw, names separated by commas (\"Y\", \"R,G,B\", \"U,V\"), or \"all\": "
-                          "Y (R,G,B for RGB formats) for a waveform, every colour component for a histogram or "
-                          "parade, U,V for a vectorscope (which draws the first named across, the second up). A "
-                          "component the format lacks is an error at negotiation",
-                          cudahistogram::kAllComponents, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_SCALE,
-      g_param_spec_enum("scale", "Scale", "How a count becomes brightness (the README gives the exact mapping)",
-                        cudahistogram::ScopeScaleEnumType(), int(cudahist::ScopeScale::kLogarithmic), kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_GRATICULE,
-      g_param_spec_enum("graticule", "Graticule", "Reference marks drawn under the trace",
-                        cudahistogram::ScopeGraticuleEnumType(), int(cudahistogram::ScopeGraticule::kLegal),
-                        kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_GAIN,
-      g_param_spec_uint("gain", "Gain",
-                        "Counts are multiplied by this before the scale: brightens sparse traces (waveform, "
-                        "parade, vectorscope; histogram bars are scaled to their tallest bin)",
-                        1, cudahistogram::kMaxScopeGain, cudahistogram::kDefaultScopeGain, kPropFlags));
-  g_object_class_install_property(
-      gobject_class, PROP_CUDA_DEVICE_ID,
-      g_param_spec_int("cuda-device-id", "CUDA device id",
-                       "CUDA device to use for CUDA memory (-1 = any, or the one shared by neighbouring CUDA "
-                       "elements)",
-                       -1, G_MAXINT, cudahistogram::kAnyCudaDevice,
-                       GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
-}
-
-void SetProperty(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(object);
-  GST_OBJECT_LOCK(self);
-  ScopeSettings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_STYLE: s.style = ScopeStyle(g_value_get_enum(value)); break;
-    case PROP_COMPONENTS: {
-      const gchar* text = g_value_get_string(value);
-      s.components = text && *text ? text : cudahistogram::kAllComponents;
-      break;
-    }
-    case PROP_SCALE: s.scale = cudahist::ScopeScale(g_value_get_enum(value)); break;
-    case PROP_GRATICULE: s.graticule = cudahistogram::ScopeGraticule(g_value_get_enum(value)); break;
-    case PROP_GAIN: s.gain = g_value_get_uint(value); break;
-    case PROP_CUDA_DEVICE_ID: s.cuda_device_id = g_value_get_int(value); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
-  // A new style may want another default size.
-  if (prop_id == PROP_STYLE) gst_base_transform_reconfigure_src(GST_BASE_TRANSFORM(self));
-}
-
-void GetProperty(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(object);
-  GST_OBJECT_LOCK(self);
-  const ScopeSettings& s = *self->settings;
-  switch (prop_id) {
-    case PROP_STYLE: g_value_set_enum(value, int(s.style)); break;
-    case PROP_COMPONENTS: g_value_set_string(value, s.components.c_str()); break;
-    case PROP_SCALE: g_value_set_enum(value, int(s.scale)); break;
-    case PROP_GRATICULE: g_value_set_enum(value, int(s.graticule)); break;
-    case PROP_GAIN: g_value_set_uint(value, s.gain); break;
-    case PROP_CUDA_DEVICE_ID: g_value_set_int(value, s.cuda_device_id); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
-  }
-  GST_OBJECT_UNLOCK(self);
-}
-
-void Finalize(GObject* object) {
-  GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(object);
-  delete self->state;
-  delete self->settings;
-  gst_clear_object(&self->context);
-  G_OBJECT_CLASS(gst_cuda_video_scope_parent_class)->finalize(object);
+  return StateOf(self)->render(self, inbuf, outbuf) ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
 }  // namespace
 
 static void gst_cuda_video_scope_class_init(GstCudaVideoScopeClass* klass) {
-  GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
-  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
-  GstBaseTransformClass* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
-
-  gobject_class->set_property = SetProperty;
-  gobject_class->get_property = GetProperty;
-  gobject_class->finalize = Finalize;
-  InstallProperties(gobject_class);
-  gst_type_mark_as_plugin_api(cudahistogram::ScopeStyleEnumType(), GstPluginAPIFlags(0));
-  gst_type_mark_as_plugin_api(cudahistogram::ScopeScaleEnumType(), GstPluginAPIFlags(0));
-  gst_type_mark_as_plugin_api(cudahistogram::ScopeGraticuleEnumType(), GstPluginAPIFlags(0));
-
-  gst_element_class_add_static_pad_template(element_class, &sink_template);
-  gst_element_class_add_static_pad_template(element_class, &src_template);
-  gst_element_class_set_static_metadata(
-      element_class, "CUDA video scope", "Filter/Analyzer/Video/Hardware",
-      "Video scopes of each frame as RGBA video at the input's frame rate: histogram, waveform, parade or "
-      "vectorscope, counted and drawn where the frame lives (CUDA memory on the GPU, system memory on the CPU)",
-      "cudahistogram developers");
-  element_class->set_context = SetContext;
-
-  trans_class->start = Start;
-  trans_class->stop = Stop;
-  trans_class->transform_caps = TransformCaps;
-  trans_class->fixate_caps = FixateCaps;
-  trans_class->transform_size = TransformSize;
-  trans_class->get_unit_size = GetUnitSize;
-  trans_class->set_caps = SetCaps;
+  GstBaseTransformClass* trans_class = cudahistogram::InitElementClass(klass, kElementClass);
+  // RGBA pictures of any size from frames of any format, at the same rate, in the same memory.
+  cudahistogram::InitScopeCaps(trans_class);
   trans_class->decide_allocation = DecideAllocation;
   trans_class->transform = Transform;
-  trans_class->query = Query;
-  trans_class->passthrough_on_same_caps = FALSE;
-
-  GST_DEBUG_CATEGORY_INIT(gst_cuda_video_scope_debug, "cudavideoscope", 0, "CUDA video scopes");
 }
 
-static void gst_cuda_video_scope_init(GstCudaVideoScope* self) {
-  self->settings = new ScopeSettings();
-  self->state = new State();
-  self->context = nullptr;
-}
+static void gst_cuda_video_scope_init(GstCudaVideoScope* self) { GST_CUDA_FRAME_FILTER(self)->parts = new Parts(); }

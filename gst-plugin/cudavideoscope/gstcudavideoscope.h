@@ -4,12 +4,12 @@
 // CPU path.
 #pragma once
 
-#include <gst/base/gstbasetransform.h>
+#include "common/gstcudaframefilter.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_VIDEO_SCOPE (gst_cuda_video_scope_get_type())
-G_DECLARE_FINAL_TYPE(GstCudaVideoScope, gst_cuda_video_scope, GST, CUDA_VIDEO_SCOPE, GstBaseTransform)
+G_DECLARE_FINAL_TYPE(GstCudaVideoScope, gst_cuda_video_scope, GST, CUDA_VIDEO_SCOPE, GstCudaFrameFilter)
 
 GST_ELEMENT_REGISTER_DECLARE(cudavideoscope);
 

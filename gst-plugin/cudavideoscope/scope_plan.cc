@@ -183,10 +183,9 @@ bool MakeScopePlan(const GstVideoInfo& in, guint out_width, guint out_height, co
   plan->out_width = out_width;
   plan->out_height = out_height;
   if (!CheckOutputSize(out_width, out_height, error)) return false;
-  Settings count_settings;
-  count_settings.bins = 1;  // bins are chosen per component below
-  if (!ResolveComponents(in, settings, &count_settings.components, error)) return false;
-  if (!MakeCountPlan(in, count_settings, &plan->count, error)) return false;
+  CountRequest request;  // the whole frame; bins are chosen per component below
+  if (!ResolveComponents(in, settings, &request.components, error)) return false;
+  if (!MakeCountPlan(in, request, &plan->count, error)) return false;
   if (plan->traces() > cudahist::kMaxScopeTraces) {
     *error = "components \"" + settings.components + "\": at most 4 traces";
     return false;

@@ -1,10 +1,14 @@
 #include "cudavideoscope/scope_settings.h"
 
+#include <gst/base/gstbasetransform.h>
+
+#include "common/element_parts.h"
+
 namespace cudahistogram {
 
 bool ScopeSettings::operator==(const ScopeSettings& o) const {
   return style == o.style && components == o.components && scale == o.scale && graticule == o.graticule &&
-         gain == o.gain && cuda_device_id == o.cuda_device_id;
+         gain == o.gain;
 }
 
 void DefaultScopeSize(ScopeStyle style, gint* width, gint* height) {
@@ -64,5 +68,46 @@ GType ScopeGraticuleEnumType() {
   };
   return RegisterOnce(&type, "GstCudaVideoScopeGraticule", values);
 }
+
+void InstallScopeSettingsProperties(GObjectClass* gobject_class) {
+  SettingsProperties<ScopeSettings>& props = SettingsProperties<ScopeSettings>::For(gobject_class);
+  props.Install(
+      gobject_class,
+      g_param_spec_enum("style", "Style",
+                        "What to draw. The output size comes from downstream caps; left open it is 1024x512 "
+                        "(512x512 for the vectorscope)",
+                        ScopeStyleEnumType(), int(ScopeStyle::kWaveform), kMutablePlaying),
+      [](ScopeSettings& s) -> ScopeStyle& { return s.style; },
+      // A new style may want another default size.
+      [](GObject* element, const ScopeSettings&) { gst_base_transform_reconfigure_src(GST_BASE_TRANSFORM(element)); });
+  props.Install(
+      gobject_class,
+      g_param_spec_string("components", "Components",
+                          "Components to draw, names separated by commas (\"Y\", \"R,G,B\", \"U,V\"), or \"all\": "
+                          "Y (R,G,B for RGB formats) for a waveform, every colour component for a histogram or "
+                          "parade, U,V for a vectorscope (which draws the first named across, the second up). A "
+                          "component the format lacks is an error at negotiation",
+                          kAllComponents, kMutablePlaying),
+      [](ScopeSettings& s) -> std::string& { return s.components; });
+  props.Install(
+      gobject_class,
+      g_param_spec_enum("scale", "Scale", "How a count becomes brightness (the README gives the exact mapping)",
+                        ScopeScaleEnumType(), int(cudahist::ScopeScale::kLogarithmic), kMutablePlaying),
+      [](ScopeSettings& s) -> cudahist::ScopeScale& { return s.scale; });
+  props.Install(
+      gobject_class,
+      g_param_spec_enum("graticule", "Graticule", "Reference marks drawn under the trace",
+                        ScopeGraticuleEnumType(), int(ScopeGraticule::kLegal),
+                        kMutablePlaying),
+      [](ScopeSettings& s) -> ScopeGraticule& { return s.graticule; });
+  props.Install(
+      gobject_class,
+      g_param_spec_uint("gain", "Gain",
+                        "Counts are multiplied by this before the scale: brightens sparse traces (waveform, "
+                        "parade, vectorscope; histogram bars are scaled to their tallest bin)",
+                        1, kMaxScopeGain, kDefaultScopeGain, kMutablePlaying),
+      [](ScopeSettings& s) -> guint& { return s.gain; });
+}
+
 
 }  // namespace cudahistogram

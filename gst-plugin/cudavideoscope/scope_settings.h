@@ -7,8 +7,8 @@
 
 #include <string>
 
+#include "common/video_planes.h"
 #include "cudahist/scope_render.h"
-#include "cudahistogram/settings.h"
 
 namespace cudahistogram {
 
@@ -24,7 +24,6 @@ struct ScopeSettings {
   cudahist::ScopeScale scale = cudahist::ScopeScale::kLogarithmic;
   ScopeGraticule graticule = ScopeGraticule::kLegal;
   guint gain = kDefaultScopeGain;
-  gint cuda_device_id = kAnyCudaDevice;
 
   bool operator==(const ScopeSettings& other) const;
   bool operator!=(const ScopeSettings& other) const { return !(*this == other); }
@@ -40,5 +39,10 @@ const char* ScopeStyleName(ScopeStyle style);
 GType ScopeStyleEnumType();
 GType ScopeScaleEnumType();
 GType ScopeGraticuleEnumType();
+
+// Installs the element's properties on `klass`, each bound to its
+// ScopeSettings field (common/element_parts.h); a new style reconfigures the
+// src pad (its default size may differ).
+void InstallScopeSettingsProperties(GObjectClass* klass);
 
 }  // namespace cudahistogram

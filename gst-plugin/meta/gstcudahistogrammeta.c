@@ -285,6 +285,19 @@ gst_cuda_histogram_meta_get_component_depth (const GstCudaHistogramMeta * meta,
   return component < meta->n_components ? (gint) meta->component_depth[component] : -1;
 }
 
+/* A copy of the @size bytes at @figures in @dst, or zeros when @figures is
+ * NULL; @has says which. */
+static void
+set_optional_figures (gboolean * has, gpointer dst, gconstpointer figures,
+    gsize size)
+{
+  *has = figures != NULL;
+  if (figures != NULL)
+    memcpy (dst, figures, size);
+  else
+    memset (dst, 0, size);
+}
+
 /**
  * gst_cuda_histogram_meta_get_signalstats:
  * @meta: a #GstCudaHistogramMeta
@@ -317,11 +330,8 @@ gst_cuda_histogram_meta_set_signalstats (GstCudaHistogramMeta * meta,
     const GstCudaSignalStats * stats)
 {
   g_return_if_fail (meta != NULL);
-  meta->has_signalstats = stats != NULL;
-  if (stats != NULL)
-    meta->signalstats = *stats;
-  else
-    memset (&meta->signalstats, 0, sizeof (meta->signalstats));
+  set_optional_figures (&meta->has_signalstats, &meta->signalstats, stats,
+      sizeof (meta->signalstats));
 }
 
 /**
@@ -357,9 +367,6 @@ gst_cuda_histogram_meta_set_qc_figures (GstCudaHistogramMeta * meta,
     const GstCudaQcFigures * figures)
 {
   g_return_if_fail (meta != NULL);
-  meta->has_qc_figures = figures != NULL;
-  if (figures != NULL)
-    meta->qc_figures = *figures;
-  else
-    memset (&meta->qc_figures, 0, sizeof (meta->qc_figures));
+  set_optional_figures (&meta->has_qc_figures, &meta->qc_figures, figures,
+      sizeof (meta->qc_figures));
 }

@@ -387,4 +387,115 @@ void CopyCudaFrameToHost(GstSample* sample, GstVideoInfo* info, GstBuffer** host
   ASSERT_NE(*host, nullptr) << "could not copy the CUDA frame to the host";
 }
 
+const std::vector<TightLayout>& OddTightLayouts() {
+  static const std::vector<TightLayout> layouts = {
+      {GST_VIDEO_FORMAT_I420, 333, 77, {333, 167, 167}, {77, 39, 39}},
+      {GST_VIDEO_FORMAT_NV12, 333, 77, {333, 334}, {77, 39}},
+      {GST_VIDEO_FORMAT_YUY2, 333, 77, {668}, {77}},
+      {GST_VIDEO_FORMAT_RGB, 333, 77, {999}, {77}},
+  };
+  return layouts;
+}
+
+gsize TightLayout::Offset(guint plane) const {
+  gsize offset = 0;
+  for (guint p = 0; p < plane; ++p) offset += gsize(strides[p]) * rows[p];
+  return offset;
+}
+
+std::string TightLayout::RawVideoParse() const {
+  std::string strides_text, offsets_text;
+  for (guint p = 0; p < strides.size(); ++p) {
+    strides_text += (p ? "," : "") + std::to_string(strides[p]);
+    offsets_text += (p ? "," : "") + std::to_string(Offset(p));
+  }
+  std::string format_name = gst_video_format_to_string(format);
+  for (char& c : format_name) c = char(g_ascii_tolower(c));
+  return "rawvideoparse format=" + format_name + " width=" + std::to_string(width) +
+         " height=" + std::to_string(height) + " plane-strides=\"<" + strides_text + ">\" plane-offsets=\"<" +
+         offsets_text + ">\" frame-size=" + std::to_string(Size()) + " framerate=25/1";
+}
+
+namespace {
+
+void AddTightMeta(const TightLayout& layout, GstBuffer* buffer) {
+  gsize offsets[GST_VIDEO_MAX_PLANES] = {};
+  gint strides[GST_VIDEO_MAX_PLANES] = {};
+  for (guint p = 0; p < layout.strides.size(); ++p) {
+    offsets[p] = layout.Offset(p);
+    strides[p] = layout.strides[p];
+  }
+  gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, layout.format, layout.width, layout.height,
+                                 guint(layout.strides.size()), offsets, strides);
+}
+
+}  // namespace
+
+GstBuffer* TightCopy(const TightLayout& layout, GstBuffer* plain) {
+  GstVideoInfo info = layout.Info();
+  GstVideoFrame frame;
+  if (!gst_video_frame_map(&frame, &info, plain, GST_MAP_READ)) return nullptr;
+  GstBuffer* tight = gst_buffer_new_allocate(nullptr, layout.Size(), nullptr);
+  GstMapInfo out;
+  gst_buffer_map(tight, &out, GST_MAP_WRITE);
+  for (guint p = 0; p < layout.strides.size(); ++p) {
+    for (guint r = 0; r < layout.rows[p]; ++r) {
+      std::memcpy(out.data + layout.Offset(p) + gsize(r) * layout.strides[p],
+                  static_cast<const uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p)) +
+                      gsize(r) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p),
+                  gsize(layout.strides[p]));
+    }
+  }
+  gst_buffer_unmap(tight, &out);
+  gst_video_frame_unmap(&frame);
+  AddTightMeta(layout, tight);
+  return tight;
+}
+
+GstBuffer* RandomTightFrame(const TightLayout& layout, uint64_t seed, GstBuffer** plain) {
+  std::mt19937_64 rng(seed);
+  *plain = RandomFrame(layout.Info(), rng);
+  return TightCopy(layout, *plain);
+}
+
+GstBuffer* TightFrame(const TightLayout& layout, const uint8_t* bytes) {
+  GstBuffer* tight = gst_buffer_new_memdup(bytes, layout.Size());
+  AddTightMeta(layout, tight);
+  return tight;
+}
+
+GstBuffer* TightCudaCopy(GstCudaContext* context, const TightLayout& layout, GstBuffer* tight, std::string* why) {
+  // Device memory of at least the layout's size (one GRAY8 row of that
+  // width), then cut to exactly that size.
+  GstVideoInfo row;
+  gst_video_info_set_format(&row, GST_VIDEO_FORMAT_GRAY8, guint(layout.Size()), 1);
+#if GST_CHECK_VERSION(1, 24, 0)
+  GstMemory* mem = gst_cuda_allocator_alloc(nullptr, context, nullptr, &row);
+#else
+  GstMemory* mem = gst_cuda_allocator_alloc(nullptr, context, &row);
+#endif
+  if (mem == nullptr) {
+    *why = "gst_cuda_allocator_alloc failed";
+    return nullptr;
+  }
+  GstMapInfo device, host;
+  gst_memory_map(mem, &device, GstMapFlags(GST_MAP_WRITE | GST_MAP_CUDA));
+  gst_buffer_map(tight, &host, GST_MAP_READ);
+  const bool pushed = gst_cuda_context_push(context);
+  const bool copied = pushed && cudaMemcpy(device.data, host.data, layout.Size(), cudaMemcpyHostToDevice) == cudaSuccess;
+  if (pushed) gst_cuda_context_pop(nullptr);
+  gst_buffer_unmap(tight, &host);
+  gst_memory_unmap(mem, &device);
+  if (!copied) {
+    gst_memory_unref(mem);
+    *why = "could not copy the frame into CUDA memory";
+    return nullptr;
+  }
+  gst_memory_resize(mem, 0, layout.Size());
+  GstBuffer* buffer = gst_buffer_new();
+  gst_buffer_append_memory(buffer, mem);
+  AddTightMeta(layout, buffer);
+  return buffer;
+}
+
 }  // namespace element_test

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <gst/check/gstharness.h>
+#include <gst/cuda/gstcudacontext.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <gtest/gtest.h>
@@ -172,5 +173,47 @@ GstBuffer* DownloadPlanes(const GstVideoInfo& info, GstBuffer* buffer);
 // taken), copied to `*host` by DownloadPlanes, and its caps as `*info`.
 // Fails the test (fatally: wrap in ASSERT_NO_FATAL_FAILURE) otherwise.
 void CopyCudaFrameToHost(GstSample* sample, GstVideoInfo* info, GstBuffer** host);
+
+// A frame's planes packed as FFmpeg packs them (av_image_fill_arrays with
+// alignment 1): each plane's rows back to back, `strides[p]` bytes each,
+// `rows[p]` rows, the planes one after the other. Written out per case, not
+// computed by the element's rules.
+struct TightLayout {
+  GstVideoFormat format;
+  guint width;
+  guint height;
+  std::vector<gint> strides;
+  std::vector<guint> rows;
+
+  gsize Offset(guint plane) const;
+  gsize Size() const { return Offset(guint(strides.size())); }
+  GstVideoInfo Info() const { return VideoInfo(format, width, height); }
+  // rawvideoparse's properties for this layout (format, size, plane-strides,
+  // plane-offsets, frame-size).
+  std::string RawVideoParse() const;
+};
+
+// Odd sizes of a planar (I420), a semi-planar (NV12) and two packed formats
+// (YUY2, RGB). The I420 frame takes 38,667 bytes where the caps' default
+// layout takes 39,312.
+const std::vector<TightLayout>& OddTightLayouts();
+
+// The frame in `plain` (laid out as the caps' default `layout.Info()`)
+// copied into a new buffer laid out as `layout`, with a GstVideoMeta that
+// says so.
+GstBuffer* TightCopy(const TightLayout& layout, GstBuffer* plain);
+
+// A frame of random bytes in the caps' default layout (*plain, a new
+// buffer) and the same frame laid out as `layout` (returned).
+GstBuffer* RandomTightFrame(const TightLayout& layout, uint64_t seed, GstBuffer** plain);
+
+// `bytes` (`layout.Size()` of them: one FFmpeg frame) in a new buffer with a
+// GstVideoMeta of `layout`.
+GstBuffer* TightFrame(const TightLayout& layout, const uint8_t* bytes);
+
+// The bytes of `tight` (a buffer laid out as `layout`) in GstCudaMemory of
+// `context` whose size is the layout's, with the same GstVideoMeta: what an
+// application that wraps FFmpeg's device frames hands on. nullptr with `why`.
+GstBuffer* TightCudaCopy(GstCudaContext* context, const TightLayout& layout, GstBuffer* tight, std::string* why);
 
 }  // namespace element_test

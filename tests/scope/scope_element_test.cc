@@ -5,12 +5,14 @@
 #include <gst/app/gstappsink.h>
 #include <gst/check/gstharness.h>
 #include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -20,7 +22,9 @@
 using element_test::CapsString;
 using element_test::CudaCapsString;
 using element_test::kFrame;
+using element_test::OddTightLayouts;
 using element_test::PopErrorText;
+using element_test::TightLayout;
 using element_test::VideoInfo;
 
 namespace {
@@ -374,6 +378,37 @@ TEST(ScopeErrors, BufferSmallerThanItsCapsIsAnError) {
   EXPECT_NE(text.find("Buffer too small for its caps"), std::string::npos) << text;
 }
 
+// Frames laid out by their GstVideoMeta, packed tighter than the caps'
+// default (as FFmpeg packs them), draw the picture of the same pixels in the
+// default layout.
+TEST(ScopePictures, TightFramesDrawThePicturesOfTheSameFramesInTheDefaultLayout) {
+  for (const TightLayout& layout : OddTightLayouts()) {
+    SCOPED_TRACE(gst_video_format_to_string(layout.format));
+    const GstVideoInfo info = layout.Info();
+    GstBuffer* plain = nullptr;
+    GstBuffer* tight = element_test::RandomTightFrame(layout, 5, &plain);
+    Harness plain_scope("style=parade"), tight_scope("style=parade");
+    const Picture expected = plain_scope.Draw(info, plain);
+    const Picture got = tight_scope.Draw(info, tight);
+    ASSERT_EQ(got.width, 1024) << PopErrorText(tight_scope.bus());
+    EXPECT_TRUE(got.pixels == expected.pixels);
+  }
+}
+
+TEST(ScopeErrors, BufferShorterThanItsMetaLayoutIsAnError) {
+  const TightLayout& layout = OddTightLayouts()[0];
+  const GstVideoInfo info = layout.Info();
+  GstBuffer* plain = nullptr;
+  GstBuffer* tight = element_test::RandomTightFrame(layout, 5, &plain);
+  gst_buffer_unref(plain);
+  gst_buffer_resize(tight, 0, gssize(layout.Size()) - 1);
+  Harness hx("");
+  gst_harness_set_src_caps_str(hx.h(), CapsString(info).c_str());
+  EXPECT_EQ(gst_harness_push(hx.h(), tight), GST_FLOW_ERROR);
+  const std::string text = PopErrorText(hx.bus());
+  EXPECT_NE(text.find("Buffer too small for the layout of its video meta"), std::string::npos) << text;
+}
+
 // Without a driver (CI) CUDA caps fail negotiation with an element error, not
 // an abort inside gst-cuda; on a GPU host the same holds for a device id that
 // does not exist.
@@ -469,6 +504,56 @@ INSTANTIATE_TEST_SUITE_P(Gpu, GpuScope,
                          [](const auto& p) {
                            return std::string(std::get<0>(p.param)) + "_" + std::get<1>(p.param);
                          });
+
+// A tight frame in GstCudaMemory (what an application wrapping FFmpeg's
+// device frames hands on), pushed by an appsrc in the element's context:
+// the picture of the same pixels in the default layout, drawn on the CPU.
+TEST(GpuTightScope, CudaFramesDrawThePicturesOfTheSameFramesInTheDefaultLayout) {
+  SKIP_WITHOUT_CUDA();
+  std::string why;
+  GstCudaContext* context = gst_cuda_context_new(0);
+  ASSERT_NE(context, nullptr);
+  for (const TightLayout& layout : OddTightLayouts()) {
+    SCOPED_TRACE(gst_video_format_to_string(layout.format));
+    const GstVideoInfo info = layout.Info();
+    GstBuffer* plain = nullptr;
+    GstBuffer* tight = element_test::RandomTightFrame(layout, 9, &plain);
+    GstBuffer* cuda = element_test::TightCudaCopy(context, layout, tight, &why);
+    ASSERT_NE(cuda, nullptr) << why;
+    Harness cpu_scope("style=parade");
+    const Picture expected = cpu_scope.Draw(info, plain);
+    GstElement* p = gst_parse_launch(("appsrc name=src caps=\"" + CudaCapsString(info) +
+                                      "\" ! cudavideoscope style=parade ! cudadownload ! appsink name=sink")
+                                         .c_str(),
+                                     nullptr);
+    ASSERT_NE(p, nullptr);
+    GstContext* shared = gst_context_new_cuda_context(context);
+    gst_element_set_context(p, shared);
+    gst_context_unref(shared);
+    GstElement* src = gst_bin_get_by_name(GST_BIN(p), "src");
+    GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
+    gst_element_set_state(p, GST_STATE_PLAYING);
+    GstFlowReturn pushed = GST_FLOW_OK;
+    GST_BUFFER_PTS(cuda) = 0;
+    g_signal_emit_by_name(src, "push-buffer", cuda, &pushed);
+    g_signal_emit_by_name(src, "end-of-stream", &pushed);
+    GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 20 * GST_SECOND);
+    GstBus* bus = gst_element_get_bus(p);
+    ASSERT_NE(sample, nullptr) << PopErrorText(bus);
+    const Picture got = PictureOf(gst_sample_get_caps(sample), gst_sample_get_buffer(sample));
+    EXPECT_EQ(got.width, expected.width);
+    EXPECT_TRUE(got.pixels == expected.pixels);
+    gst_sample_unref(sample);
+    gst_object_unref(bus);
+    gst_element_set_state(p, GST_STATE_NULL);
+    gst_object_unref(sink);
+    gst_object_unref(src);
+    gst_object_unref(p);
+    gst_buffer_unref(cuda);
+    gst_buffer_unref(tight);
+  }
+  gst_object_unref(context);
+}
 
 TEST(GpuScopeErrors, StateCyclesWithCudaMemory) {
   SKIP_WITHOUT_CUDA();
