@@ -217,26 +217,26 @@ WRAP
   PATH="$here/ffmpeg:$PATH" step cudahist_qc_compare python3 "$here/scripts/compare_qcli.py" "$work/cudahist-qc" \
     --gpu --clips "$media/clips with spaces"
   # Clips long enough that a process's start (CUDA context, plugin loading)
-  # is a small part of its time: 1800 frames of 1080p H.264 at 8 Mbit/s
-  # (x264enc of the GStreamer bundle: the FFmpeg bundle has no x264), 1200 of
+  # is a small part of its time: 1200 frames of 1080p H.264 at 8 Mbit/s
+  # (x264enc of the GStreamer bundle: the FFmpeg bundle has no x264), 600 of
   # ProRes; FFV1 decodes at tens of frames/s, 300 frames are ten seconds.
-  gst-launch-1.0 -q videotestsrc num-buffers=1800 pattern=smpte horizontal-speed=4 ! \
+  gst-launch-1.0 -q videotestsrc num-buffers=1200 pattern=smpte horizontal-speed=4 ! \
     video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
     x264enc speed-preset=superfast key-int-max=60 bitrate=8000 ! video/x-h264,profile=high ! h264parse ! \
-    mp4mux ! filesink location="$work/h264-1080p-8M-1800.mp4"
+    mp4mux ! filesink location="$work/h264-1080p-8M-1200.mp4"
   "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 \
     -c:v ffv1 -pix_fmt yuv422p10le "$work/ffv1-1080p-422p10.mkv"
-  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 1200 \
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 600 \
     -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/prores-1080p-422p10.mov"
   PATH="$here/ffmpeg:$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" \
     GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=12 step cudahist_qc_speed \
-    bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" "$work/h264-1080p-8M-1800.mp4" \
+    bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" "$work/h264-1080p-8M-1200.mp4" \
     "$work/ffv1-1080p-422p10.mkv" "$work/prores-1080p-422p10.mov"
   # The same H.264 clip with the stateful NVDEC decoder ranked first (with
   # the bundle's 1.22 ranks, decodebin picked nvh264sldec, the stateless one).
   PATH="$here/ffmpeg:$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_FEATURE_RANK=nvh264dec:MAX \
     GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=6 step cudahist_qc_speed_nvh264dec \
-    bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" "$work/h264-1080p-8M-1800.mp4"
+    bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" "$work/h264-1080p-8M-1200.mp4"
   rm -rf "$work"
 }
 
