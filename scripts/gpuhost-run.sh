@@ -96,7 +96,8 @@ step() {  # step NAME COMMAND...: runs it with a log; records exit code and tail
 gpu_tests() {  # gpu_tests SUFFIX: the test binaries of the current runtime
   step "kernel_tests$1" "$bin/kernel_tests"
   step "cpu_tests$1" "$bin/cpu_tests"
-  step "element_tests$1" "$bin/element_tests"
+  # The tight-layout tests make their frames with ffmpeg: the carried one, where the pack has it.
+  PATH="$PATH:$here/ffmpeg" step "element_tests$1" "$bin/element_tests"
   step "cuda_input_tests$1" "$bin/cuda_input_tests"
 }
 decode_checks() {  # decode_checks SUFFIX: NVDEC end to end, gst-inspect, the launch recipes

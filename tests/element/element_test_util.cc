@@ -469,11 +469,18 @@ GstBuffer* TightCudaCopy(GstCudaContext* context, const TightLayout& layout, Gst
   // width), then cut to exactly that size.
   GstVideoInfo row;
   gst_video_info_set_format(&row, GST_VIDEO_FORMAT_GRAY8, guint(layout.Size()), 1);
+  gst_cuda_memory_init_once();  // registers gst-cuda's allocator, which alloc needs by name
+  GstAllocator* allocator = gst_allocator_find(GST_CUDA_MEMORY_TYPE_NAME);
+  if (allocator == nullptr) {
+    *why = "no " GST_CUDA_MEMORY_TYPE_NAME " allocator";
+    return nullptr;
+  }
 #if GST_CHECK_VERSION(1, 24, 0)
-  GstMemory* mem = gst_cuda_allocator_alloc(nullptr, context, nullptr, &row);
+  GstMemory* mem = gst_cuda_allocator_alloc(GST_CUDA_ALLOCATOR(allocator), context, nullptr, &row);
 #else
-  GstMemory* mem = gst_cuda_allocator_alloc(nullptr, context, &row);
+  GstMemory* mem = gst_cuda_allocator_alloc(GST_CUDA_ALLOCATOR(allocator), context, &row);
 #endif
+  gst_object_unref(allocator);
   if (mem == nullptr) {
     *why = "gst_cuda_allocator_alloc failed";
     return nullptr;
