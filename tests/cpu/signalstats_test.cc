@@ -296,6 +296,14 @@ cudahist::Status Validate(const YuvPlanes& f, const YuvPlanes* previous = nullpt
   return cudahist::ValidateYuvPlanes(f, previous);
 }
 
+// Validates `f` (against `previous`), expects a refusal whose message starts
+// with `prefix` (the field's name) and gives the status back for more checks.
+cudahist::Status ExpectRefusedNaming(const char* prefix, const YuvPlanes& f, const YuvPlanes* previous = nullptr) {
+  const cudahist::Status s = Validate(f, previous);
+  EXPECT_EQ(s.message().rfind(prefix, 0), 0u) << s.message();
+  return s;
+}
+
 TEST(SignalStatsValidate, NamesTheField) {
   TinyFrame good(8, 3, 3, 1, 1, std::vector<uint32_t>(9, 100), std::vector<uint32_t>(4, 128),
                  std::vector<uint32_t>(4, 128));
@@ -304,49 +312,39 @@ TEST(SignalStatsValidate, NamesTheField) {
 
   YuvPlanes f = good.view;
   f.u.pitch = 1;
-  cudahist::Status s = Validate(f);
-  EXPECT_EQ(s.code(), cudahist::StatusCode::kInvalidArgument);
-  EXPECT_EQ(s.message().rfind("u.pitch: ", 0), 0u) << s.message();
+  EXPECT_EQ(ExpectRefusedNaming("u.pitch: ", f).code(), cudahist::StatusCode::kInvalidArgument);
 
   f = good.view;
   f.v.width = 1;
-  s = Validate(f);
-  EXPECT_EQ(s.message().rfind("v.width: ", 0), 0u) << s.message();
+  ExpectRefusedNaming("v.width: ", f);
 
   TinyFrame wide(10, 3, 3, 1, 1, std::vector<uint32_t>(9, 100), std::vector<uint32_t>(4, 512),
                  std::vector<uint32_t>(4, 512));
   f = wide.view;
   f.y.depth = 12;
-  s = Validate(f);
-  EXPECT_EQ(s.code(), cudahist::StatusCode::kUnsupported);
-  EXPECT_EQ(s.message().rfind("y.depth: 12 bits is outside 8 to 10", 0), 0u) << s.message();
+  EXPECT_EQ(ExpectRefusedNaming("y.depth: 12 bits is outside 8 to 10", f).code(), cudahist::StatusCode::kUnsupported);
 
   f = wide.view;
   f.v.depth = 9;
-  s = Validate(f);
-  EXPECT_EQ(s.message().rfind("v.depth: ", 0), 0u) << s.message();
+  ExpectRefusedNaming("v.depth: ", f);
 
   f = good.view;
   f.log2_hsub = 2;
-  s = Validate(f);
-  EXPECT_EQ(s.message().rfind("log2_hsub: ", 0), 0u) << s.message();
+  ExpectRefusedNaming("log2_hsub: ", f);
 
   f = good.view;
   f.y.has_roi = true;
   f.y.roi = {0, 0, 2, 2};
-  s = Validate(f);
-  EXPECT_EQ(s.message().rfind("u.has_roi: ", 0), 0u) << s.message();
+  ExpectRefusedNaming("u.has_roi: ", f);
   f.u.has_roi = f.v.has_roi = true;
   f.u.roi = f.v.roi = {0, 0, 2, 1};  // should be 1x1
-  s = Validate(f);
-  EXPECT_EQ(s.message().rfind("u.roi: ", 0), 0u) << s.message();
+  ExpectRefusedNaming("u.roi: ", f);
   f.u.roi = f.v.roi = {0, 0, 1, 1};
   EXPECT_TRUE(Validate(f).ok());
 
   f = good.view;
   f.u.data = nullptr;
-  s = Validate(f);
-  EXPECT_EQ(s.message().rfind("u.data: ", 0), 0u) << s.message();
+  ExpectRefusedNaming("u.data: ", f);
 }
 
 TEST(SignalStatsValidate, PreviousMustMatch) {
@@ -354,24 +352,20 @@ TEST(SignalStatsValidate, PreviousMustMatch) {
                 std::vector<uint32_t>(4, 128));
   TinyFrame other_size(8, 4, 3, 1, 1, std::vector<uint32_t>(12, 100), std::vector<uint32_t>(4, 128),
                        std::vector<uint32_t>(4, 128));
-  cudahist::Status s = Validate(now.view, &other_size.view);
-  EXPECT_EQ(s.message().rfind("previous.y.width: ", 0), 0u) << s.message();
+  ExpectRefusedNaming("previous.y.width: ", now.view, &other_size.view);
 
   TinyFrame deeper(10, 3, 3, 1, 1, std::vector<uint32_t>(9, 100), std::vector<uint32_t>(4, 128),
                    std::vector<uint32_t>(4, 128));
-  s = Validate(now.view, &deeper.view);
-  EXPECT_EQ(s.message().rfind("previous.y.sample_size: ", 0), 0u) << s.message();
+  ExpectRefusedNaming("previous.y.sample_size: ", now.view, &deeper.view);
 
   YuvPlanes p = now.view;
   p.u.pitch = 0;
-  s = Validate(now.view, &p);
-  EXPECT_EQ(s.message().rfind("previous.u.pitch: ", 0), 0u) << s.message();
+  ExpectRefusedNaming("previous.u.pitch: ", now.view, &p);
 
   p = now.view;
   p.log2_vsub = 0;
   p.u.height = p.v.height = 3;
-  s = Validate(now.view, &p);
-  EXPECT_EQ(s.message().rfind("previous.log2_hsub: ", 0), 0u) << s.message();
+  ExpectRefusedNaming("previous.log2_hsub: ", now.view, &p);
 
   SignalStatsCounts c;
   EXPECT_EQ(cudahist::ReferenceSignalStats(now.view, nullptr, nullptr).message(), "counts: null");
@@ -558,9 +552,7 @@ TEST(QcReference, AChromaRowWithoutPartnerComparesWithZeros) {
 }
 
 TEST(QcCpuBackend, EqualsReferenceOverTheMatrix) {
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  cudahist_test::SeededRng rng;
   cudahist::CpuSignalStats cpu;
   static QcCounts got;
   static SignalStatsCounts counts;
@@ -583,9 +575,7 @@ TEST(QcCpuBackend, EqualsReferenceOverTheMatrix) {
 // (repeated rows, spikes, dark rows) as well as noise, so that every count is
 // non-zero somewhere.
 TEST(QcCpuBackend, EqualsReferenceOnStructuredFrames) {
-  const uint64_t seed = cudahist_test::FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  cudahist_test::SeededRng rng;
   cudahist::CpuSignalStats cpu;
   static QcCounts got;
   static SignalStatsCounts counts;

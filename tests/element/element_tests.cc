@@ -44,6 +44,21 @@ void ExpectMessageMatches(const GstStructure* s, const Expected& e, guint bins) 
   }
 }
 
+// Pushes `frame` (kept by the caller) at `pts` and drops what comes out.
+void PushAndDrop(Harness* hx, GstBuffer* frame, GstClockTime pts) {
+  ASSERT_EQ(hx->Push(frame, pts, kFrame), GST_FLOW_OK);
+  gst_buffer_unref(gst_harness_pull(hx->h()));
+}
+
+// Sets `info` on `hx` and pushes a random frame of it (from the fixed `seed`)
+// at `pts`, dropping what comes out; the frame is the caller's in *frame.
+void PushFirstFrame(Harness* hx, const GstVideoInfo& info, uint64_t seed, GstClockTime pts, GstBuffer** frame) {
+  hx->SetCaps(info);
+  std::mt19937_64 rng(seed);
+  *frame = RandomFrame(info, rng);
+  PushAndDrop(hx, *frame, pts);
+}
+
 // One frame through the element; checks meta and message against the reference.
 void CheckOneFrame(GstVideoFormat format, guint width, guint height, guint bins,
                    const std::string& properties, const std::vector<guint>& components,
@@ -128,11 +143,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Element, MessageFieldsHaveTheirTypes) {
   Harness hx;
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 33, 17);
-  hx.SetCaps(info);
-  std::mt19937_64 rng(1);
-  GstBuffer* frame = RandomFrame(info, rng);
-  ASSERT_EQ(hx.Push(frame, 5 * kFrame, kFrame), GST_FLOW_OK);
-  gst_buffer_unref(gst_harness_pull(hx.h()));
+  GstBuffer* frame = nullptr;
+  ASSERT_NO_FATAL_FAILURE(PushFirstFrame(&hx, info, 1, 5 * kFrame, &frame));
   GstMessage* m = PopHistogramMessage(hx.bus());
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(GST_MESSAGE_SRC(m), GST_OBJECT(hx.element()));
@@ -249,8 +261,7 @@ TEST(Element, IntervalAddsFramesUpAndPostsTheRestAtEos) {
     GstBuffer* frame = RandomFrame(info, rng);
     const Expected e = ExpectedCounts(info, frame, 256, {0, 1, 2}, FrameRoi());
     for (size_t k = 0; k < e.counts.size(); ++k) (i < 3 ? sum : rest)[k] += e.counts[k];
-    ASSERT_EQ(hx.Push(frame, i * kFrame, kFrame), GST_FLOW_OK);
-    gst_buffer_unref(gst_harness_pull(hx.h()));
+    ASSERT_NO_FATAL_FAILURE(PushAndDrop(&hx, frame, i * kFrame));
     gst_buffer_unref(frame);
     GstMessage* m = PopHistogramMessage(hx.bus());
     EXPECT_EQ(m != nullptr, i == 2) << "frame " << i;
@@ -288,8 +299,7 @@ TEST(Element, FlushDropsTheAccumulation) {
   std::mt19937_64 rng(3);
   GstBuffer* frame = RandomFrame(info, rng);
   for (int i = 0; i < 2; ++i) {
-    ASSERT_EQ(hx.Push(frame, i * kFrame, kFrame), GST_FLOW_OK);
-    gst_buffer_unref(gst_harness_pull(hx.h()));
+    ASSERT_NO_FATAL_FAILURE(PushAndDrop(&hx, frame, i * kFrame));
   }
   EXPECT_EQ(PopHistogramMessage(hx.bus()), nullptr);
   ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_flush_start()));
@@ -297,8 +307,7 @@ TEST(Element, FlushDropsTheAccumulation) {
   GstSegment segment;
   gst_segment_init(&segment, GST_FORMAT_TIME);
   ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_segment(&segment)));
-  ASSERT_EQ(hx.Push(frame, 0, kFrame), GST_FLOW_OK);
-  gst_buffer_unref(gst_harness_pull(hx.h()));
+  ASSERT_NO_FATAL_FAILURE(PushAndDrop(&hx, frame, 0));
   ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_eos()));
   GstMessage* m = PopHistogramMessage(hx.bus());
   ASSERT_NE(m, nullptr);
@@ -315,8 +324,7 @@ TEST(Element, RenegotiationToANewSizePostsThePendingCountsFirst) {
   const GstVideoInfo second = VideoInfo(GST_VIDEO_FORMAT_NV12, 20, 9);
   hx.SetCaps(first);
   GstBuffer* a = RandomFrame(first, rng);
-  ASSERT_EQ(hx.Push(a, 0, kFrame), GST_FLOW_OK);
-  gst_buffer_unref(gst_harness_pull(hx.h()));
+  ASSERT_NO_FATAL_FAILURE(PushAndDrop(&hx, a, 0));
   hx.SetCaps(second);
   GstBuffer* b = RandomFrame(second, rng);
   const Expected e = ExpectedCounts(second, b, 256, {0, 1, 2}, FrameRoi());
@@ -508,11 +516,8 @@ TEST(Element, CudaCapsWithoutAUsableDeviceAreAnElementError) {
 TEST(Element, PropertySettingsChangeBetweenFrames) {
   Harness hx;
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 33, 17);
-  hx.SetCaps(info);
-  std::mt19937_64 rng(7);
-  GstBuffer* frame = RandomFrame(info, rng);
-  ASSERT_EQ(hx.Push(frame, 0, kFrame), GST_FLOW_OK);
-  gst_buffer_unref(gst_harness_pull(hx.h()));
+  GstBuffer* frame = nullptr;
+  ASSERT_NO_FATAL_FAILURE(PushFirstFrame(&hx, info, 7, 0, &frame));
   g_object_set(hx.element(), "bins", 64u, "components", "U", nullptr);
   ASSERT_EQ(hx.Push(frame, kFrame, kFrame), GST_FLOW_OK);
   GstBuffer* out = gst_harness_pull(hx.h());

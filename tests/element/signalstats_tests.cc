@@ -177,6 +177,21 @@ void UnrefAll(const std::vector<GstBuffer*>& frames) {
   for (GstBuffer* b : frames) gst_buffer_unref(b);
 }
 
+// A harness with `properties` and caps `info`, a seeded generator, and `n`
+// random frames of `info` to push through it; the frames go with it.
+struct SeededHarness {
+  SeededHarness(const std::string& properties, const GstVideoInfo& video_info, int n = 0)
+      : info(video_info), hx(properties) {
+    hx.SetCaps(info);
+    f = RandomFrames(info, n, rng);
+  }
+  ~SeededHarness() { UnrefAll(f); }
+  cudahist_test::SeededRng rng;
+  const GstVideoInfo info;
+  Harness hx;
+  std::vector<GstBuffer*> f;
+};
+
 // --- every YUV format signalstats reads, odd sizes ------------------------------------
 
 class SignalStatsFormats : public ::testing::TestWithParam<std::tuple<GstVideoFormat, SizeCase>> {};
@@ -184,13 +199,8 @@ class SignalStatsFormats : public ::testing::TestWithParam<std::tuple<GstVideoFo
 TEST_P(SignalStatsFormats, FiguresDifAndHistogramsEqualTheReference) {
   const GstVideoFormat format = std::get<0>(GetParam());
   const SizeCase size = std::get<1>(GetParam());
-  cudahist_test::SeededRng rng;
-  const GstVideoInfo info = VideoInfo(format, size.width, size.height);
-  Harness hx("signalstats=true");
-  hx.SetCaps(info);
-  const std::vector<GstBuffer*> frames = RandomFrames(info, 3, rng);
-  CheckFramesInARow(&hx, info, frames, 256, {0, 1, 2}, FrameRoi());
-  UnrefAll(frames);
+  SeededHarness t("signalstats=true", VideoInfo(format, size.width, size.height), 3);
+  CheckFramesInARow(&t.hx, t.info, t.f, 256, {0, 1, 2}, FrameRoi());
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -209,13 +219,9 @@ TEST(SignalStats, RoiWithOddEdges) {
   for (GstVideoFormat format : {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_YUY2,
                                 GST_VIDEO_FORMAT_I420_10LE, GST_VIDEO_FORMAT_Y444}) {
     SCOPED_TRACE(gst_video_format_to_string(format));
-    cudahist_test::SeededRng rng;
-    const GstVideoInfo info = VideoInfo(format, 33, 17);
-    Harness hx("signalstats=true roi-x=3 roi-y=1 roi-width=6 roi-height=4");
-    hx.SetCaps(info);
-    const std::vector<GstBuffer*> frames = RandomFrames(info, 2, rng);
-    CheckFramesInARow(&hx, info, frames, 256, {0, 1, 2}, roi);
-    UnrefAll(frames);
+    SeededHarness t("signalstats=true roi-x=3 roi-y=1 roi-width=6 roi-height=4",
+                    VideoInfo(format, 33, 17), 2);
+    CheckFramesInARow(&t.hx, t.info, t.f, 256, {0, 1, 2}, roi);
   }
 }
 
@@ -276,13 +282,9 @@ void ExpectDifAgainst(Harness* hx, const GstVideoInfo& info, GstBuffer* frame, G
 }
 
 TEST(SignalStats, FirstFrameDifIsZeroThenAgainstThePreviousPushedFrame) {
-  cudahist_test::SeededRng rng;
-  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
-  Harness hx("signalstats=true");
-  hx.SetCaps(info);
-  const std::vector<GstBuffer*> f = RandomFrames(info, 3, rng);
+  SeededHarness t("signalstats=true", VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17), 3);
   FrameResult first;
-  PushAndPull(&hx, f[0], 0, &first);
+  PushAndPull(&t.hx, t.f[0], 0, &first);
   ASSERT_NE(first.message, nullptr);
   const GstStructure* s = gst_message_get_structure(first.message);
   for (const char* dif : {"y-dif", "u-dif", "v-dif"}) {
@@ -290,50 +292,39 @@ TEST(SignalStats, FirstFrameDifIsZeroThenAgainstThePreviousPushedFrame) {
     ASSERT_TRUE(gst_structure_get_double(s, dif, &v)) << dif;
     EXPECT_EQ(v, 0.0) << dif;
   }
-  ExpectDifAgainst(&hx, info, f[1], f[0], f[2], kFrame);
-  ExpectDifAgainst(&hx, info, f[2], f[1], f[0], 2 * kFrame);
+  ExpectDifAgainst(&t.hx, t.info, t.f[1], t.f[0], t.f[2], kFrame);
+  ExpectDifAgainst(&t.hx, t.info, t.f[2], t.f[1], t.f[0], 2 * kFrame);
   // The same frame again: nothing changed.
   FrameResult again;
-  PushAndPull(&hx, f[2], 3 * kFrame, &again);
+  PushAndPull(&t.hx, t.f[2], 3 * kFrame, &again);
   ASSERT_NE(again.message, nullptr);
   EXPECT_EQ(again.meta_figures.y_dif, 0.0);
   EXPECT_EQ(again.meta_figures.u_dif, 0.0);
   EXPECT_EQ(again.meta_figures.v_dif, 0.0);
-  UnrefAll(f);
 }
 
 TEST(SignalStats, FlushRestartsDif) {
-  cudahist_test::SeededRng rng;
-  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 33, 17);
-  Harness hx("signalstats=true");
-  hx.SetCaps(info);
-  const std::vector<GstBuffer*> f = RandomFrames(info, 2, rng);
+  SeededHarness t("signalstats=true", VideoInfo(GST_VIDEO_FORMAT_NV12, 33, 17), 2);
   FrameResult r;
-  PushAndPull(&hx, f[0], 0, &r);
-  ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_flush_start()));
-  ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_flush_stop(TRUE)));
+  PushAndPull(&t.hx, t.f[0], 0, &r);
+  ASSERT_TRUE(gst_harness_push_event(t.hx.h(), gst_event_new_flush_start()));
+  ASSERT_TRUE(gst_harness_push_event(t.hx.h(), gst_event_new_flush_stop(TRUE)));
   GstSegment segment;
   gst_segment_init(&segment, GST_FORMAT_TIME);
-  ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_segment(&segment)));
-  ExpectDifAgainst(&hx, info, f[1], nullptr, f[0], 0);
-  UnrefAll(f);
+  ASSERT_TRUE(gst_harness_push_event(t.hx.h(), gst_event_new_segment(&segment)));
+  ExpectDifAgainst(&t.hx, t.info, t.f[1], nullptr, t.f[0], 0);
 }
 
 TEST(SignalStats, NewSegmentRestartsDif) {
-  cudahist_test::SeededRng rng;
-  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_YUY2, 33, 17);
-  Harness hx("signalstats=true");
-  hx.SetCaps(info);
-  const std::vector<GstBuffer*> f = RandomFrames(info, 3, rng);
+  SeededHarness t("signalstats=true", VideoInfo(GST_VIDEO_FORMAT_YUY2, 33, 17), 3);
   FrameResult r;
-  PushAndPull(&hx, f[0], 0, &r);
+  PushAndPull(&t.hx, t.f[0], 0, &r);
   GstSegment segment;
   gst_segment_init(&segment, GST_FORMAT_TIME);
   segment.base = 10 * GST_SECOND;
-  ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_segment(&segment)));
-  ExpectDifAgainst(&hx, info, f[1], nullptr, f[0], 0);
-  ExpectDifAgainst(&hx, info, f[2], f[1], nullptr, kFrame);
-  UnrefAll(f);
+  ASSERT_TRUE(gst_harness_push_event(t.hx.h(), gst_event_new_segment(&segment)));
+  ExpectDifAgainst(&t.hx, t.info, t.f[1], nullptr, t.f[0], 0);
+  ExpectDifAgainst(&t.hx, t.info, t.f[2], t.f[1], nullptr, kFrame);
 }
 
 // A renegotiated size (or format) between frames: DIF restarts, the old
@@ -365,43 +356,35 @@ TEST(SignalStats, RenegotiationRestartsDif) {
 // Switching signalstats off and on again: the frames in between were not
 // followed, so DIF restarts; a changed ROI restarts it too.
 TEST(SignalStats, SwitchingOffOrMovingTheRoiRestartsDif) {
-  cudahist_test::SeededRng rng;
-  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
-  Harness hx("signalstats=true");
-  hx.SetCaps(info);
-  const std::vector<GstBuffer*> f = RandomFrames(info, 4, rng);
+  SeededHarness t("signalstats=true", VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17), 4);
   FrameResult r0, r1;
-  PushAndPull(&hx, f[0], 0, &r0);
-  g_object_set(hx.element(), "signalstats", FALSE, nullptr);
-  PushAndPull(&hx, f[1], kFrame, &r1);
+  PushAndPull(&t.hx, t.f[0], 0, &r0);
+  g_object_set(t.hx.element(), "signalstats", FALSE, nullptr);
+  PushAndPull(&t.hx, t.f[1], kFrame, &r1);
   EXPECT_FALSE(r1.meta_has_figures);
   ASSERT_NE(r1.message, nullptr);
   EXPECT_FALSE(HasAnySignalStatsField(gst_message_get_structure(r1.message)));
-  g_object_set(hx.element(), "signalstats", TRUE, nullptr);
-  ExpectDifAgainst(&hx, info, f[2], nullptr, f[1], 2 * kFrame);
-  g_object_set(hx.element(), "roi-x", 2u, nullptr);
+  g_object_set(t.hx.element(), "signalstats", TRUE, nullptr);
+  ExpectDifAgainst(&t.hx, t.info, t.f[2], nullptr, t.f[1], 2 * kFrame);
+  g_object_set(t.hx.element(), "roi-x", 2u, nullptr);
   FrameResult r3;
-  PushAndPull(&hx, f[3], 3 * kFrame, &r3);
+  PushAndPull(&t.hx, t.f[3], 3 * kFrame, &r3);
   ASSERT_NE(r3.message, nullptr);
   EXPECT_EQ(r3.meta_figures.y_dif, 0.0);
   EXPECT_EQ(r3.meta_figures.u_dif, 0.0);
-  UnrefAll(f);
 }
 
 // --- interval: summed counts, the last frame's figures ------------------------------------
 
 TEST(SignalStats, IntervalCarriesTheLastFramesFiguresAndSummedCounts) {
-  cudahist_test::SeededRng rng;
-  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_P010_10LE, 33, 17);
-  Harness hx("signalstats=true interval=" + std::to_string(3 * kFrame));
-  hx.SetCaps(info);
-  const std::vector<GstBuffer*> f = RandomFrames(info, 4, rng);
+  SeededHarness t("signalstats=true interval=" + std::to_string(3 * kFrame),
+                  VideoInfo(GST_VIDEO_FORMAT_P010_10LE, 33, 17), 4);
   std::vector<uint64_t> sum(256 * 3, 0);
   for (int i = 0; i < 3; ++i) {
-    const Expected e = ExpectedCounts(info, f[i], 256, {0, 1, 2}, FrameRoi());
+    const Expected e = ExpectedCounts(t.info, t.f[i], 256, {0, 1, 2}, FrameRoi());
     for (size_t k = 0; k < sum.size(); ++k) sum[k] += e.counts[k];
     FrameResult r;
-    PushAndPull(&hx, f[i], i * kFrame, &r);
+    PushAndPull(&t.hx, t.f[i], i * kFrame, &r);
     EXPECT_EQ(r.message != nullptr, i == 2) << "frame " << i;
     if (r.message == nullptr) continue;
     const GstStructure* s = gst_message_get_structure(r.message);
@@ -413,18 +396,17 @@ TEST(SignalStats, IntervalCarriesTheLastFramesFiguresAndSummedCounts) {
     for (size_t c = 0; c < 3; ++c) {
       EXPECT_EQ(hist[c], std::vector<uint64_t>(sum.begin() + c * 256, sum.begin() + (c + 1) * 256));
     }
-    ExpectMessageFigures(s, ExpectedSignalStats(info, f[2], f[1], FrameRoi()));
+    ExpectMessageFigures(s, ExpectedSignalStats(t.info, t.f[2], t.f[1], FrameRoi()));
   }
   // The rest at EOS: one frame, its own figures (DIF against frame 2).
   FrameResult r;
-  PushAndPull(&hx, f[3], 3 * kFrame, &r);
+  PushAndPull(&t.hx, t.f[3], 3 * kFrame, &r);
   EXPECT_EQ(r.message, nullptr);
-  ASSERT_TRUE(gst_harness_push_event(hx.h(), gst_event_new_eos()));
-  GstMessage* m = PopHistogramMessage(hx.bus());
+  ASSERT_TRUE(gst_harness_push_event(t.hx.h(), gst_event_new_eos()));
+  GstMessage* m = PopHistogramMessage(t.hx.bus());
   ASSERT_NE(m, nullptr);
-  ExpectMessageFigures(gst_message_get_structure(m), ExpectedSignalStats(info, f[3], f[2], FrameRoi()));
+  ExpectMessageFigures(gst_message_get_structure(m), ExpectedSignalStats(t.info, t.f[3], t.f[2], FrameRoi()));
   gst_message_unref(m);
-  UnrefAll(f);
 }
 
 // --- formats signalstats does not read --------------------------------------------------
@@ -658,27 +640,21 @@ TEST(QcFigures, EqualTheReferenceWithCropdetectsSkipOfTwoFrames) {
   for (GstVideoFormat format : {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_YUY2,
                                 GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_Y444}) {
     SCOPED_TRACE(gst_video_format_to_string(format));
-    std::mt19937_64 rng(cudahist_test::FreshSeed());
-    const GstVideoInfo info = VideoInfo(format, 33, 18);
-    Harness hx("signalstats=true cropdetect=true field-psnr=true");
-    hx.SetCaps(info);
+    SeededHarness t("signalstats=true cropdetect=true field-psnr=true", VideoInfo(format, 33, 18));
     for (guint i = 0; i < 4; ++i) {
       SCOPED_TRACE("frame " + std::to_string(i));
-      GstBuffer* frame = BorderedFrame(info, rng, 3 + i);
-      PushAndExpectQc(&hx, info, frame, i * kFrame, true, i >= 2, true);
+      GstBuffer* frame = BorderedFrame(t.info, t.rng, 3 + i);
+      PushAndExpectQc(&t.hx, t.info, frame, i * kFrame, true, i >= 2, true);
       gst_buffer_unref(frame);
     }
   }
 }
 
 TEST(QcFigures, OddHeightsHaveNoFieldPsnr) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
-  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
-  Harness hx("cropdetect=true field-psnr=true");
-  hx.SetCaps(info);
+  SeededHarness t("cropdetect=true field-psnr=true", VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17));
   for (guint i = 0; i < 3; ++i) {
-    GstBuffer* frame = BorderedFrame(info, rng, 4);
-    PushAndExpectQc(&hx, info, frame, i * kFrame, false, i >= 2, false);
+    GstBuffer* frame = BorderedFrame(t.info, t.rng, 4);
+    PushAndExpectQc(&t.hx, t.info, frame, i * kFrame, false, i >= 2, false);
     gst_buffer_unref(frame);
   }
 }
@@ -686,7 +662,7 @@ TEST(QcFigures, OddHeightsHaveNoFieldPsnr) {
 // Each property adds its own group: cropdetect or field-psnr alone add no
 // signalstats figures; none of them, no QC figures.
 TEST(QcFigures, EachPropertyAddsItsOwnFields) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
+  cudahist_test::SeededRng rng;
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 32, 16);
   const struct {
     const char* properties;
@@ -757,15 +733,12 @@ TEST(QcFigures, PropertiesAreBooleansOffByDefault) {
 }
 
 TEST(QcFigures, FormatsTheyDoNotReadWarnOnceNamingTheProperty) {
-  std::mt19937_64 rng(cudahist_test::FreshSeed());
-  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_RGBA, 33, 18);
-  Harness hx("cropdetect=true field-psnr=true");
-  hx.SetCaps(info);
+  SeededHarness t("cropdetect=true field-psnr=true", VideoInfo(GST_VIDEO_FORMAT_RGBA, 33, 18));
   std::vector<std::string> warnings;
   for (int i = 0; i < 2; ++i) {
-    GstBuffer* frame = RandomFrame(info, rng);
+    GstBuffer* frame = RandomFrame(t.info, t.rng);
     FrameResult r;
-    PushAndPull(&hx, frame, i * kFrame, &r);
+    PushAndPull(&t.hx, frame, i * kFrame, &r);
     warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
     ASSERT_NE(r.message, nullptr);
     EXPECT_FALSE(HasAny(gst_message_get_structure(r.message), kCropFields, std::size(kCropFields)));

@@ -210,22 +210,26 @@ TEST(BuildPlanTest, RgbaIsOneGroupOfFourSlots) {
   EXPECT_EQ(plan.counters, 4u * 256u);
 }
 
-TEST(BuildPlanTest, Nv12IsLumaAndOneChromaGroup) {
+// A frame of `kind` (Y, U, V) planned as two groups: luma read as
+// `luma_layout`, chroma as `chroma_layout` counting `chroma_slots`.
+void ExpectLumaAndChromaGroups(FrameSpec::Kind kind, uint32_t luma_layout, uint32_t chroma_layout,
+                               uint32_t chroma_slots) {
   Frame f;
-  const Plan plan = PlanOf(Spec(FrameSpec::Kind::kNv12, 1, 3), &f);
+  const Plan plan = PlanOf(Spec(kind, 1, 3), &f);
   ASSERT_EQ(plan.num_groups, 2u);
-  EXPECT_EQ(plan.group[0].layout, uint32_t(cudahist::detail::kBytesStride1));
-  EXPECT_EQ(plan.group[1].layout, uint32_t(cudahist::detail::kBytesStride2));
-  EXPECT_EQ(plan.group[1].counted_slots, 0x3u);
+  EXPECT_EQ(plan.group[0].layout, luma_layout);
+  EXPECT_EQ(plan.group[1].layout, chroma_layout);
+  EXPECT_EQ(plan.group[1].counted_slots, chroma_slots);
+}
+
+TEST(BuildPlanTest, Nv12IsLumaAndOneChromaGroup) {
+  ExpectLumaAndChromaGroups(FrameSpec::Kind::kNv12, cudahist::detail::kBytesStride1, cudahist::detail::kBytesStride2,
+                            0x3u);
 }
 
 TEST(BuildPlanTest, Yuy2ReadsLumaAndChromaAsTwoGroups) {
-  Frame f;
-  const Plan plan = PlanOf(Spec(FrameSpec::Kind::kYuy2, 1, 3), &f);
-  ASSERT_EQ(plan.num_groups, 2u);
-  EXPECT_EQ(plan.group[0].layout, uint32_t(cudahist::detail::kBytesStride2));
-  EXPECT_EQ(plan.group[1].layout, uint32_t(cudahist::detail::kBytesStride4));
-  EXPECT_EQ(plan.group[1].counted_slots, 0xAu);  // U at 1, V at 3
+  ExpectLumaAndChromaGroups(FrameSpec::Kind::kYuy2, cudahist::detail::kBytesStride2, cudahist::detail::kBytesStride4,
+                            0xAu);  // U at 1, V at 3
 }
 
 TEST(BuildPlanTest, OddLayoutsFallBackToOneSampleAtATime) {

@@ -94,6 +94,44 @@ std::string GpuDifference(SignalStatsCounter& counter, const YuvFrame& frame, co
   return error;
 }
 
+// A frame layout of the default format, `width` x `height`.
+YuvFrameSpec SpecOfSize(uint32_t width, uint32_t height) {
+  YuvFrameSpec spec;
+  spec.width = width;
+  spec.height = height;
+  return spec;
+}
+
+// The small odd-sized frame the bad-input tests break a copy of, then count.
+YuvFrame SmallOddFrame() {
+  std::mt19937_64 rng(7);
+  return MakeYuvFrame(SpecOfSize(33, 17), rng);
+}
+
+// A CUDA graph and its executable instance, destroyed with it.
+struct CapturedGraph {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  CapturedGraph() = default;
+  CapturedGraph(const CapturedGraph&) = delete;
+  CapturedGraph& operator=(const CapturedGraph&) = delete;
+  ~CapturedGraph() {
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+  }
+};
+
+// Captures `compute` (one Compute on `stream`) into `captured` and
+// instantiates it.
+template <typename Compute>
+void CaptureIntoGraph(cudaStream_t stream, Compute compute, CapturedGraph* captured) {
+  ASSERT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const Status s = compute();
+  ASSERT_CUDA(cudaStreamEndCapture(stream, &captured->graph));
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_CUDA(cudaGraphInstantiate(&captured->exec, captured->graph, 0));
+}
+
 struct GpuFixture : ::testing::Test {
   void SetUp() override {
     SKIP_WITHOUT_CUDA_DEVICE();
@@ -214,9 +252,7 @@ TEST_F(SignalStatsGpu, BackToBackOnOneStream) {
 // memory (the accumulator).
 TEST_F(SignalStatsGpu, GraphLaunchesEachCountTheFrameAgain) {
   SeededRng rng;
-  YuvFrameSpec spec;
-  spec.width = 1920;
-  spec.height = 1080;
+  const YuvFrameSpec spec = SpecOfSize(1920, 1080);
   const YuvFrame frame = MakeYuvFrame(spec, rng);
   const YuvFrame previous = MakePreviousYuvFrame(spec, rng);
   DeviceYuvFrame d(frame), dp(previous);
@@ -228,13 +264,9 @@ TEST_F(SignalStatsGpu, GraphLaunchesEachCountTheFrameAgain) {
   ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   for (SignalStatsCounts* destination : {d_counts, pinned->get()}) {
     SCOPED_TRACE(destination == d_counts ? "device counts" : "pinned counts");
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    ASSERT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    const Status s = counter->Compute(d.view(), &dp.view(), stream, destination);
-    ASSERT_CUDA(cudaStreamEndCapture(stream, &graph));
-    ASSERT_TRUE(s.ok()) << s.message();
-    ASSERT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    CapturedGraph captured;
+    const auto compute = [&] { return counter->Compute(d.view(), &dp.view(), stream, destination); };
+    ASSERT_NO_FATAL_FAILURE(CaptureIntoGraph(stream, compute, &captured));
     for (int launch = 0; launch < 4; ++launch) {
       SCOPED_TRACE("launch " + std::to_string(launch));
       SignalStatsCounts got;
@@ -244,13 +276,11 @@ TEST_F(SignalStatsGpu, GraphLaunchesEachCountTheFrameAgain) {
       } else {
         std::memcpy(destination, &got, sizeof(got));
       }
-      ASSERT_CUDA(cudaGraphLaunch(exec, stream));
+      ASSERT_CUDA(cudaGraphLaunch(captured.exec, stream));
       ASSERT_CUDA(cudaMemcpyAsync(&got, destination, sizeof(got), cudaMemcpyDefault, stream));
       ASSERT_CUDA(cudaStreamSynchronize(stream));
       EXPECT_EQ(CountsDifference(got, want), "");
     }
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
   }
   cudaStreamDestroy(stream);
   cudaFree(d_counts);
@@ -259,11 +289,7 @@ TEST_F(SignalStatsGpu, GraphLaunchesEachCountTheFrameAgain) {
 // Bad input is refused before anything is launched, with the field's name,
 // and the next good frame is still counted right.
 TEST_F(SignalStatsGpu, BadInputLaunchesNothing) {
-  std::mt19937_64 rng(7);
-  YuvFrameSpec spec;
-  spec.width = 33;
-  spec.height = 17;
-  const YuvFrame frame = MakeYuvFrame(spec, rng);
+  const YuvFrame frame = SmallOddFrame();
   DeviceYuvFrame d(frame);
   ASSERT_TRUE(d.ok());
   YuvPlanes bad = d.view();
@@ -370,9 +396,7 @@ struct QcGpu : GpuFixture {
 // Every format of the matrix, random and with QC structure (outliers,
 // repeated rows, borders, differing fields), without and with a previous frame.
 TEST_F(QcGpu, EqualsReferenceOverTheMatrix) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   for (const YuvFrameSpec& spec : SignalStatsMatrix()) {
     SCOPED_TRACE(Describe(spec));
     const YuvFrame frame = MakeYuvFrame(spec, rng);
@@ -387,9 +411,7 @@ TEST_F(QcGpu, EqualsReferenceOverTheMatrix) {
 // line sums hold (everything else still counted) and one as tall as they
 // hold: more QC blocks than signalstats blocks, a second wave.
 TEST_F(QcGpu, LargeFrames) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   struct Case {
     YuvFormat format;
     uint32_t w, h;
@@ -419,9 +441,7 @@ TEST_F(QcGpu, LargeFrames) {
 // one: every launch leaves both scratches zero for the next, with or without
 // QC blocks.
 TEST_F(QcGpu, BackToBackOnOneStream) {
-  const uint64_t seed = FreshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  SeededRng rng;
   constexpr size_t kFrames = 6, kRun = 3, kWithoutQc = 4;
   std::vector<YuvFrame> frames;
   std::vector<std::unique_ptr<DeviceYuvFrame>> device;
@@ -469,9 +489,7 @@ TEST_F(QcGpu, BackToBackOnOneStream) {
 // counts the frame again, into device memory and into pinned memory.
 TEST_F(QcGpu, GraphLaunchesEachCountTheFrameAgain) {
   std::mt19937_64 rng(FreshSeed());
-  YuvFrameSpec spec;
-  spec.width = 1920;
-  spec.height = 1080;
+  const YuvFrameSpec spec = SpecOfSize(1920, 1080);
   const YuvFrame frame = MakeYuvFrame(spec, rng);
   const YuvFrame previous = MakePreviousYuvFrame(spec, rng);
   AddQcStructure(frame, rng);
@@ -488,13 +506,9 @@ TEST_F(QcGpu, GraphLaunchesEachCountTheFrameAgain) {
     SCOPED_TRACE(device_memory ? "device counts" : "pinned counts");
     SignalStatsCounts* counts = device_memory ? device.counts : pinned->get();
     QcCounts* qc = device_memory ? device.qc : pinned_qc->get();
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    ASSERT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    const Status s = counter->Compute(d.view(), &dp.view(), stream, counts, qc);
-    ASSERT_CUDA(cudaStreamEndCapture(stream, &graph));
-    ASSERT_TRUE(s.ok()) << s.message();
-    ASSERT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    CapturedGraph captured;
+    const auto compute = [&] { return counter->Compute(d.view(), &dp.view(), stream, counts, qc); };
+    ASSERT_NO_FATAL_FAILURE(CaptureIntoGraph(stream, compute, &captured));
     for (int launch = 0; launch < 4; ++launch) {
       SCOPED_TRACE("launch " + std::to_string(launch));
       static SignalStatsCounts got;
@@ -503,15 +517,13 @@ TEST_F(QcGpu, GraphLaunchesEachCountTheFrameAgain) {
       std::memset(&got_qc, 0xAB, sizeof(got_qc));
       ASSERT_CUDA(cudaMemcpy(counts, &got, sizeof(got), cudaMemcpyDefault));
       ASSERT_CUDA(cudaMemcpy(qc, &got_qc, sizeof(got_qc), cudaMemcpyDefault));
-      ASSERT_CUDA(cudaGraphLaunch(exec, stream));
+      ASSERT_CUDA(cudaGraphLaunch(captured.exec, stream));
       ASSERT_CUDA(cudaMemcpyAsync(&got, counts, sizeof(got), cudaMemcpyDefault, stream));
       ASSERT_CUDA(cudaMemcpyAsync(&got_qc, qc, sizeof(got_qc), cudaMemcpyDefault, stream));
       ASSERT_CUDA(cudaStreamSynchronize(stream));
       EXPECT_EQ(CountsDifference(got, want), "");
       EXPECT_EQ(QcCountsDifference(got_qc, want_qc), "");
     }
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
   }
   cudaStreamDestroy(stream);
 }
@@ -520,11 +532,7 @@ TEST_F(QcGpu, GraphLaunchesEachCountTheFrameAgain) {
 // launched, with the field's name, and the next good frame is still counted
 // right.
 TEST_F(QcGpu, BadInputLaunchesNothing) {
-  std::mt19937_64 rng(7);
-  YuvFrameSpec spec;
-  spec.width = 33;
-  spec.height = 17;
-  const YuvFrame frame = MakeYuvFrame(spec, rng);
+  const YuvFrame frame = SmallOddFrame();
   DeviceYuvFrame d(frame);
   ASSERT_TRUE(d.ok());
   YuvPlanes bad = d.view();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis_pipeline.h"
+#include "command_line.h"
 #include "config.h"
 #include "event_log.h"
 #include "http_server.h"
@@ -242,18 +243,8 @@ bool ParseOptions(int* argc, char*** argv, Options* o, std::string* error) {
        "STYLE"},
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->uris, nullptr, "URI..."},
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
-  GOptionContext* context = g_option_context_new("- live stream monitor on cudahistogram");
-  g_option_context_set_summary(context, kSummary);
-  g_option_context_add_main_entries(context, entries, nullptr);
-  g_option_context_add_group(context, gst_init_get_option_group());
-  GError* e = nullptr;
-  const bool ok = g_option_context_parse(context, argc, argv, &e);
-  if (!ok) {
-    *error = std::string(e->message) + " (see --help)";
-    g_error_free(e);
-  }
-  g_option_context_free(context);
-  return ok;
+  return cudahist_tools::ParseCommandLine("- live stream monitor on cudahistogram", kSummary, nullptr, entries, argc,
+                                          argv, error);
 }
 
 // The command line over the config's [monitor] group.

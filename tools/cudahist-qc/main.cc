@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis_pipeline.h"
+#include "command_line.h"
 #include "file_job.h"
 #include "input_files.h"
 #include "progress.h"
@@ -197,16 +198,12 @@ int main(int argc, char** argv) {
        "Decode on the CPU and count in system memory (the element's CPU backend) even with a GPU", nullptr},
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &options.inputs, nullptr, "FILE|DIR..."},
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
-  GOptionContext* context = g_option_context_new("- QCTools reports from the GPU");
-  g_option_context_set_description(context, kSummary);
-  g_option_context_add_main_entries(context, entries, nullptr);
-  g_option_context_add_group(context, gst_init_get_option_group());
-  GError* error = nullptr;
-  if (!g_option_context_parse(context, &argc, &argv, &error)) {
-    std::fprintf(stderr, "cudahist-qc: %s (see --help)\n", error->message);
+  std::string error;
+  if (!cudahist_tools::ParseCommandLine("- QCTools reports from the GPU", nullptr, kSummary, entries, &argc, &argv,
+                                        &error)) {
+    std::fprintf(stderr, "cudahist-qc: %s\n", error.c_str());
     return 2;
   }
-  g_option_context_free(context);
   if (!options.inputs || !options.inputs[0]) {
     std::fprintf(stderr, "cudahist-qc: name at least one FILE or DIR (see --help)\n");
     return 2;
