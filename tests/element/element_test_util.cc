@@ -465,10 +465,11 @@ GstBuffer* TightFrame(const TightLayout& layout, const uint8_t* bytes) {
 }
 
 GstBuffer* TightCudaCopy(GstCudaContext* context, const TightLayout& layout, GstBuffer* tight, std::string* why) {
-  // Device memory of at least the layout's size (one GRAY8 row of that
-  // width), then cut to exactly that size.
+  // Device memory of at least the layout's size (one RGBA row that holds it:
+  // gst-cuda's allocator takes only the formats its producers offer, not
+  // GRAY8), then cut to exactly that size.
   GstVideoInfo row;
-  gst_video_info_set_format(&row, GST_VIDEO_FORMAT_GRAY8, guint(layout.Size()), 1);
+  gst_video_info_set_format(&row, GST_VIDEO_FORMAT_RGBA, guint((layout.Size() + 3) / 4), 1);
   gst_cuda_memory_init_once();  // registers gst-cuda's allocator, which alloc needs by name
   GstAllocator* allocator = gst_allocator_find(GST_CUDA_MEMORY_TYPE_NAME);
   if (allocator == nullptr) {

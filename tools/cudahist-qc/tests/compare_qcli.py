@@ -190,7 +190,8 @@ def main():
         if qc.returncode != 0:
             print(f"FAIL: cudahist-qc exited {qc.returncode}")
             return 1
-        backends = {json.loads(line).get("backend") for line in qc.stdout.splitlines() if '"written"' in line}
+        written = [json.loads(line) for line in qc.stdout.splitlines() if line.strip()]
+        backends = {r.get("backend") for r in written if r.get("status") == "written"}
         print("backends:", ", ".join(sorted(b for b in backends if b)))
         if args.gpu and not all(b and b.startswith("gpu") for b in backends):
             print("SKIP: --gpu, but cudahist-qc found no usable GPU (it used the CPU backend)")
