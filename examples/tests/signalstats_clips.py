@@ -73,7 +73,12 @@ def qc_filter_graph(width, height, pix_fmt, layout):
                 "[v2][b]overlay=x=W-9-4*mod(n\\,3):y=0:shortest=1" % (height, rate, height, rate))
     fields = ("scale=%d:%d,scale=%d:%d:flags=neighbor" % (width, height // 2, width, height)
               if layout == "equal-fields" else "tinterlace=mode=interleave_top")
-    return "%s[v];%s,%s,format=%s" % (source, bars, fields, pix_fmt)
+    # setfield=prog: the woven frames stay flagged progressive. FFmpeg 7.1
+    # would flag them top-field-first; GStreamer then lays a 4:2:0 frame of
+    # an odd number of chroma rows (121) out as 122 per plane, and avdec_ffv1
+    # copies FFmpeg's planes without that row, so V reads one row late: an
+    # upstream limit (docs/versions.md), not what these clips test.
+    return "%s[v];%s,%s,setfield=prog,format=%s" % (source, bars, fields, pix_fmt)
 
 
 def codec_args(codec, pix_fmt):
