@@ -2,9 +2,7 @@
 
 #include <gst/cuda/cuda-gst.h>
 #include <gst/cuda/gstcudaloader.h>
-#include <gst/video/video.h>
 
-#include <algorithm>
 #include <cstring>
 
 namespace cudahist_tools {

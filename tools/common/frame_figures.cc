@@ -1,11 +1,6 @@
 #include "frame_figures.h"
 
-#include <gst/video/video.h>
-
 #include "gstcudahistogrammeta.h"
-#include "gvalue_items.h"
-
-#include <cstring>
 
 namespace cudahist_tools {
 namespace {
