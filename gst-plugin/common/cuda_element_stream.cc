@@ -1,5 +1,7 @@
 #include "common/cuda_element_stream.h"
 
+#include "common/cuda_fault_injection.h"
+
 namespace cudahistogram {
 
 bool CudaElementStream::Open(GstCudaContext* context, std::string* error) {
@@ -33,6 +35,15 @@ void CudaElementStream::Close() {
   }
   gst_object_unref(context_);
   context_ = nullptr;
+}
+
+bool CudaElementStream::FaultDue(std::string* error) {
+  if (runs_until_fault_ == 0 || --runs_until_fault_ > 0) return false;
+  // A null destination: the runtime refuses it as any invalid call, with a
+  // non-sticky error that leaves the context usable.
+  CudaOk(cudaMemsetAsync(nullptr, 0, 1, stream_), "cudaMemsetAsync", error);
+  *error += " (injected by " + std::string(kCudaFaultVariable) + ")";
+  return true;
 }
 
 }  // namespace cudahistogram

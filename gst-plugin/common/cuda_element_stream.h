@@ -15,6 +15,7 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/gst.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -39,6 +40,9 @@ class CudaElementStream {
   bool is_open() const { return context_ != nullptr; }
   GstCudaContext* context() const { return context_; }
   cudaStream_t stream() const { return stream_; }
+  // The `frame`-th run (from 1) fails with a real CUDA error (see
+  // cuda_fault_injection.h); 0 never.
+  void FailRun(uint64_t frame) { runs_until_fault_ = frame; }
 
   // With the context current: the stream ordered after the producers of
   // `frame`, `enqueue(stream, error)`, then the wait for the stream (the
@@ -56,11 +60,14 @@ class CudaElementStream {
       *error = kContextPushFailed;
       return false;
     }
-    return order_.OrderAfterProducers(frame, stream_, error) && enqueue(stream_, error) &&
+    return order_.OrderAfterProducers(frame, stream_, error) && !FaultDue(error) && enqueue(stream_, error) &&
            CudaOk(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", error);
   }
 
  private:
+  bool FaultDue(std::string* error);
+
+  uint64_t runs_until_fault_ = 0;
   GstCudaContext* context_ = nullptr;
   cudaStream_t stream_ = nullptr;
   StreamOrder order_;
@@ -88,6 +95,7 @@ class ElementCuda {
   }
   bool is_open() const { return stream_.is_open(); }
   GstCudaContext* context() const { return stream_.context(); }
+  void FailRun(uint64_t frame) { stream_.FailRun(frame); }
 
   // CudaElementStream::RunAfterProducers with `work(device, stream, error)`
   // as what is enqueued.

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "common/cuda_element_stream.h"
+#include "common/cuda_fault_injection.h"
 #include "common/element_parts.h"
 
 G_BEGIN_DECLS
@@ -112,12 +113,15 @@ GstBaseTransformClass* InitElementClass(gpointer klass, const ElementClassInit& 
 bool PostCudaError(GstCudaFrameFilter* filter, const std::string& error);
 
 // Opens `cuda` (the element's ElementCuda) in `context` unless it is open
-// there already. False after posting an element error.
+// there already, armed with a requested fault (cuda_fault_injection.h).
+// False after posting an element error.
 template <typename Device>
 bool EnsureElementCuda(GstCudaFrameFilter* filter, GstCudaContext* context, ElementCuda<Device>* cuda) {
   if (cuda->is_open() && cuda->context() == context) return true;
   std::string error;
-  return cuda->Open(context, &error) || PostCudaError(filter, error);
+  if (!cuda->Open(context, &error)) return PostCudaError(filter, error);
+  cuda->FailRun(TakeCudaFault(GST_ELEMENT(filter)));
+  return true;
 }
 
 }  // namespace cudahistogram

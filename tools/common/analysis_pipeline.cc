@@ -2,6 +2,7 @@
 
 #include <gst/cuda/cuda-gst.h>
 #include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
 
 #include <cstring>
 
@@ -10,6 +11,10 @@ namespace {
 
 constexpr const char* kAnalysisFactory = "cudahistogram";
 constexpr size_t kDetailLength = 200;
+// Decoded frames held between the decoder's thread and the thread that
+// uploads and counts, so that decoding goes on while a frame is counted.
+// A few suffice to even out the two; each is a whole frame of memory.
+constexpr guint kDecodedFramesAhead = 4;
 
 std::string CudaErrorText(CUresult result) {
   const char* text = nullptr;
@@ -76,9 +81,44 @@ GValueArray* SortFactories(GstElement*, GstPad*, GstCaps*, GValueArray* factorie
 }
 
 struct LinkState {
-  GstElement* first;  // the element the decoded video enters
+  GstElement* first;     // the element the decoded video enters
+  GstElement* analysis;  // cudahistogram, whose sink template says what it reads
+  bool gpu;
   bool linked = false;
 };
+
+// Whether the analysis reads frames of this format in the path's memory.
+bool AnalysisReads(const LinkState& state, const char* format) {
+  GstPad* sink = gst_element_get_static_pad(state.analysis, "sink");
+  GstCaps* readable = gst_pad_get_pad_template_caps(sink);
+  gst_object_unref(sink);
+  GstCaps* wanted = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, format, nullptr);
+  if (state.gpu) gst_caps_set_features(wanted, 0, gst_caps_features_new(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, nullptr));
+  const bool reads = gst_caps_can_intersect(wanted, readable);
+  gst_caps_unref(wanted);
+  gst_caps_unref(readable);
+  return reads;
+}
+
+// A decoded format the analysis cannot read would otherwise end in a bare
+// "not-negotiated": name the format instead.
+GstPadProbeReturn CheckDecodedFormat(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
+  GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+  const LinkState* state = static_cast<const LinkState*>(data);
+  GstCaps* caps = nullptr;
+  gst_event_parse_caps(event, &caps);
+  const char* format = gst_structure_get_string(gst_caps_get_structure(caps, 0), "format");
+  if (!format || AnalysisReads(*state, format)) return GST_PAD_PROBE_OK;
+  GstElement* decoder = gst_pad_get_parent_element(pad);
+  GST_ELEMENT_ERROR(decoder, STREAM, FORMAT,
+                    ("the video decodes to %s, which cudahistogram does not read%s (gst-inspect-1.0 "
+                     "cudahistogram lists the formats it reads)",
+                     format, state->gpu ? " in CUDA memory" : ""),
+                    (nullptr));
+  if (decoder) gst_object_unref(decoder);
+  return GST_PAD_PROBE_DROP;
+}
 
 void OnPadAdded(GstElement*, GstPad* pad, gpointer data) {
   LinkState* state = static_cast<LinkState*>(data);
@@ -92,6 +132,8 @@ void OnPadAdded(GstElement*, GstPad* pad, gpointer data) {
   GstPad* sink = gst_element_get_static_pad(state->first, "sink");
   state->linked = gst_pad_link(pad, sink) == GST_PAD_LINK_OK;
   gst_object_unref(sink);
+  if (state->linked)
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, CheckDecodedFormat, state, nullptr);
 }
 
 // Every stream has been exposed: none of them video is an error of the input.
@@ -199,13 +241,14 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
                                        const std::string& pipeline_name, std::string* problem) {
   AnalysisPipeline parts;
   GstElement* decodebin = MakeElement("uridecodebin", "decode", problem);
+  GstElement* decoded = MakeElement("queue", "decoded", problem);
   GstElement* memory = target.gpu ? MakeElement("cudaupload", "upload", problem)
                                   : MakeElement("capsfilter", "memory", problem);
   GstElement* cuda_caps = target.gpu ? MakeElement("capsfilter", "memory", problem) : nullptr;
   GstElement* analysis = MakeElement(kAnalysisFactory, "analysis", problem);
   GstElement* sink = MakeElement("fakesink", "sink", problem);
-  if (!decodebin || !memory || (target.gpu && !cuda_caps) || !analysis || !sink) {
-    for (GstElement* e : {decodebin, memory, cuda_caps, analysis, sink})
+  if (!decodebin || !decoded || !memory || (target.gpu && !cuda_caps) || !analysis || !sink) {
+    for (GstElement* e : {decodebin, decoded, memory, cuda_caps, analysis, sink})
       if (e) gst_object_unref(gst_object_ref_sink(e));
     return parts;
   }
@@ -226,18 +269,21 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   SetIfPresent(analysis, "field-psnr", TRUE);
   if (target.gpu) SetIfPresent(analysis, "cuda-device-id", target.cuda_device_id);
   g_object_set(sink, "sync", gboolean(target.live), nullptr);
+  g_object_set(decoded, "max-size-buffers", kDecodedFramesAhead, "max-size-bytes", 0, "max-size-time", guint64(0),
+               nullptr);
 
   parts.pipeline = gst_pipeline_new(pipeline_name.c_str());
-  gst_bin_add_many(GST_BIN(parts.pipeline), decodebin, memory, analysis, sink, nullptr);
-  bool linked = true;
+  gst_bin_add_many(GST_BIN(parts.pipeline), decodebin, decoded, memory, analysis, sink, nullptr);
+  bool linked = gst_element_link(decoded, memory);
   if (target.gpu) {
     gst_bin_add(GST_BIN(parts.pipeline), cuda_caps);
-    linked = gst_element_link_many(memory, cuda_caps, analysis, sink, nullptr);
+    linked = linked && gst_element_link_many(memory, cuda_caps, analysis, sink, nullptr);
   } else {
-    linked = gst_element_link_many(memory, analysis, sink, nullptr);
+    linked = linked && gst_element_link_many(memory, analysis, sink, nullptr);
   }
   if (!linked) {
-    *problem = "cannot link " + std::string(target.gpu ? "cudaupload" : "capsfilter") + " ! cudahistogram ! fakesink";
+    *problem = "cannot link queue ! " + std::string(target.gpu ? "cudaupload" : "capsfilter") +
+               " ! cudahistogram ! fakesink";
     gst_object_unref(parts.pipeline);
     return AnalysisPipeline();
   }
@@ -247,7 +293,7 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   g_signal_connect_data(decodebin, "autoplug-sort", G_CALLBACK(SortFactories), sort,
                         [](gpointer data, GClosure*) { delete static_cast<SortChoice*>(data); },
                         GConnectFlags(0));
-  auto* link = new LinkState{memory};
+  auto* link = new LinkState{decoded, analysis, target.gpu};
   g_signal_connect_data(decodebin, "pad-added", G_CALLBACK(OnPadAdded), link,
                         [](gpointer data, GClosure*) { delete static_cast<LinkState*>(data); },
                         GConnectFlags(0));

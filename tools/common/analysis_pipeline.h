@@ -2,6 +2,7 @@
 // choice of backend it rests on.
 //
 //   uridecodebin uri=URI caps=video/x-raw(ANY)      (video only)
+//   ! queue max-size-buffers=4                       (decoding goes on while a frame is counted)
 //     GPU:  ! cudaupload ! video/x-raw(memory:CUDAMemory)
 //     CPU:  ! capsfilter caps=video/x-raw
 //   ! cudahistogram name=analysis signalstats=true [cropdetect=true field-psnr=true]
@@ -12,7 +13,7 @@
 // tried first (their CUDA memory passes cudaupload untouched); everything else
 // is decoded by GStreamer's CPU decoders and uploaded by cudaupload. Without a
 // GPU no NVDEC decoder is used and the element counts system memory on its CPU
-// backend.
+// backend. A decoded format the element does not read is an error naming it.
 #pragma once
 
 #include <gst/gst.h>

@@ -19,6 +19,18 @@ constexpr double kSteadyAfter = 10;       // up this long: the next failure retr
 
 bool IsFile(const std::string& uri) { return uri.rfind("file:", 0) == 0; }
 
+// The host name a network URI names, "" for files, IP addresses and URIs
+// without a host (a listener, udp://@:PORT).
+std::string HostToResolve(const std::string& uri) {
+  if (IsFile(uri)) return "";
+  GstUri* parsed = gst_uri_from_string(uri.c_str());
+  if (!parsed) return "";
+  const gchar* host = gst_uri_get_host(parsed);
+  std::string name = host && *host && !g_hostname_is_ip_address(host) ? host : "";
+  gst_uri_unref(parsed);
+  return name;
+}
+
 // The Y figures in 8-bit code values, as the thresholds are given.
 double To8Bit(double value, double depth) { return depth > 8 ? value / std::ldexp(1.0, int(depth) - 8) : value; }
 
@@ -78,6 +90,41 @@ void Stream::Start(double now) {
   Teardown();
   state_ = StreamState::kStarting;
   started_at_ = now;
+  // Sources say little when a name does not resolve ("Internal data stream
+  // error" from an HTTP source, "Generic error" from RTSP): look it up first,
+  // without holding up the main loop.
+  const std::string host = HostToResolve(config_.uri);
+  if (host.empty()) {
+    StartPipeline();
+    return;
+  }
+  resolving_ = g_cancellable_new();
+  GResolver* resolver = g_resolver_get_default();
+  g_resolver_lookup_by_name_async(resolver, host.c_str(), resolving_, OnResolved, this);
+  g_object_unref(resolver);
+}
+
+void Stream::OnResolved(GObject* resolver, GAsyncResult* result, gpointer self) {
+  GError* error = nullptr;
+  GList* addresses = g_resolver_lookup_by_name_finish(G_RESOLVER(resolver), result, &error);
+  g_resolver_free_addresses(addresses);
+  // Cancelled: the stream was torn down (or destroyed) meanwhile.
+  if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
+    g_error_free(error);
+    return;
+  }
+  Stream* stream = static_cast<Stream*>(self);
+  g_clear_object(&stream->resolving_);
+  if (error) {
+    const std::string host = HostToResolve(stream->config_.uri);
+    stream->Fail("cannot resolve host '" + host + "': " + error->message);
+    g_error_free(error);
+    return;
+  }
+  stream->StartPipeline();
+}
+
+void Stream::StartPipeline() {
   has_figures_ = false;
   cudahist_tools::AnalysisTarget target;
   target.gpu = choice_.gpu;
@@ -86,7 +133,7 @@ void Stream::Start(double now) {
   target.live = true;
   std::string problem;
   cudahist_tools::AnalysisPipeline parts =
-      cudahist_tools::BuildAnalysisPipeline(config_.uri, target, "stream", &problem);
+      cudahist_tools::BuildAnalysisPipeline(config_.uri, target, config_.name, &problem);
   if (parts.pipeline) {
     g_object_set(parts.analysis, "interval", guint64(choice_.interval_seconds * GST_SECOND), nullptr);
     cudahist_tools::ScopeBranchOptions scope;
@@ -121,6 +168,10 @@ void Stream::Start(double now) {
 }
 
 void Stream::Teardown() {
+  if (resolving_) {
+    g_cancellable_cancel(resolving_);
+    g_clear_object(&resolving_);
+  }
   if (!pipeline_) return;
   GstBus* bus = gst_element_get_bus(pipeline_);
   gst_bus_remove_watch(bus);

@@ -4,6 +4,7 @@
 // watches for stalls and restarts a failed pipeline after a back-off.
 #pragma once
 
+#include <gio/gio.h>
 #include <gst/gst.h>
 #include <json-glib/json-glib.h>
 
@@ -49,6 +50,8 @@ class Stream {
   void AddStatus(JsonBuilder* b) const;
 
  private:
+  static void OnResolved(GObject* resolver, GAsyncResult* result, gpointer self);
+  void StartPipeline();
   static gboolean OnBusMessage(GstBus*, GstMessage* message, gpointer self);
   void OnMessage(GstMessage* message);
   void OnFigures(const GstStructure* s);
@@ -63,6 +66,7 @@ class Stream {
   EventLog* log_;
   AlarmTracker alarms_;
 
+  GCancellable* resolving_ = nullptr;  // the source's host name being looked up
   GstElement* pipeline_ = nullptr;
   GstElement* analysis_ = nullptr;    // cudahistogram, owned by the pipeline
   GstElement* scope_sink_ = nullptr;

@@ -6,6 +6,7 @@ report (or temporary file) is left for a file that failed.
   - a file with no video (audio only);
   - a truncated file (Matroska cut in half: the demuxer meets the end early);
   - an unsupported codec (a Matroska codec ID no GStreamer decoder takes);
+  - a format the element does not read (10-bit 4:4:4), named in the error;
   - an unreadable folder (mode 000; run as nobody when we are root);
   - paths with spaces and non-ASCII characters (every file below has both);
   - a full disk while writing (a file-size limit, RLIMIT_FSIZE: the write fails with EFBIG);
@@ -76,21 +77,25 @@ def main():
         i = avc.find(b"V_MPEG4/ISO/AVC")
         check(i >= 0, "the Matroska codec ID V_MPEG4/ISO/AVC is found to patch")
         open(unsupported, "wb").write(avc[:i] + b"V_MPEG4/ISO/QQQ" + avc[i + 15:])
+        unread_format = os.path.join(clips, "four four four ten.mkv")
+        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "5", "-pix_fmt", "yuv444p10le",
+               "-c:v", "ffv1", unread_format)
 
         # One run over all of them: the good file gets its report, each other one its error.
-        p, results, summary = run_qc(qc, [good, audio, truncated, unsupported])
+        p, results, summary = run_qc(qc, [good, audio, truncated, unsupported, unread_format])
         print(p.stdout + p.stderr)
         check(p.returncode == 1, f"exit status 1 when some files fail (got {p.returncode})")
         check(results.get(good, {}).get("status") == "written", "the good file is written")
         check(os.path.exists(good + ".qctools.xml.gz"), "the good file's report exists")
         for path, words in ((audio, "no video stream"), (truncated, "truncated"),
-                            (unsupported, "unsupported codec")):
+                            (unsupported, "unsupported codec"),
+                            (unread_format, "decodes to Y444_10LE, which cudahistogram does not read")):
             r = results.get(path, {})
             check(r.get("status") == "failed" and words in r.get("error", ""),
                   f"{os.path.basename(path)}: failed with '{words}' ({r.get('error')})")
             check(path in p.stderr, f"{os.path.basename(path)}: its error on stderr names the file")
             check(not os.path.exists(path + ".qctools.xml.gz"), f"{os.path.basename(path)}: no report left")
-        check(summary.get("failed") == 3 and summary.get("written") == 1, f"the summary counts them ({summary})")
+        check(summary.get("failed") == 4 and summary.get("written") == 1, f"the summary counts them ({summary})")
         check(not leftovers(work), "no temporary report left behind")
 
         # An existing report is left alone, and replaced with --force.
