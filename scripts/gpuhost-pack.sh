@@ -73,6 +73,12 @@ pack_binaries "$build" "$out"
 cp bench/*.sh bench/*.py examples/*.py scripts/compare_cuda_branches.py tools/cudahist-qc/tests/*.py \
   "$out/scripts/" 2>/dev/null || true
 cp -r examples/launch "$out/scripts/" 2>/dev/null || true
+# The monitor's GPU test with its harness, and the Prometheus text parser it
+# reads /metrics with (pure Python; the GPU host has no package registry).
+cp tools/cudahist-monitor/tests/monitor_harness.py tools/cudahist-monitor/tests/cuda_fault_test.py "$out/scripts/"
+if [ -d /usr/lib/python3/dist-packages/prometheus_client ]; then
+  mkdir -p "$out/scripts/python" && cp -r /usr/lib/python3/dist-packages/prometheus_client "$out/scripts/python/"
+fi
 cp scripts/gpuhost-run.sh "$out/"
 
 # The test clip: 1080p 4:2:0 H.264 in MP4, moving content with a black

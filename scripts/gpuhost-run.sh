@@ -85,6 +85,17 @@ use_gst() {
 
 summary=$logs/summary.txt
 cat "$logs/device.txt" > "$summary"
+
+# Only two files come back from the device tool's OUTDIR whatever the steps
+# (it returns at most 8): the summary and every log and JSON in logs.tar.gz.
+# Also when stopped: `timeout -s TERM N gpuhost-run.sh ...` (timeout signals
+# the whole process group) keeps what the finished steps wrote.
+finish() {
+  cp "$summary" "$out/summary.txt"
+  tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
+  cat "$summary"
+}
+trap 'echo "=== stopped by a signal" >> "$summary"; finish; exit 124' TERM INT
 step() {  # step NAME COMMAND...: runs it with a log; records exit code and tail
   local name=$1; shift
   local t0=$SECONDS
@@ -233,15 +244,11 @@ WRAP
     GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=12 step cudahist_qc_speed \
     bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" "$work/h264-1080p-8M-1200.mp4" \
     "$work/ffv1-1080p-422p10.mkv" "$work/prores-1080p-422p10.mov"
-  # The same H.264 clip with the stateful NVDEC decoder ranked first (with
-  # the bundle's 1.22 ranks, decodebin picked nvh264sldec, the stateless one).
-  PATH="$here/ffmpeg:$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_FEATURE_RANK=nvh264dec:MAX \
-    GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=6 step cudahist_qc_speed_nvh264dec \
-    bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" "$work/h264-1080p-8M-1200.mp4"
   rm -rf "$work"
 }
 
-# cudahist-monitor on the GPU: bench/monitor_scale.sh on the pack's 1080p30
+# cudahist-monitor on the GPU: its CUDA-error test (cuda_fault_test.py; only
+# that with MONITOR_FAULT_ONLY=1), bench/monitor_scale.sh on the pack's 1080p30
 # H.264 clip (NVDEC, the GPU element, a scope each; MONITOR_STREAMS, default
 # 16 32 48 64 80 96, then NVDEC alone), then bench/monitor_soak.sh with 64
 # streams for MONITOR_SOAK_MINUTES (default 20); their tables (scale.tsv,
@@ -253,6 +260,9 @@ cudahist_monitor_checks() {
   use_gst 122
   local clip=$here/media/clip-1080p.mp4 dir=$logs/cudahist_monitor
   mkdir -p "$dir"
+  PYTHONPATH="$here/scripts/python" TAIL_LINES=12 step cudahist_monitor_cuda_fault \
+    python3 "$here/scripts/cuda_fault_test.py" "$bin/cudahist-monitor"
+  [ -n "${MONITOR_FAULT_ONLY:-}" ] && return 0
   CLIP=$clip CLIP_FRAMES=90 TAIL_LINES=16 step cudahist_monitor_scale bash "$here/scripts/monitor_scale.sh" \
     "$bin/cudahist-monitor" "$dir/scale" ${MONITOR_STREAMS:-16 32 48 64 80 96}
   CLIP=$clip TAIL_LINES=4 step cudahist_monitor_soak bash "$here/scripts/monitor_soak.sh" \
@@ -493,8 +503,4 @@ for s in $steps; do
   esac
 done
 
-# Only two files come back from the device tool's OUTDIR whatever the steps
-# (it returns at most 8): the summary and every log and JSON in logs.tar.gz.
-cp "$summary" "$out/summary.txt"
-tar -C "$(dirname "$logs")" -czf "$out/logs.tar.gz" logs
-cat "$summary"
+finish
