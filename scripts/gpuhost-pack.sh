@@ -77,7 +77,9 @@ cp -r examples/launch "$out/scripts/" 2>/dev/null || true
 # reads /metrics with (pure Python; the GPU host has no package registry).
 cp tools/cudahist-monitor/tests/monitor_harness.py tools/cudahist-monitor/tests/cuda_fault_test.py "$out/scripts/"
 if [ -d /usr/lib/python3/dist-packages/prometheus_client ]; then
-  mkdir -p "$out/scripts/python" && cp -r /usr/lib/python3/dist-packages/prometheus_client "$out/scripts/python/"
+  mkdir -p "$out/scripts/python"
+  cp -r /usr/lib/python3/dist-packages/prometheus_client /usr/lib/python3/dist-packages/decorator.py \
+    "$out/scripts/python/"
 fi
 cp scripts/gpuhost-run.sh "$out/"
 
@@ -89,6 +91,15 @@ if [ ! -s "$clip" ]; then
     video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
     x264enc speed-preset=ultrafast tune=zerolatency key-int-max=30 ! \
     video/x-h264,profile=high ! h264parse ! mp4mux ! filesink location="$clip"
+fi
+# The monitor's live stream: 10 s of 1080p30 H.264 at 6 Mbit/s (High
+# profile, B-frames, a key frame every 2 s), moving and noisy so that it costs
+# NVDEC what a broadcast channel does; bars alone compress to almost nothing.
+live="$out/media/live-1080p30-6M.mp4"
+if [ ! -s "$live" ] && command -v ffmpeg >/dev/null; then
+  ffmpeg -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=30 -vf noise=alls=10:allf=t -frames:v 300 \
+    -c:v libx264 -preset veryfast -b:v 6M -maxrate 6M -bufsize 6M -g 60 -bf 2 -profile:v high -pix_fmt yuv420p \
+    -movflags +faststart "$live"
 fi
 # The same kind of content as an Annex B elementary stream, for nvdec_histogram.
 es="$out/media/clip-1080p.h264"

@@ -249,7 +249,7 @@ WRAP
 
 # cudahist-monitor on the GPU: its CUDA-error test (cuda_fault_test.py; only
 # that with MONITOR_FAULT_ONLY=1), bench/monitor_scale.sh on the pack's 1080p30
-# H.264 clip (NVDEC, the GPU element, a scope each; MONITOR_STREAMS, default
+# 6 Mbit/s H.264 clip (NVDEC, the GPU element, a scope each; MONITOR_STREAMS, default
 # 16 32 48 64 80 96, then NVDEC alone), then bench/monitor_soak.sh with 64
 # streams for MONITOR_SOAK_MINUTES (default 20); their tables (scale.tsv,
 # decode.tsv, soak.tsv) and the status page of a 16-stream run (its HTML,
@@ -258,12 +258,12 @@ WRAP
 # them to headless Chromium for a screenshot.
 cudahist_monitor_checks() {
   use_gst 122
-  local clip=$here/media/clip-1080p.mp4 dir=$logs/cudahist_monitor
+  local clip=$here/media/live-1080p30-6M.mp4 dir=$logs/cudahist_monitor
   mkdir -p "$dir"
   PYTHONPATH="$here/scripts/python" TAIL_LINES=12 step cudahist_monitor_cuda_fault \
     python3 "$here/scripts/cuda_fault_test.py" "$bin/cudahist-monitor"
   [ -n "${MONITOR_FAULT_ONLY:-}" ] && return 0
-  CLIP=$clip CLIP_FRAMES=90 TAIL_LINES=16 step cudahist_monitor_scale bash "$here/scripts/monitor_scale.sh" \
+  CLIP=$clip CLIP_FRAMES=300 TAIL_LINES=16 step cudahist_monitor_scale bash "$here/scripts/monitor_scale.sh" \
     "$bin/cudahist-monitor" "$dir/scale" ${MONITOR_STREAMS:-16 32 48 64 80 96}
   CLIP=$clip TAIL_LINES=4 step cudahist_monitor_soak bash "$here/scripts/monitor_soak.sh" \
     "$bin/cudahist-monitor" "$dir/soak" 64 "${MONITOR_SOAK_MINUTES:-20}"
