@@ -8,9 +8,9 @@
 #   streams  fps_min  fps_mean  lost_frames  cpu_cores  gpu_util_%  nvdec_util_%  gpu_mem_MiB  rss_MiB
 # fps_* are each stream's counted frames over the window (30 is real time);
 # lost_frames = 30 x WINDOW x N - frames counted (frames the decoders skipped
-# or the pipelines fell behind by). Then "decoding alone": N processes of
-# filesrc ! qtdemux ! h264parse ! DECODER ! fakesink sync=false, the
-# decoder's own ceiling in frames/s (NVDEC on a GPU, avdec_h264 otherwise).
+# or the pipelines fell behind by). Then "decoding alone": one process with N
+# branches of filesrc ! qtdemux ! h264parse ! DECODER ! fakesink sync=false,
+# the decoder's own ceiling in frames/s (NVDEC on a GPU, avdec_h264 otherwise).
 #   DECODER=cpu   force the CPU path (--decoder=cpu, avdec_h264)
 #   WINDOW=30     seconds measured per N
 #   SIZE=1920x1080  the clip's size (smaller for a quick run on a laptop)
@@ -101,13 +101,13 @@ dec=avdec_h264
 [ $gpu = yes ] && dec=nvh264dec
 printf "decoders\tdecoder\tframes_per_s_total\tstreams_of_30fps\n" > "$out/decode.tsv"
 for n in $counts; do
-  start=$(date +%s.%N)
-  pids=()
+  # One process, as the monitor: its N decoders share the pipeline's CUDA context.
+  branches=()
   for i in $(seq 1 "$n"); do
-    gst-launch-1.0 -q filesrc location="$clip" ! qtdemux ! h264parse ! $dec ! fakesink sync=false &
-    pids+=($!)
+    branches+=(filesrc location="$clip" ! qtdemux ! h264parse ! $dec ! fakesink sync=false)
   done
-  wait "${pids[@]}"
+  start=$(date +%s.%N)
+  gst-launch-1.0 -q "${branches[@]}" > "$out/decode-$n.log" 2>&1 || echo "monitor_scale: $n decoders failed (see $out/decode-$n.log)" >&2
   end=$(date +%s.%N)
   awk -v n="$n" -v d="$dec" -v s="$start" -v e="$end" -v c="$clip_frames" 'BEGIN {f = n * c / (e - s); printf "%d\t%s\t%.0f\t%.1f\n", n, d, f, f / 30}' \
     | tee -a "$out/decode.tsv"

@@ -206,6 +206,36 @@ qc_checks() {
   rm -rf "$work"
 }
 
+make_qc_speed_clips() {  # make_qc_speed_clips DIR
+  local work=$1
+  # Clips long enough that a process's start (CUDA context, plugin loading)
+  # is a small part of its time: 1200 frames of 1080p H.264 at 8 Mbit/s
+  # (x264enc of the GStreamer bundle: the FFmpeg bundle has no x264), 600 of
+  # ProRes; FFV1 decodes at tens of frames/s, 300 frames are ten seconds.
+  gst-launch-1.0 -q videotestsrc num-buffers=1200 pattern=smpte horizontal-speed=4 ! \
+    video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
+    x264enc speed-preset=superfast key-int-max=60 bitrate=8000 ! video/x-h264,profile=high ! h264parse ! \
+    mp4mux ! filesink location="$work/h264-1080p-8M-1200.mp4"
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 \
+    -c:v ffv1 -pix_fmt yuv422p10le "$work/ffv1-1080p-422p10.mkv"
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 600 \
+    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/prores-1080p-422p10.mov"
+}
+
+# Where cudahist-qc's time goes (bench/qc_stages.sh) on the three speed clips.
+qc_stages_checks() {
+  use_gst 122
+  local work; work=$(mktemp -d)
+  make_qc_speed_clips "$work"
+  local clip
+  for clip in ${QC_STAGES_CLIPS:-h264-1080p-8M-1200.mp4 ffv1-1080p-422p10.mkv prores-1080p-422p10.mov}; do
+    PATH="$here/ffmpeg:$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" \
+      GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=9 step "qc_stages_${clip%%-*}" \
+      bash "$here/scripts/qc_stages.sh" --qc "$bin/cudahist-qc" "$work/$clip"
+  done
+  rm -rf "$work"
+}
+
 # cudahist-qc on the GPU: its reports of the comparison's clips (NVDEC for the
 # H.264 ones, avdec_* and cudaupload for the rest) against the carried
 # ffprobe running QCTools' graph, then the speed table (bench/qc_speed.sh):
@@ -228,18 +258,7 @@ WRAP
   chmod +x "$work/cudahist-qc"
   PATH="$here/ffmpeg:$PATH" step cudahist_qc_compare python3 "$here/scripts/compare_qcli.py" "$work/cudahist-qc" \
     --gpu --clips "$media/clips with spaces"
-  # Clips long enough that a process's start (CUDA context, plugin loading)
-  # is a small part of its time: 1200 frames of 1080p H.264 at 8 Mbit/s
-  # (x264enc of the GStreamer bundle: the FFmpeg bundle has no x264), 600 of
-  # ProRes; FFV1 decodes at tens of frames/s, 300 frames are ten seconds.
-  gst-launch-1.0 -q videotestsrc num-buffers=1200 pattern=smpte horizontal-speed=4 ! \
-    video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
-    x264enc speed-preset=superfast key-int-max=60 bitrate=8000 ! video/x-h264,profile=high ! h264parse ! \
-    mp4mux ! filesink location="$work/h264-1080p-8M-1200.mp4"
-  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 \
-    -c:v ffv1 -pix_fmt yuv422p10le "$work/ffv1-1080p-422p10.mkv"
-  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 600 \
-    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/prores-1080p-422p10.mov"
+  make_qc_speed_clips "$work"
   PATH="$here/ffmpeg:$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" \
     GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=12 step cudahist_qc_speed \
     bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" "$work/h264-1080p-8M-1200.mp4" \
@@ -408,6 +427,7 @@ for s in $steps; do
     signalstats_ffmpeg) signalstats_checks ;;
     qc) qc_checks ;;
     cudahist_qc) cudahist_qc_checks ;;
+    qc_stages) qc_stages_checks ;;
     cudahist_monitor) cudahist_monitor_checks ;;
     videoscope)
       # cudavideoscope on the GPU: drawings and pictures equal to the

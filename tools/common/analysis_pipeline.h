@@ -14,6 +14,8 @@
 // is decoded by GStreamer's CPU decoders and uploaded by cudaupload. Without a
 // GPU no NVDEC decoder is used and the element counts system memory on its CPU
 // backend. A decoded format the element does not read is an error naming it.
+// On the GPU all the pipelines of the process share one CUDA context per
+// device (a context of its own per pipeline costs GPU memory by the GiB).
 #pragma once
 
 #include <gst/gst.h>

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Where cudahist-qc's time goes on one clip, stage by stage, each the median
+# of REPEATS (default 3) whole runs in frames/s:
+#   decode        filesrc ! decodebin ! fakesink (the decoder alone, as qc_speed.sh)
+#   + upload      ... ! queue ! cudaupload ! fakesink (GPU only)
+#   + analysis    ... ! queue ! cudaupload ! cudahistogram (QC figures) ! fakesink
+#   cudahist-qc   the command, report written
+#   first frame   seconds cudahist-qc takes for the clip's first frame alone
+#                 (process start, CUDA context, pipeline; cut with ffmpeg -c copy)
+#
+#   bench/qc_stages.sh [--cpu] [--build DIR | --qc EXE] CLIP
+#     --cpu   CPU decoders and the element's CPU backend (no upload stage)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$root/build
+qc=""
+cpu=()
+clip=""
+while (($#)); do
+  case $1 in
+    --cpu) cpu=(--cpu); shift ;;
+    --build) build=$(cd "$2" && pwd); shift 2 ;;
+    --qc) qc=$2; shift 2 ;;
+    -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) clip=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); shift ;;
+  esac
+done
+[ -n "$clip" ] || { echo "usage: $0 [--cpu] [--build DIR | --qc EXE] CLIP" >&2; exit 2; }
+if [ -z "$qc" ]; then
+  qc=$build/tools/cudahist-qc/cudahist-qc
+  export GST_PLUGIN_PATH=$build/gst-plugin
+fi
+repeats=${REPEATS:-3}
+work=$(mktemp -d "${TMPDIR:-/tmp}/qc_stages.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+line=$("$qc" "${cpu[@]}" --force -o "$work" "$clip" | grep '"status":"written"')
+frames=$(sed -E 's/.*"frames":([0-9]+).*/\1/' <<<"$line")
+decoder=$(sed -E 's/.*"decoder":"([^"]*)".*/\1/' <<<"$line")
+properties="signalstats=true cropdetect=true field-psnr=true"
+
+seconds() {  # seconds COMMAND...: wall seconds of one run
+  local t0 t1
+  t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
+}
+median() {  # median COMMAND...: the median seconds of $repeats runs
+  local runs=()
+  for _ in $(seq "$repeats"); do runs+=("$(seconds "$@")"); done
+  printf '%s\n' "${runs[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+launch() { GST_PLUGIN_FEATURE_RANK="$decoder:MAX" gst-launch-1.0 -q filesrc location="$clip" ! \
+  decodebin caps='video/x-raw(ANY)' expose-all-streams=false ! "$@"; }
+row() { awk -v n="$frames" -v s="$2" -v what="$1" 'BEGIN { printf "| %s | %.3f | %.1f |\n", what, s, n / s }'; }
+
+echo "$(basename "$clip"): $frames frames, $decoder, median of $repeats runs"
+echo "| stage | seconds | frames/s |"
+echo "|---|---|---|"
+row "decode" "$(median launch fakesink sync=false)"
+if [ ${#cpu[@]} -eq 0 ]; then
+  row "+ upload" "$(median launch queue ! cudaupload ! fakesink sync=false)"
+  row "+ analysis" "$(median launch queue ! cudaupload ! 'video/x-raw(memory:CUDAMemory)' ! cudahistogram $properties ! fakesink sync=false)"
+else
+  row "+ analysis" "$(median launch queue ! video/x-raw ! cudahistogram $properties ! fakesink sync=false)"
+fi
+total=$(median "$qc" "${cpu[@]}" --force -o "$work" "$clip")
+row "cudahist-qc" "$total"
+if command -v ffmpeg >/dev/null; then
+  ffmpeg -nostdin -v error -y -i "$clip" -map 0:v:0 -frames:v 1 -c copy "$work/first-frame.${clip##*.}"
+  start=$(median "$qc" "${cpu[@]}" --force -o "$work" "$work/first-frame.${clip##*.}")
+  echo "| cudahist-qc, first frame only | $start | |"
+fi
