@@ -97,8 +97,10 @@ for n in $counts; do
 done
 
 # Decoding alone: the decoder's ceiling, N decoders at once as fast as they go.
+# On a GPU, decodebin picks the NVDEC decoder as the monitor's does (with
+# GStreamer 1.22, nvh264sldec); without one, avdec_h264.
 dec=avdec_h264
-[ $gpu = yes ] && dec=nvh264dec
+[ $gpu = yes ] && dec="decodebin caps=video/x-raw(ANY)"
 printf "decoders\tdecoder\tframes_per_s_total\tstreams_of_30fps\n" > "$out/decode.tsv"
 for n in $counts; do
   # One process, as the monitor: its N decoders share the pipeline's CUDA context.
@@ -109,6 +111,6 @@ for n in $counts; do
   start=$(date +%s.%N)
   gst-launch-1.0 -q "${branches[@]}" > "$out/decode-$n.log" 2>&1 || echo "monitor_scale: $n decoders failed (see $out/decode-$n.log)" >&2
   end=$(date +%s.%N)
-  awk -v n="$n" -v d="$dec" -v s="$start" -v e="$end" -v c="$clip_frames" 'BEGIN {f = n * c / (e - s); printf "%d\t%s\t%.0f\t%.1f\n", n, d, f, f / 30}' \
+  awk -v n="$n" -v d="${dec%% *}" -v s="$start" -v e="$end" -v c="$clip_frames" 'BEGIN {f = n * c / (e - s); printf "%d\t%s\t%.0f\t%.1f\n", n, d, f, f / 30}' \
     | tee -a "$out/decode.tsv"
 done

@@ -45,4 +45,4 @@ for minute in $(seq 0 "$minutes"); do
     "$(metric_sum cudahist_reconnects_total)" >> "$out/soak.tsv"
 done
 echo "minute 1 (past the start) and the last:"
-sed -n '1p;3p;$p' "$out/soak.tsv" | column -t
+sed -n '1p;3p;$p' "$out/soak.tsv"
