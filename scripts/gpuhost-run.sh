@@ -266,8 +266,8 @@ WRAP
   rm -rf "$work"
 }
 
-# cudahist-monitor on the GPU: its CUDA-error test (cuda_fault_test.py; only
-# that with MONITOR_FAULT_ONLY=1), bench/monitor_scale.sh on the pack's 1080p30
+# cudahist-monitor on the GPU, the parts MONITOR_STEPS names (default
+# "fault scale soak status"): its CUDA-error test (cuda_fault_test.py), bench/monitor_scale.sh on the pack's 1080p30
 # 6 Mbit/s H.264 clip (NVDEC, the GPU element, a scope each; MONITOR_STREAMS, default
 # 16 32 48 64 80 96, then NVDEC alone), then bench/monitor_soak.sh with 64
 # streams for MONITOR_SOAK_MINUTES (default 20); their tables (scale.tsv,
@@ -279,13 +279,14 @@ cudahist_monitor_checks() {
   use_gst 122
   local clip=$here/media/live-1080p30-6M.mp4 dir=$logs/cudahist_monitor
   mkdir -p "$dir"
-  PYTHONPATH="$here/scripts/python" TAIL_LINES=12 step cudahist_monitor_cuda_fault \
+  local parts=" ${MONITOR_STEPS:-fault scale soak status} "
+  [[ $parts == *" fault "* ]] && PYTHONPATH="$here/scripts/python" TAIL_LINES=12 step cudahist_monitor_cuda_fault \
     python3 "$here/scripts/cuda_fault_test.py" "$bin/cudahist-monitor"
-  [ -n "${MONITOR_FAULT_ONLY:-}" ] && return 0
-  CLIP=$clip CLIP_FRAMES=300 TAIL_LINES=16 step cudahist_monitor_scale bash "$here/scripts/monitor_scale.sh" \
-    "$bin/cudahist-monitor" "$dir/scale" ${MONITOR_STREAMS:-16 32 48 64 80 96}
-  CLIP=$clip TAIL_LINES=4 step cudahist_monitor_soak bash "$here/scripts/monitor_soak.sh" \
+  [[ $parts == *" scale "* ]] && CLIP=$clip CLIP_FRAMES=300 TAIL_LINES=16 step cudahist_monitor_scale \
+    bash "$here/scripts/monitor_scale.sh" "$bin/cudahist-monitor" "$dir/scale" ${MONITOR_STREAMS:-16 32 48 64 80 96}
+  [[ $parts == *" soak "* ]] && CLIP=$clip TAIL_LINES=4 step cudahist_monitor_soak bash "$here/scripts/monitor_soak.sh" \
     "$bin/cudahist-monitor" "$dir/soak" 64 "${MONITOR_SOAK_MINUTES:-20}"
+  [[ $parts == *" status "* ]] || return 0
   step cudahist_monitor_status bash -c '
     bin=$1 clip=$2 dir=$3/status port=$((20000 + RANDOM % 20000))
     mkdir -p "$dir"
@@ -428,6 +429,29 @@ for s in $steps; do
     qc) qc_checks ;;
     cudahist_qc) cudahist_qc_checks ;;
     qc_stages) qc_stages_checks ;;
+    bounds)
+      # What bounds a short file and many CPU-decoded ones: a process's CUDA
+      # start (cuInit and a context, bare, through the driver API), and
+      # cudaupload's copies of 10-bit 4:2:2 1080p frames from pageable memory,
+      # 1 and 8 streams in one process.
+      use_gst 122
+      step cuda_start bash -c 'for i in 1 2 3; do python3 -c "
+import ctypes, time
+t0 = time.perf_counter()
+cuda = ctypes.CDLL(\"libcuda.so.1\")
+assert cuda.cuInit(0) == 0
+device, context = ctypes.c_int(), ctypes.c_void_p()
+assert cuda.cuDeviceGet(ctypes.byref(device), 0) == 0
+t1 = time.perf_counter()
+assert cuda.cuCtxCreate_v2(ctypes.byref(context), 0, device) == 0
+t2 = time.perf_counter()
+print(\"cuInit %.3f s, cuCtxCreate %.3f s\" % (t1 - t0, t2 - t1))"; done'
+      TAIL_LINES=5 step upload_bound bash -c 'for n in 1 8; do for upload in "" "queue ! cudaupload !"; do
+        branches=(); for i in $(seq "$n"); do branches+=(videotestsrc num-buffers=600 pattern=black !
+          video/x-raw,format=I422_10LE,width=1920,height=1080 ! $upload fakesink sync=false); done
+        t0=$(date +%s.%N); gst-launch-1.0 -q "${branches[@]}"; t1=$(date +%s.%N)
+        awk -v n="$n" -v u="${upload:-(source alone)}" -v a="$t0" -v b="$t1" "BEGIN { f = n * 600 / (b - a); printf \"%d streams %s: %.0f frames/s, %.2f GB/s (with the process start)\\n\", n, u, f, f * 1920 * 1080 * 4 / 1e9 }"
+      done; done' ;;
     cudahist_monitor) cudahist_monitor_checks ;;
     videoscope)
       # cudavideoscope on the GPU: drawings and pictures equal to the
