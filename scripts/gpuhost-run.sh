@@ -446,6 +446,11 @@ t1 = time.perf_counter()
 assert cuda.cuCtxCreate_v2(ctypes.byref(context), 0, device) == 0
 t2 = time.perf_counter()
 print(\"cuInit %.3f s, cuCtxCreate %.3f s\" % (t1 - t0, t2 - t1))"; done'
+      # Loading nvcodec (its plugin init probes the GPU's decoders and encoders).
+      step nvcodec_load bash -c 'for i in 1 2 3; do t0=$(date +%s.%N); gst-inspect-1.0 cudaupload > /dev/null
+        t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" "BEGIN { printf \"gst-inspect-1.0 cudaupload: %.3f s\\n\", b - a }"
+        t0=$(date +%s.%N); gst-inspect-1.0 videotestsrc > /dev/null
+        t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" "BEGIN { printf \"gst-inspect-1.0 videotestsrc: %.3f s\\n\", b - a }"; done'
       TAIL_LINES=5 step upload_bound bash -c 'for n in 1 8; do for upload in "" "queue ! cudaupload !"; do
         branches=(); for i in $(seq "$n"); do branches+=(videotestsrc num-buffers=600 pattern=black !
           video/x-raw,format=I422_10LE,width=1920,height=1080 ! $upload fakesink sync=false); done
