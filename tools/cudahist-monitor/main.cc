@@ -23,6 +23,10 @@ namespace {
 
 constexpr guint kTickMs = 250;
 constexpr double kDrainSeconds = 5;
+// Streams starting at once (StartGate). More than a few keep a GPU's
+// decoders busy opening; a 30 fps stream's first frame comes within a second
+// or two of its turn.
+constexpr int kStartsAtOnce = 16;
 
 struct Options {
   gchar* config = nullptr;
@@ -102,7 +106,7 @@ class App {
     for (const StreamConfig& s : wanted) {
       if (streams_.count(s.name)) continue;
       EventLog::Say(s.name, "monitoring " + s.uri);
-      auto stream = std::make_unique<Stream>(s, choice_, metrics_.Add(s.name), &log_);
+      auto stream = std::make_unique<Stream>(s, choice_, metrics_.Add(s.name), &log_, &starts_);
       stream->Start(now);
       streams_[s.name] = std::move(stream);
     }
@@ -195,6 +199,7 @@ class App {
   Metrics metrics_;
   EventLog log_;
   HttpServer http_;
+  StartGate starts_{kStartsAtOnce};
   std::map<std::string, std::unique_ptr<Stream>> streams_;
   std::vector<std::string> order_;  // as configured: the status page's order
   GMainLoop* loop_ = nullptr;

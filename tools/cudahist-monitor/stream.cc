@@ -81,14 +81,24 @@ const char* StateName(StreamState state) {
   return "?";
 }
 
-Stream::Stream(const StreamConfig& config, const PipelineChoice& choice, StreamMetrics* metrics, EventLog* log)
-    : config_(config), choice_(choice), metrics_(metrics), log_(log), alarms_(config.thresholds) {}
+Stream::Stream(const StreamConfig& config, const PipelineChoice& choice, StreamMetrics* metrics, EventLog* log,
+               StartGate* starts)
+    : config_(config), choice_(choice), metrics_(metrics), log_(log), alarms_(config.thresholds), starts_(starts) {}
 
 Stream::~Stream() { Teardown(); }
 
 void Stream::Start(double now) {
   Teardown();
   state_ = StreamState::kStarting;
+  started_at_ = now;
+  waiting_for_start_ = true;
+  TryBegin(now);
+}
+
+void Stream::TryBegin(double now) {
+  if (!starts_->TryTake()) return;
+  waiting_for_start_ = false;
+  holds_start_slot_ = true;
   started_at_ = now;
   // Sources say little when a name does not resolve ("Internal data stream
   // error" from an HTTP source, "Generic error" from RTSP): look it up first,
@@ -167,7 +177,14 @@ void Stream::StartPipeline() {
   }
 }
 
+void Stream::ReleaseStartSlot() {
+  if (holds_start_slot_) starts_->Give();
+  holds_start_slot_ = false;
+}
+
 void Stream::Teardown() {
+  waiting_for_start_ = false;
+  ReleaseStartSlot();
   if (resolving_) {
     g_cancellable_cancel(resolving_);
     g_clear_object(&resolving_);
@@ -228,6 +245,7 @@ void Stream::OnFigures(const GstStructure* s) {
     if (state_ == StreamState::kDown || !last_error_.empty()) EventLog::Say(config_.name, "up again");
     else EventLog::Say(config_.name, "up");
     state_ = StreamState::kUp;
+    ReleaseStartSlot();
     failed_since_up_ = false;
     up_since_ = now;
     metrics_->up->Set(1);
@@ -318,9 +336,11 @@ void Stream::Tick(double now) {
     EventLog::Say(config_.name, "reconnecting");
     Start(now);
   }
+  if (waiting_for_start_) TryBegin(now);
   const bool up = state_ == StreamState::kUp;
+  const bool started = state_ == StreamState::kStarting && !waiting_for_start_;  // a wait for its turn is no timeout
   const double since = up ? now - last_figures_at_ : now - started_at_;
-  if ((up || state_ == StreamState::kStarting) && since > (up ? config_.stall_seconds : config_.start_seconds)) {
+  if ((up || started) && since > (up ? config_.stall_seconds : config_.start_seconds)) {
     char text[64];
     g_snprintf(text, sizeof text, up ? "no frames for %.0f s" : "no frame %.0f s after the start", since);
     Fail(text);

@@ -26,11 +26,26 @@ struct PipelineChoice {
 };
 
 enum class StreamState { kStarting, kUp, kDown, kEnded };
+
+// How many streams may be starting at once. Decoders take longer to open
+// the more open together (on an H100, 160 NVDEC streams started at once
+// kept many past a 10 s start timeout): the others wait their turn, and their
+// start timeout runs from the turn, not from the wait.
+class StartGate {
+ public:
+  explicit StartGate(int slots) : free_(slots) {}
+  bool TryTake() { return free_ > 0 ? (--free_, true) : false; }
+  void Give() { ++free_; }
+
+ private:
+  int free_;
+};
 const char* StateName(StreamState state);
 
 class Stream {
  public:
-  Stream(const StreamConfig& config, const PipelineChoice& choice, StreamMetrics* metrics, EventLog* log);
+  Stream(const StreamConfig& config, const PipelineChoice& choice, StreamMetrics* metrics, EventLog* log,
+         StartGate* starts);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -50,6 +65,9 @@ class Stream {
   void AddStatus(JsonBuilder* b) const;
 
  private:
+  // Begins the start once the gate lets it (Start and Tick call it).
+  void TryBegin(double now);
+  void ReleaseStartSlot();
   static void OnResolved(GObject* resolver, GAsyncResult* result, gpointer self);
   void StartPipeline();
   static gboolean OnBusMessage(GstBus*, GstMessage* message, gpointer self);
@@ -66,6 +84,9 @@ class Stream {
   EventLog* log_;
   AlarmTracker alarms_;
 
+  StartGate* starts_;
+  bool waiting_for_start_ = false;  // Start() called, the gate full
+  bool holds_start_slot_ = false;   // starting: until the first figures or a failure
   GCancellable* resolving_ = nullptr;  // the source's host name being looked up
   GstElement* pipeline_ = nullptr;
   GstElement* analysis_ = nullptr;    // cudahistogram, owned by the pipeline
