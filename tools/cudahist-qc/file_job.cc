@@ -173,6 +173,7 @@ std::string FileJob::WriteFrame(GstBuffer* buffer) {
   std::string problem = cudahist_tools::ReadFrameFigures(buffer, &figures);
   if (!problem.empty()) return problem;
   FrameAttributes attributes = AttributesOfBuffer(buffer, info_, segment_);
+  field_order_seen_ = field_order_seen_ || attributes.field_order_known;
   bool key = false;
   if (GST_BUFFER_PTS_IS_VALID(buffer) &&
       ledger_.Take(GST_BUFFER_PTS(buffer), &attributes.pkt_size, &attributes.pkt_pos, &key))
@@ -240,6 +241,7 @@ void FileJob::Succeed() {
   {
     std::lock_guard<std::mutex> lock(mutex_);  // the streaming thread wrote the frames
     written = writer_.Finish(&problem);
+    if (have_info_) result_.warning = LayoutWarning(info_, field_order_seen_, result_.decoder);
   }
   if (!written) return Fail(problem);
   finished_ = true;

@@ -26,6 +26,7 @@ struct JobResult {
   std::string decoder;  // the decoder factory decodebin chose
   std::string backend;  // "gpu:N" or "cpu"
   bool has_audio = false;
+  std::string warning;  // what the report cannot carry as qcli's would (LayoutWarning)
   guint64 frames = 0;
   double seconds = 0;
 };
@@ -89,6 +90,7 @@ class FileJob {
   std::string stream_error_;
   GstVideoInfo info_;
   bool have_info_ = false;
+  bool field_order_seen_ = false;
   GstSegment segment_;
 };
 

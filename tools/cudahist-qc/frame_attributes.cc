@@ -79,8 +79,25 @@ FrameAttributes AttributesOfBuffer(GstBuffer* buffer, const GstVideoInfo& info, 
                  (mode == GST_VIDEO_INTERLACE_MODE_MIXED && GST_BUFFER_FLAG_IS_SET(buffer, GST_VIDEO_BUFFER_FLAG_INTERLACED));
   a.top_field_first = a.interlaced && (GST_BUFFER_FLAG_IS_SET(buffer, GST_VIDEO_BUFFER_FLAG_TFF) ||
                                        GST_VIDEO_INFO_FIELD_ORDER(&info) == GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST);
+  a.field_order_known = GST_BUFFER_FLAG_IS_SET(buffer, GST_VIDEO_BUFFER_FLAG_TFF) ||
+                        GST_VIDEO_INFO_FIELD_ORDER(&info) != GST_VIDEO_FIELD_ORDER_UNKNOWN;
   a.repeat_pict = GST_BUFFER_FLAG_IS_SET(buffer, GST_VIDEO_BUFFER_FLAG_RFF) ? 1 : 0;
   return a;
+}
+
+std::string LayoutWarning(const GstVideoInfo& info, bool field_order_seen, const std::string& decoder) {
+  if (GST_VIDEO_INFO_INTERLACE_MODE(&info) == GST_VIDEO_INTERLACE_MODE_PROGRESSIVE) return "";
+  std::string warning;
+  const GstVideoFormatInfo* format = info.finfo;
+  const bool chroma_rows_halved = GST_VIDEO_FORMAT_INFO_IS_YUV(format) && GST_VIDEO_FORMAT_INFO_N_COMPONENTS(format) >= 3 &&
+                                  GST_VIDEO_FORMAT_INFO_H_SUB(format, 1) == 1;
+  if (decoder.rfind("avdec_", 0) == 0 && chroma_rows_halved && GST_VIDEO_INFO_HEIGHT(&info) % 4 == 2)
+    warning = "interlaced 4:2:0 with an odd number of chroma rows: " + decoder +
+              " leaves V a row off GStreamer's layout, so the V figures may differ from FFmpeg's";
+  if (GST_VIDEO_INFO_INTERLACE_MODE(&info) == GST_VIDEO_INTERLACE_MODE_INTERLEAVED && !field_order_seen)
+    warning += std::string(warning.empty() ? "" : "; ") +
+               "interlaced, but the decoder gave no field order: top_field_first is written as 0";
+  return warning;
 }
 
 void PacketLedger::Watch(GstElement* pipeline) {

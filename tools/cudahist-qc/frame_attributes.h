@@ -27,6 +27,7 @@ struct FrameAttributes {
   std::string sample_aspect_ratio;       // "1:1"
   char pict_type = '?';                  // 'I' where known, else '?'
   bool interlaced = false, top_field_first = false;
+  bool field_order_known = false;  // a TFF flag on the buffer, or a field order in the caps
   int repeat_pict = 0;
   int time_base_num = 0, time_base_den = 0;  // the stream's, when the container's is known
 };
@@ -75,6 +76,15 @@ class PacketLedger {
   bool intra_only_ = false;
   int time_base_num_ = 0, time_base_den_ = 0;
 };
+
+// What a report of frames decoded with `decoder` in this layout cannot carry
+// as qcli's would ("" when nothing): GStreamer's avdec decoders write
+// interlaced 4:2:0 with an odd number of chroma rows (heights 2 mod 4, such
+// as 486) with V where FFmpeg's layout has it, a row before where the caps'
+// layout puts it (docs/versions.md), so the V figures differ from FFmpeg's;
+// and an interlaced stream whose field order GStreamer was not told is
+// reported with top_field_first 0.
+std::string LayoutWarning(const GstVideoInfo& info, bool field_order_seen, const std::string& decoder);
 
 // Attributes of a decoded buffer with its caps, before the packet's are added
 // (key_frame is the decoder's until the packet's flag replaces it; pict_type is left '?').

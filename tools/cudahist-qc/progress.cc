@@ -87,14 +87,16 @@ void Progress::Finished(const JobResult& r) {
     else if (r.status == JobResult::Status::kSkipped)
       std::fprintf(stderr, "skipped %s: %s exists (--force replaces it)\n", r.input.c_str(), r.report.c_str());
     else
-      std::fprintf(stderr, "wrote %s: %llu frames, %s frames/s, %s%s\n", r.report.c_str(),
+      std::fprintf(stderr, "wrote %s: %llu frames, %s frames/s, %s%s%s%s\n", r.report.c_str(),
                    (unsigned long long)r.frames, Rate(r.frames, r.seconds).c_str(), r.decoder.c_str(),
-                   r.has_audio ? "; audio not analysed (video-only report)" : "");
+                   r.has_audio ? "; audio not analysed (video-only report)" : "",
+                   r.warning.empty() ? "" : "; warning: ", r.warning.c_str());
     return;
   }
   // Errors name the file on stderr too, for whoever reads only that.
   if (r.status == JobResult::Status::kFailed)
     std::fprintf(stderr, "cudahist-qc: %s: %s\n", r.input.c_str(), r.error.c_str());
+  if (!r.warning.empty()) std::fprintf(stderr, "cudahist-qc: %s: warning: %s\n", r.input.c_str(), r.warning.c_str());
   std::string line = "{\"input\":" + JsonString(r.input) + ",\"report\":" + JsonString(r.report) +
                      ",\"status\":\"" + StatusName(r.status) + "\"";
   if (r.status == JobResult::Status::kFailed) line += ",\"error\":" + JsonString(r.error);
@@ -103,6 +105,7 @@ void Progress::Finished(const JobResult& r) {
             ",\"fps\":" + Rate(r.frames, r.seconds) + ",\"decoder\":" + JsonString(r.decoder) +
             ",\"backend\":" + JsonString(r.backend);
   if (r.has_audio) line += std::string(",\"audio\":\"") + kVideoOnly + "\"";
+  if (!r.warning.empty()) line += ",\"warning\":" + JsonString(r.warning);
   std::printf("%s}\n", line.c_str());
   std::fflush(stdout);
 }
