@@ -429,6 +429,24 @@ for s in $steps; do
     qc) qc_checks ;;
     cudahist_qc) cudahist_qc_checks ;;
     qc_stages) qc_stages_checks ;;
+    qc_cpu)
+      # Eight ProRes files at once: decoding alone (8 processes) and
+      # cudahist-qc -j 8, with how busy the 16 cores were (bench/cpu_busy.sh).
+      use_gst 122
+      qc_cpu_work=$(mktemp -d)
+      "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 600 \
+        -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$qc_cpu_work/prores.mov"
+      for i in 1 2 3 4 5 6 7 8; do ln -s "$qc_cpu_work/prores.mov" "$qc_cpu_work/$i.mov"; done
+      export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
+      step qc_cpu_decode bash "$here/scripts/cpu_busy.sh" bash -c 'for f in "$@"; do gst-launch-1.0 -q filesrc location="$f" ! \
+        decodebin caps="video/x-raw(ANY)" ! fakesink sync=false & done; wait' _ "$qc_cpu_work"/[1-8].mov
+      step qc_cpu_upload bash "$here/scripts/cpu_busy.sh" bash -c 'for f in "$@"; do gst-launch-1.0 -q filesrc location="$f" ! \
+        decodebin caps="video/x-raw(ANY)" ! queue ! cudaupload ! fakesink sync=false & done; wait' _ "$qc_cpu_work"/[1-8].mov
+      step qc_cpu_report bash "$here/scripts/cpu_busy.sh" "$bin/cudahist-qc" --force -j 8 -o "$qc_cpu_work/reports" \
+        "$qc_cpu_work"/[1-8].mov
+      step qc_cpu_report_j1 bash "$here/scripts/cpu_busy.sh" "$bin/cudahist-qc" --force -j 1 -o "$qc_cpu_work/reports" \
+        "$qc_cpu_work"/1.mov
+      rm -rf "$qc_cpu_work" ;;
     bounds)
       # What bounds a short file and many CPU-decoded ones: a process's CUDA
       # start (cuInit and a context, bare, through the driver API), and
