@@ -370,3 +370,184 @@ gst_cuda_histogram_meta_set_qc_figures (GstCudaHistogramMeta * meta,
   set_optional_figures (&meta->has_qc_figures, &meta->qc_figures, figures,
       sizeof (meta->qc_figures));
 }
+
+/* Every figure of the two structs under the name of its field in the
+ * element's "cudahistogram" message: the one place these names are given.
+ * The order is the message's. */
+typedef struct
+{
+  const gchar *name;
+  gsize offset;
+  gboolean integer;
+  gboolean flagged;             /* present only when the gboolean at has_flag is set */
+  gsize has_flag;
+} FigureField;
+
+#define STATS_INT(name, member) { name, G_STRUCT_OFFSET (GstCudaSignalStats, member), TRUE, FALSE, 0 }
+#define STATS_DOUBLE(name, member) { name, G_STRUCT_OFFSET (GstCudaSignalStats, member), FALSE, FALSE, 0 }
+#define QC_FIELD(name, member, integer, flag) \
+  { name, G_STRUCT_OFFSET (GstCudaQcFigures, member), integer, TRUE, G_STRUCT_OFFSET (GstCudaQcFigures, flag) }
+
+static const FigureField signal_stats_fields[] = {
+  STATS_INT ("y-min", y_min), STATS_INT ("y-low", y_low),
+  STATS_INT ("y-high", y_high), STATS_INT ("y-max", y_max),
+  STATS_INT ("u-min", u_min), STATS_INT ("u-low", u_low),
+  STATS_INT ("u-high", u_high), STATS_INT ("u-max", u_max),
+  STATS_INT ("v-min", v_min), STATS_INT ("v-low", v_low),
+  STATS_INT ("v-high", v_high), STATS_INT ("v-max", v_max),
+  STATS_INT ("sat-min", sat_min), STATS_INT ("sat-low", sat_low),
+  STATS_INT ("sat-high", sat_high), STATS_INT ("sat-max", sat_max),
+  STATS_INT ("hue-med", hue_med),
+  STATS_INT ("y-bitdepth", y_bitdepth), STATS_INT ("u-bitdepth", u_bitdepth),
+  STATS_INT ("v-bitdepth", v_bitdepth),
+  STATS_DOUBLE ("y-avg", y_avg), STATS_DOUBLE ("u-avg", u_avg),
+  STATS_DOUBLE ("v-avg", v_avg), STATS_DOUBLE ("sat-avg", sat_avg),
+  STATS_DOUBLE ("hue-avg", hue_avg), STATS_DOUBLE ("y-dif", y_dif),
+  STATS_DOUBLE ("u-dif", u_dif), STATS_DOUBLE ("v-dif", v_dif),
+  STATS_DOUBLE ("brng", brng),
+};
+
+static const FigureField qc_fields[] = {
+  QC_FIELD ("tout", tout, FALSE, has_tout_vrep),
+  QC_FIELD ("vrep", vrep, FALSE, has_tout_vrep),
+  QC_FIELD ("crop-x1", crop_x1, TRUE, has_crop),
+  QC_FIELD ("crop-x2", crop_x2, TRUE, has_crop),
+  QC_FIELD ("crop-y1", crop_y1, TRUE, has_crop),
+  QC_FIELD ("crop-y2", crop_y2, TRUE, has_crop),
+  QC_FIELD ("crop-w", crop_w, TRUE, has_crop),
+  QC_FIELD ("crop-h", crop_h, TRUE, has_crop),
+  QC_FIELD ("crop-x", crop_x, TRUE, has_crop),
+  QC_FIELD ("crop-y", crop_y, TRUE, has_crop),
+  QC_FIELD ("psnr-mse-y", psnr_mse_y, FALSE, has_field_psnr),
+  QC_FIELD ("psnr-mse-u", psnr_mse_u, FALSE, has_field_psnr),
+  QC_FIELD ("psnr-mse-v", psnr_mse_v, FALSE, has_field_psnr),
+  QC_FIELD ("psnr-mse-avg", psnr_mse_avg, FALSE, has_field_psnr),
+  QC_FIELD ("psnr-y", psnr_y, FALSE, has_field_psnr),
+  QC_FIELD ("psnr-u", psnr_u, FALSE, has_field_psnr),
+  QC_FIELD ("psnr-v", psnr_v, FALSE, has_field_psnr),
+  QC_FIELD ("psnr-avg", psnr_avg, FALSE, has_field_psnr),
+};
+
+static gboolean
+field_present (const FigureField * field, const guint8 * figures)
+{
+  return !field->flagged || *(const gboolean *) (figures + field->has_flag);
+}
+
+static gdouble
+field_value (const FigureField * field, const guint8 * figures)
+{
+  return field->integer ? *(const gint *) (figures + field->offset)
+      : *(const gdouble *) (figures + field->offset);
+}
+
+static gboolean
+get_figure (const FigureField * fields, gsize n, const guint8 * figures,
+    const gchar * name, gdouble * value)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++) {
+    if (strcmp (fields[i].name, name) != 0)
+      continue;
+    if (!field_present (&fields[i], figures))
+      return FALSE;
+    *value = field_value (&fields[i], figures);
+    return TRUE;
+  }
+  return FALSE;
+}
+
+static void
+set_fields (const FigureField * fields, gsize n, const guint8 * figures,
+    GstStructure * structure)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++) {
+    if (!field_present (&fields[i], figures))
+      continue;
+    if (fields[i].integer)
+      gst_structure_set (structure, fields[i].name, G_TYPE_INT,
+          *(const gint *) (figures + fields[i].offset), NULL);
+    else
+      gst_structure_set (structure, fields[i].name, G_TYPE_DOUBLE,
+          *(const gdouble *) (figures + fields[i].offset), NULL);
+  }
+}
+
+/**
+ * gst_cuda_signal_stats_get_figure:
+ * @stats: a #GstCudaSignalStats
+ * @name: a figure's name in the element's message ("y-min", "sat-avg" ...)
+ * @value: (out): the figure, integers as doubles
+ *
+ * Reads a figure by the name of its message field, so that code that reads
+ * the message and code that reads the meta can share one list of names.
+ *
+ * Returns: %TRUE when @stats has a figure of that name.
+ */
+gboolean
+gst_cuda_signal_stats_get_figure (const GstCudaSignalStats * stats,
+    const gchar * name, gdouble * value)
+{
+  g_return_val_if_fail (stats != NULL && name != NULL && value != NULL, FALSE);
+  return get_figure (signal_stats_fields, G_N_ELEMENTS (signal_stats_fields),
+      (const guint8 *) stats, name, value);
+}
+
+/**
+ * gst_cuda_signal_stats_to_structure:
+ * @stats: a #GstCudaSignalStats
+ * @structure: the structure to set the figures in
+ *
+ * Sets every figure of @stats in @structure as the element's message
+ * carries it: a #gint or #gdouble field under its message name.
+ */
+void
+gst_cuda_signal_stats_to_structure (const GstCudaSignalStats * stats,
+    GstStructure * structure)
+{
+  g_return_if_fail (stats != NULL && structure != NULL);
+  set_fields (signal_stats_fields, G_N_ELEMENTS (signal_stats_fields),
+      (const guint8 *) stats, structure);
+}
+
+/**
+ * gst_cuda_qc_figures_get_figure:
+ * @figures: a #GstCudaQcFigures
+ * @name: a figure's name in the element's message ("tout", "crop-w",
+ *   "psnr-y" ...)
+ * @value: (out): the figure, integers as doubles
+ *
+ * Reads a figure by the name of its message field.
+ *
+ * Returns: %TRUE when @figures has a figure of that name and its has_ flag
+ *   says it was computed.
+ */
+gboolean
+gst_cuda_qc_figures_get_figure (const GstCudaQcFigures * figures,
+    const gchar * name, gdouble * value)
+{
+  g_return_val_if_fail (figures != NULL && name != NULL && value != NULL,
+      FALSE);
+  return get_figure (qc_fields, G_N_ELEMENTS (qc_fields),
+      (const guint8 *) figures, name, value);
+}
+
+/**
+ * gst_cuda_qc_figures_to_structure:
+ * @figures: a #GstCudaQcFigures
+ * @structure: the structure to set the figures in
+ *
+ * Sets the figures of @figures whose has_ flag is set in @structure, as the
+ * element's message carries them.
+ */
+void
+gst_cuda_qc_figures_to_structure (const GstCudaQcFigures * figures,
+    GstStructure * structure)
+{
+  g_return_if_fail (figures != NULL && structure != NULL);
+  set_fields (qc_fields, G_N_ELEMENTS (qc_fields), (const guint8 *) figures,
+      structure);
+}

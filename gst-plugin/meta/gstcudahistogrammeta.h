@@ -280,6 +280,18 @@ const GstCudaQcFigures *gst_cuda_histogram_meta_get_qc_figures (const GstCudaHis
 void gst_cuda_histogram_meta_set_qc_figures (GstCudaHistogramMeta * meta,
     const GstCudaQcFigures * figures);
 
+gboolean gst_cuda_signal_stats_get_figure (const GstCudaSignalStats * stats,
+    const gchar * name, gdouble * value);
+
+void gst_cuda_signal_stats_to_structure (const GstCudaSignalStats * stats,
+    GstStructure * structure);
+
+gboolean gst_cuda_qc_figures_get_figure (const GstCudaQcFigures * figures,
+    const gchar * name, gdouble * value);
+
+void gst_cuda_qc_figures_to_structure (const GstCudaQcFigures * figures,
+    GstStructure * structure);
+
 G_END_DECLS
 
 #endif /* __GST_CUDA_HISTOGRAM_META_H__ */

@@ -25,80 +25,6 @@ GstClockTime ClockField(const GstStructure* message, const char* name) {
   return value;
 }
 
-// The meta's value of a figure, by its message field name (the meta's names
-// are the message's with '_' for '-').
-struct MetaFields {
-  const GstCudaSignalStats* stats;
-  const GstCudaQcFigures* qc;
-};
-
-bool MetaSignalStat(const GstCudaSignalStats& s, const std::string& name, double* value) {
-  static const struct {
-    const char* name;
-    gint GstCudaSignalStats::*integer;
-    gdouble GstCudaSignalStats::*real;
-  } kFields[] = {
-      {"y-min", &GstCudaSignalStats::y_min, nullptr},     {"y-low", &GstCudaSignalStats::y_low, nullptr},
-      {"y-avg", nullptr, &GstCudaSignalStats::y_avg},     {"y-high", &GstCudaSignalStats::y_high, nullptr},
-      {"y-max", &GstCudaSignalStats::y_max, nullptr},     {"u-min", &GstCudaSignalStats::u_min, nullptr},
-      {"u-low", &GstCudaSignalStats::u_low, nullptr},     {"u-avg", nullptr, &GstCudaSignalStats::u_avg},
-      {"u-high", &GstCudaSignalStats::u_high, nullptr},   {"u-max", &GstCudaSignalStats::u_max, nullptr},
-      {"v-min", &GstCudaSignalStats::v_min, nullptr},     {"v-low", &GstCudaSignalStats::v_low, nullptr},
-      {"v-avg", nullptr, &GstCudaSignalStats::v_avg},     {"v-high", &GstCudaSignalStats::v_high, nullptr},
-      {"v-max", &GstCudaSignalStats::v_max, nullptr},     {"sat-min", &GstCudaSignalStats::sat_min, nullptr},
-      {"sat-low", &GstCudaSignalStats::sat_low, nullptr}, {"sat-avg", nullptr, &GstCudaSignalStats::sat_avg},
-      {"sat-high", &GstCudaSignalStats::sat_high, nullptr},
-      {"sat-max", &GstCudaSignalStats::sat_max, nullptr}, {"hue-med", &GstCudaSignalStats::hue_med, nullptr},
-      {"hue-avg", nullptr, &GstCudaSignalStats::hue_avg}, {"y-dif", nullptr, &GstCudaSignalStats::y_dif},
-      {"u-dif", nullptr, &GstCudaSignalStats::u_dif},     {"v-dif", nullptr, &GstCudaSignalStats::v_dif},
-      {"brng", nullptr, &GstCudaSignalStats::brng},
-      {"y-bitdepth", &GstCudaSignalStats::y_bitdepth, nullptr},
-      {"u-bitdepth", &GstCudaSignalStats::u_bitdepth, nullptr},
-      {"v-bitdepth", &GstCudaSignalStats::v_bitdepth, nullptr},
-  };
-  for (const auto& f : kFields) {
-    if (name != f.name) continue;
-    *value = f.integer ? double(s.*f.integer) : s.*f.real;
-    return true;
-  }
-  return false;
-}
-
-bool MetaQcFigure(const GstCudaQcFigures& q, const std::string& name, double* value) {
-  static const struct {
-    const char* name;
-    gint GstCudaQcFigures::*integer;
-    gdouble GstCudaQcFigures::*real;
-    gboolean GstCudaQcFigures::*present;
-  } kFields[] = {
-      {"tout", nullptr, &GstCudaQcFigures::tout, &GstCudaQcFigures::has_tout_vrep},
-      {"vrep", nullptr, &GstCudaQcFigures::vrep, &GstCudaQcFigures::has_tout_vrep},
-      {"crop-x1", &GstCudaQcFigures::crop_x1, nullptr, &GstCudaQcFigures::has_crop},
-      {"crop-x2", &GstCudaQcFigures::crop_x2, nullptr, &GstCudaQcFigures::has_crop},
-      {"crop-y1", &GstCudaQcFigures::crop_y1, nullptr, &GstCudaQcFigures::has_crop},
-      {"crop-y2", &GstCudaQcFigures::crop_y2, nullptr, &GstCudaQcFigures::has_crop},
-      {"crop-w", &GstCudaQcFigures::crop_w, nullptr, &GstCudaQcFigures::has_crop},
-      {"crop-h", &GstCudaQcFigures::crop_h, nullptr, &GstCudaQcFigures::has_crop},
-      {"crop-x", &GstCudaQcFigures::crop_x, nullptr, &GstCudaQcFigures::has_crop},
-      {"crop-y", &GstCudaQcFigures::crop_y, nullptr, &GstCudaQcFigures::has_crop},
-      {"psnr-mse-y", nullptr, &GstCudaQcFigures::psnr_mse_y, &GstCudaQcFigures::has_field_psnr},
-      {"psnr-y", nullptr, &GstCudaQcFigures::psnr_y, &GstCudaQcFigures::has_field_psnr},
-      {"psnr-mse-u", nullptr, &GstCudaQcFigures::psnr_mse_u, &GstCudaQcFigures::has_field_psnr},
-      {"psnr-u", nullptr, &GstCudaQcFigures::psnr_u, &GstCudaQcFigures::has_field_psnr},
-      {"psnr-mse-v", nullptr, &GstCudaQcFigures::psnr_mse_v, &GstCudaQcFigures::has_field_psnr},
-      {"psnr-v", nullptr, &GstCudaQcFigures::psnr_v, &GstCudaQcFigures::has_field_psnr},
-      {"psnr-mse-avg", nullptr, &GstCudaQcFigures::psnr_mse_avg, &GstCudaQcFigures::has_field_psnr},
-      {"psnr-avg", nullptr, &GstCudaQcFigures::psnr_avg, &GstCudaQcFigures::has_field_psnr},
-  };
-  for (const auto& f : kFields) {
-    if (name != f.name) continue;
-    if (!(q.*f.present)) return false;
-    *value = f.integer ? double(q.*f.integer) : q.*f.real;
-    return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 const std::vector<FigureField>& FrameFigureFields() {
@@ -169,8 +95,8 @@ std::string ReadFrameFigures(GstBuffer* buffer, FrameFigures* figures) {
   figures->present.assign(fields.size(), false);
   for (size_t i = 0; i < fields.size(); ++i) {
     double value = 0;
-    bool found = MetaSignalStat(*stats, fields[i].message_field, &value) ||
-                 (qc && MetaQcFigure(*qc, fields[i].message_field, &value));
+    const bool found = gst_cuda_signal_stats_get_figure(stats, fields[i].message_field, &value) ||
+                       (qc && gst_cuda_qc_figures_get_figure(qc, fields[i].message_field, &value));
     figures->values[i] = value;
     figures->present[i] = found;
   }
