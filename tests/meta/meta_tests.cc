@@ -182,3 +182,70 @@ TEST(Meta, SignalStatsFieldsAreAppended) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(MetaFigures, SignalStatsByTheirMessageNames) {
+  GstCudaSignalStats stats{};
+  stats.y_min = 16;
+  stats.y_avg = 126.5;
+  stats.hue_med = 180;
+  stats.brng = 0.25;
+  double value = 0;
+  EXPECT_TRUE(gst_cuda_signal_stats_get_figure(&stats, "y-min", &value));
+  EXPECT_EQ(value, 16);
+  EXPECT_TRUE(gst_cuda_signal_stats_get_figure(&stats, "y-avg", &value));
+  EXPECT_EQ(value, 126.5);
+  EXPECT_TRUE(gst_cuda_signal_stats_get_figure(&stats, "brng", &value));
+  EXPECT_EQ(value, 0.25);
+  EXPECT_FALSE(gst_cuda_signal_stats_get_figure(&stats, "y_min", &value)) << "the meta's member name is not a figure's";
+  EXPECT_FALSE(gst_cuda_signal_stats_get_figure(&stats, "tout", &value)) << "TOUT is a QC figure";
+
+  GstStructure* s = gst_structure_new_empty("cudahistogram");
+  gst_cuda_signal_stats_to_structure(&stats, s);
+  int integer = 0;
+  double real = 0;
+  EXPECT_TRUE(gst_structure_get_int(s, "y-min", &integer));
+  EXPECT_EQ(integer, 16);
+  EXPECT_TRUE(gst_structure_get_int(s, "hue-med", &integer)) << "the *-min ... hue-med figures are G_TYPE_INT";
+  EXPECT_TRUE(gst_structure_get_double(s, "y-avg", &real));
+  EXPECT_EQ(real, 126.5);
+  EXPECT_EQ(gst_structure_n_fields(s), 29) << "every signalstats figure, bit depths included";
+  gst_structure_free(s);
+}
+
+// Each group is there only when its has_ flag is set, in both readings.
+TEST(MetaFigures, QcFiguresFollowTheirFlags) {
+  GstCudaQcFigures qc{};
+  qc.tout = 0.5;
+  qc.crop_w = 320;
+  qc.psnr_y = 40.0;
+  double value = 0;
+  GstStructure* s = gst_structure_new_empty("cudahistogram");
+  gst_cuda_qc_figures_to_structure(&qc, s);
+  EXPECT_EQ(gst_structure_n_fields(s), 0) << "no flag set: no figure";
+  EXPECT_FALSE(gst_cuda_qc_figures_get_figure(&qc, "tout", &value));
+
+  qc.has_crop = TRUE;
+  gst_cuda_qc_figures_to_structure(&qc, s);
+  EXPECT_EQ(gst_structure_n_fields(s), 8) << "the eight cropdetect figures";
+  int integer = 0;
+  EXPECT_TRUE(gst_structure_get_int(s, "crop-w", &integer));
+  EXPECT_EQ(integer, 320);
+  EXPECT_FALSE(gst_structure_has_field(s, "tout"));
+  EXPECT_TRUE(gst_cuda_qc_figures_get_figure(&qc, "crop-w", &value));
+  EXPECT_EQ(value, 320);
+  EXPECT_FALSE(gst_cuda_qc_figures_get_figure(&qc, "psnr-y", &value));
+
+  qc.has_tout_vrep = TRUE;
+  qc.has_field_psnr = TRUE;
+  gst_cuda_qc_figures_to_structure(&qc, s);
+  EXPECT_EQ(gst_structure_n_fields(s), 18);
+  EXPECT_TRUE(gst_cuda_qc_figures_get_figure(&qc, "tout", &value));
+  EXPECT_EQ(value, 0.5);
+  EXPECT_TRUE(gst_cuda_qc_figures_get_figure(&qc, "psnr-y", &value));
+  EXPECT_EQ(value, 40.0);
+  gst_structure_free(s);
+}
+
+}  // namespace
