@@ -14,26 +14,9 @@
 #   clip | frames | decoder | files | decode fps | cudahist-qc fps | ffprobe graph fps | qc/decode | qc/ffprobe
 # Every run writes its reports into a temporary folder (--force), never beside the clips.
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$root/build
-qc=""
-cpu=()
-clips=()
-while (($#)); do
-  case $1 in
-    --cpu) cpu=(--cpu); shift ;;
-    --build) build=$(cd "$2" && pwd); shift 2 ;;
-    --qc) qc=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) clips+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"); shift ;;
-  esac
-done
+source "$(dirname "${BASH_SOURCE[0]}")/qc_common.sh"
+qc_parse_args "$@"
 ((${#clips[@]})) || { echo "usage: $0 [--cpu] [--build DIR | --qc EXE] CLIP..." >&2; exit 2; }
-if [ -z "$qc" ]; then
-  qc=$build/tools/cudahist-qc/cudahist-qc
-  export GST_PLUGIN_PATH=$build/gst-plugin
-fi
-[ -x "$qc" ] || { echo "qc_speed: $qc is not built (ninja -C $build tools/cudahist-qc/cudahist-qc)" >&2; exit 2; }
 graph='signalstats=stat=tout+vrep+brng,cropdetect=reset=1,split[a][b];[a]field=top[a1];[b]field=bottom[b1],[a1][b1]psnr'
 work=$(mktemp -d "${TMPDIR:-/tmp}/qc_speed.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -46,23 +29,11 @@ ratio() { awk -v x="$1" -v y="$2" 'BEGIN { printf "%.2f", (y > 0 ? x / y : 0) }'
 # movie=PATH for ffprobe's graph: PATH escaped as an option value, then within the graph.
 movie() { printf 'movie=%s' "$(printf '%s' "$1" | sed -e 's/[\\:'"'"']/\\&/g' -e 's/[\\'"'"'\[\],; ]/\\&/g')"; }
 
-# Decoding alone: cudahist-qc's source (filesrc ! decodebin, as uridecodebin
-# makes it, video only) with the decoder it chose ranked first, into fakesink
-# (NVDEC's output stays on the GPU).
-decode_only() {  # decode_only CLIP DECODER
-  GST_PLUGIN_FEATURE_RANK="$2:MAX" gst-launch-1.0 -q filesrc location="$1" ! \
-    decodebin caps='video/x-raw(ANY)' expose-all-streams=false ! fakesink sync=false >/dev/null
-}
-
 printf '| clip | frames | decoder | files | decode fps | cudahist-qc fps | ffprobe graph fps | qc/decode | qc/ffprobe |\n'
 printf '|---|---|---|---|---|---|---|---|---|\n'
 for clip in "${clips[@]}"; do
   name=$(basename "$clip")
-  # One untimed run learns the frame count and the decoder (and warms the page cache).
-  line=$("$qc" "${cpu[@]}" --force -o "$work/warm" "$clip" | grep '"status":"written"') ||
-    { echo "qc_speed: cudahist-qc failed on $clip" >&2; continue; }
-  frames=$(sed -E 's/.*"frames":([0-9]+).*/\1/' <<<"$line")
-  decoder=$(sed -E 's/.*"decoder":"([^"]*)".*/\1/' <<<"$line")
+  qc_learn "$clip" "$work/warm" || { echo "qc_speed: cudahist-qc failed on $clip" >&2; continue; }
   mkdir -p "$work/links"
   links=()
   for i in $(seq 1 $copies); do ln -sf "$clip" "$work/links/$i-$name"; links+=("$work/links/$i-$name"); done
@@ -70,7 +41,8 @@ for clip in "${clips[@]}"; do
   for files in 1 $copies; do
     set -- "${links[@]:0:$files}"
     t0=$(now)
-    for f in "$@"; do decode_only "$f" "$decoder" & done
+    # Decoding alone: NVDEC's output stays on the GPU.
+    for f in "$@"; do qc_decode "$f" "$decoder" fakesink sync=false >/dev/null & done
     wait
     t1=$(now)
     "$qc" "${cpu[@]}" --force -j "$files" -o "$work/reports" "$@" >/dev/null

@@ -11,32 +11,15 @@
 #   bench/qc_stages.sh [--cpu] [--build DIR | --qc EXE] CLIP
 #     --cpu   CPU decoders and the element's CPU backend (no upload stage)
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$root/build
-qc=""
-cpu=()
-clip=""
-while (($#)); do
-  case $1 in
-    --cpu) cpu=(--cpu); shift ;;
-    --build) build=$(cd "$2" && pwd); shift 2 ;;
-    --qc) qc=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) clip=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); shift ;;
-  esac
-done
-[ -n "$clip" ] || { echo "usage: $0 [--cpu] [--build DIR | --qc EXE] CLIP" >&2; exit 2; }
-if [ -z "$qc" ]; then
-  qc=$build/tools/cudahist-qc/cudahist-qc
-  export GST_PLUGIN_PATH=$build/gst-plugin
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/qc_common.sh"
+qc_parse_args "$@"
+((${#clips[@]} == 1)) || { echo "usage: $0 [--cpu] [--build DIR | --qc EXE] CLIP" >&2; exit 2; }
+clip=${clips[0]}
 repeats=${REPEATS:-3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/qc_stages.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-line=$("$qc" "${cpu[@]}" --force -o "$work" "$clip" | grep '"status":"written"')
-frames=$(sed -E 's/.*"frames":([0-9]+).*/\1/' <<<"$line")
-decoder=$(sed -E 's/.*"decoder":"([^"]*)".*/\1/' <<<"$line")
+qc_learn "$clip" "$work" || { echo "qc_stages: cudahist-qc failed on $clip" >&2; exit 1; }
 properties="signalstats=true cropdetect=true field-psnr=true"
 
 seconds() {  # seconds COMMAND...: wall seconds of one run
@@ -49,8 +32,7 @@ median() {  # median COMMAND...: the median seconds of $repeats runs
   for _ in $(seq "$repeats"); do runs+=("$(seconds "$@")"); done
   printf '%s\n' "${runs[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
-launch() { GST_PLUGIN_FEATURE_RANK="$decoder:MAX" gst-launch-1.0 -q filesrc location="$clip" ! \
-  decodebin caps='video/x-raw(ANY)' expose-all-streams=false ! "$@"; }
+launch() { qc_decode "$clip" "$decoder" "$@"; }
 row() { awk -v n="$frames" -v s="$2" -v what="$1" 'BEGIN { printf "| %s | %.3f | %.1f |\n", what, s, n / s }'; }
 
 echo "$(basename "$clip"): $frames frames, $decoder, median of $repeats runs"

@@ -206,6 +206,10 @@ qc_checks() {
   rm -rf "$work"
 }
 
+make_prores_clip() {  # make_prores_clip FILE: 600 frames of 1080p 10-bit 4:2:2 ProRes 422 HQ
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 600 \
+    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$1"
+}
 make_qc_speed_clips() {  # make_qc_speed_clips DIR
   local work=$1
   # Clips long enough that a process's start (CUDA context, plugin loading)
@@ -218,8 +222,7 @@ make_qc_speed_clips() {  # make_qc_speed_clips DIR
     mp4mux ! filesink location="$work/h264-1080p-8M-1200.mp4"
   "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 \
     -c:v ffv1 -pix_fmt yuv422p10le "$work/ffv1-1080p-422p10.mkv"
-  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 600 \
-    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/prores-1080p-422p10.mov"
+  make_prores_clip "$work/prores-1080p-422p10.mov"
 }
 
 # Where cudahist-qc's time goes (bench/qc_stages.sh) on the three speed clips.
@@ -434,8 +437,7 @@ for s in $steps; do
       # cudahist-qc -j 8, with how busy the 16 cores were (bench/cpu_busy.sh).
       use_gst 122
       qc_cpu_work=$(mktemp -d)
-      "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 600 \
-        -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$qc_cpu_work/prores.mov"
+      make_prores_clip "$qc_cpu_work/prores.mov"
       for i in 1 2 3 4 5 6 7 8; do ln -s "$qc_cpu_work/prores.mov" "$qc_cpu_work/$i.mov"; done
       export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
       step qc_cpu_decode bash "$here/scripts/cpu_busy.sh" bash -c 'for f in "$@"; do gst-launch-1.0 -q filesrc location="$f" ! \

@@ -90,7 +90,6 @@ Stream::~Stream() { Teardown(); }
 void Stream::Start(double now) {
   Teardown();
   state_ = StreamState::kStarting;
-  started_at_ = now;
   waiting_for_start_ = true;
   TryBegin(now);
 }

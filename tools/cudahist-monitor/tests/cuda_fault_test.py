@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 
-from monitor_harness import RATE, Monitor, fail, file_uri, make_file, wait_for
+from monitor_harness import RATE, Monitor, fail, file_uri, make_file, stop_all, wait_for
 
 FAULT_FRAME = 3 * RATE  # a few seconds in: both streams are up and counting
 
@@ -78,5 +78,4 @@ try:
         fail("exit status %s after SIGTERM" % monitor.process.returncode)
     print("ok")
 finally:
-    if monitor.process.poll() is None:
-        monitor.process.kill()
+    stop_all([monitor.process])

@@ -9,7 +9,7 @@ import os
 import sys
 import tempfile
 
-from monitor_harness import Monitor, fail, file_uri, make_file, wait_for
+from monitor_harness import Monitor, fail, file_uri, make_file, stop_all, wait_for
 
 GOOD, BAD = 24, 18
 
@@ -46,5 +46,4 @@ try:
         fail("exit status %s after SIGTERM" % monitor.process.returncode)
     print("ok")
 finally:
-    if monitor.process.poll() is None:
-        monitor.process.kill()
+    stop_all([monitor.process])

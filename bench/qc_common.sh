@@ -1,0 +1,50 @@
+# Sourced by bench/qc_speed.sh and bench/qc_stages.sh: their command line,
+# the untimed first run and decoding alone, written once.
+#
+#   qc_parse_args "$@"   [--cpu] [--build DIR | --qc EXE] CLIP...: sets qc (the
+#                        cudahist-qc to run; with --build, or by default build/,
+#                        GST_PLUGIN_PATH is exported for it), cpu (an array:
+#                        (--cpu) or empty) and clips (absolute paths); -h prints
+#                        the calling script's leading comment
+#   qc_learn CLIP DIR    one untimed cudahist-qc run, its report into DIR: sets
+#                        frames and decoder (and warms the page cache)
+#   qc_decode CLIP DECODER ELEMENT...
+#                        cudahist-qc's source, filesrc ! decodebin (video only,
+#                        as uridecodebin makes it), with DECODER ranked first,
+#                        into the gst-launch elements that follow
+
+qc_parse_args() {
+  local build
+  build=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build
+  qc=""
+  cpu=()
+  clips=()
+  while (($#)); do
+    case $1 in
+      --cpu) cpu=(--cpu); shift ;;
+      --build) build=$(cd "$2" && pwd); shift 2 ;;
+      --qc) qc=$2; shift 2 ;;
+      -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+      *) clips+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"); shift ;;
+    esac
+  done
+  if [ -z "$qc" ]; then
+    qc=$build/tools/cudahist-qc/cudahist-qc
+    export GST_PLUGIN_PATH=$build/gst-plugin
+  fi
+  [ -x "$qc" ] || { echo "$(basename "$0"): $qc is not built (ninja -C $build tools/cudahist-qc/cudahist-qc)" >&2; exit 2; }
+}
+
+qc_learn() {
+  local line
+  line=$("$qc" "${cpu[@]}" --force -o "$2" "$1" | grep '"status":"written"') || return 1
+  frames=$(sed -E 's/.*"frames":([0-9]+).*/\1/' <<<"$line")
+  decoder=$(sed -E 's/.*"decoder":"([^"]*)".*/\1/' <<<"$line")
+}
+
+qc_decode() {
+  local clip=$1 chosen=$2
+  shift 2
+  GST_PLUGIN_FEATURE_RANK="$chosen:MAX" gst-launch-1.0 -q filesrc location="$clip" ! \
+    decodebin caps='video/x-raw(ANY)' expose-all-streams=false ! "$@"
+}
