@@ -281,8 +281,20 @@ void ExpectDifAgainst(Harness* hx, const GstVideoInfo& info, GstBuffer* frame, G
   ExpectMetaFigures(&r.meta_figures, want);
 }
 
+// Three random frames whose luma DIFs against each other all differ: random
+// frames of this size tie now and then, and a tie would let DIF against the
+// wrong frame pass.
+void DrawFramesWithDistinctDifs(SeededHarness* t) {
+  auto dif = [t](int a, int b) { return ExpectedSignalStats(t->info, t->f[a], t->f[b], FrameRoi()).y_dif; };
+  while (dif(1, 0) == dif(1, 2) || dif(2, 1) == dif(2, 0)) {
+    UnrefAll(t->f);
+    t->f = RandomFrames(t->info, 3, t->rng);
+  }
+}
+
 TEST(SignalStats, FirstFrameDifIsZeroThenAgainstThePreviousPushedFrame) {
   SeededHarness t("signalstats=true", VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17), 3);
+  DrawFramesWithDistinctDifs(&t);
   FrameResult first;
   PushAndPull(&t.hx, t.f[0], 0, &first);
   ASSERT_NE(first.message, nullptr);
@@ -292,8 +304,8 @@ TEST(SignalStats, FirstFrameDifIsZeroThenAgainstThePreviousPushedFrame) {
     ASSERT_TRUE(gst_structure_get_double(s, dif, &v)) << dif;
     EXPECT_EQ(v, 0.0) << dif;
   }
-  ExpectDifAgainst(&t.hx, t.info, t.f[1], t.f[0], t.f[2], kFrame);
-  ExpectDifAgainst(&t.hx, t.info, t.f[2], t.f[1], t.f[0], 2 * kFrame);
+  ASSERT_NO_FATAL_FAILURE(ExpectDifAgainst(&t.hx, t.info, t.f[1], t.f[0], t.f[2], kFrame));
+  ASSERT_NO_FATAL_FAILURE(ExpectDifAgainst(&t.hx, t.info, t.f[2], t.f[1], t.f[0], 2 * kFrame));
   // The same frame again: nothing changed.
   FrameResult again;
   PushAndPull(&t.hx, t.f[2], 3 * kFrame, &again);
