@@ -7,6 +7,10 @@
 // for kSecondsPerRow as per-frame wall time over batches, median reported:
 //   CpuHistogrammer Y,U,V      the library called directly on NV12
 //   CpuHistogrammer Y          Y alone: the bytes videoanalyse reads
+//   CpuSignalStats             signalstats' counts of I420 against the previous
+//                              frame, the element's CPU path with signalstats=true
+//   CpuSignalStats + QC        the same with the QC counts (TOUT, VREP, line
+//                              sums, field SSE): cudahist-qc's CPU path
 //   identity                   the pad-push harness's own cost (pad_push.h)
 //   cudahistogram (sysmem)     the element's CPU path, NV12, meta on, no messages
 //   videoanalyse               luma mean/variance per frame; it takes no NV12, so it
@@ -19,11 +23,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include <cudahist/cpu.h>
+#include <cudahist/signalstats.h>
 
 #include "bench_args.h"
 #include "bench_stats.h"
@@ -111,6 +118,59 @@ Row LibraryRow(const std::string& dist, const std::vector<GstBuffer*>& frames, b
     return h.Compute(v.data(), int(v.size()), counts.data()).ok();
   }, seconds, &r.ok);
   for (size_t f = 0; f < frames.size(); ++f) gst_buffer_unmap(frames[f], &maps[f]);
+  return r;
+}
+
+cudahist::PlaneView I420View(const uint8_t* data, int component) {
+  cudahist::PlaneView v;
+  const size_t luma = size_t(kWidth) * kHeight;
+  v.data = component == 0 ? data : data + luma + (component == 2 ? luma / 4 : 0);
+  v.width = component == 0 ? kWidth : kWidth / 2;
+  v.height = component == 0 ? kHeight : kHeight / 2;
+  v.pitch = component == 0 ? kWidth : kWidth / 2;
+  v.pixel_stride = 1;
+  return v;
+}
+
+cudahist::YuvPlanes I420Planes(const uint8_t* data) {
+  cudahist::YuvPlanes p;
+  p.y = I420View(data, 0);
+  p.u = I420View(data, 1);
+  p.v = I420View(data, 2);
+  p.log2_hsub = p.log2_vsub = 1;
+  return p;
+}
+
+bool SameCounts(const cudahist::SignalStatsCounts& a, const cudahist::SignalStatsCounts& b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+bool SameQcCounts(const cudahist::QcCounts& a, const cudahist::QcCounts& b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// Each frame against the one before it in the rotation, as the element
+// counts a stream; checked against the references before timing.
+Row SignalStatsRow(const std::string& dist, const std::vector<GstBuffer*>& i420, bool with_qc, double seconds) {
+  Row r{dist, with_qc ? "CpuSignalStats + QC" : "CpuSignalStats", "library call, I420, DIF to the previous"};
+  std::vector<GstMapInfo> maps(i420.size());
+  for (size_t f = 0; f < i420.size(); ++f) gst_buffer_map(i420[f], &maps[f], GST_MAP_READ);
+  auto planes = [&](int f) { return I420Planes(maps[(f + kFrames) % kFrames].data); };
+  cudahist::CpuSignalStats stats;
+  auto counts = std::make_unique<cudahist::SignalStatsCounts>();
+  auto want = std::make_unique<cudahist::SignalStatsCounts>();
+  auto qc = std::make_unique<cudahist::QcCounts>();
+  auto qc_want = std::make_unique<cudahist::QcCounts>();
+  const cudahist::YuvPlanes frame = planes(1), previous = planes(0);
+  r.ok = stats.Compute(frame, &previous, counts.get(), with_qc ? qc.get() : nullptr).ok() &&
+         cudahist::ReferenceSignalStats(frame, &previous, want.get()).ok() && SameCounts(*counts, *want) &&
+         (!with_qc || (cudahist::ReferenceQcCounts(frame, qc_want.get()).ok() && SameQcCounts(*qc, *qc_want)));
+  if (!r.ok) r.note = "COUNTS DIFFER FROM THE CPU REFERENCE";
+  r.us_per_frame = TimeBatches([&](int f) {
+    const cudahist::YuvPlanes now = planes(f), before = planes(f - 1);
+    return stats.Compute(now, &before, counts.get(), with_qc ? qc.get() : nullptr).ok();
+  }, seconds, &r.ok);
+  for (size_t f = 0; f < i420.size(); ++f) gst_buffer_unmap(i420[f], &maps[f]);
   return r;
 }
 
@@ -202,6 +262,8 @@ int main(int argc, char** argv) {
     std::vector<GstBuffer*> i420 = MakeFrames(GST_VIDEO_FORMAT_I420, uniform);
     rows.push_back(LibraryRow(dist, nv12, false, seconds));
     rows.push_back(LibraryRow(dist, nv12, true, seconds));
+    rows.push_back(SignalStatsRow(dist, i420, false, seconds));
+    rows.push_back(SignalStatsRow(dist, i420, true, seconds));
     rows.push_back(ElementRow(dist, "identity (harness)", gst_element_factory_make("identity", nullptr), "NV12", nv12, seconds));
     rows.push_back(ElementRow(dist, "cudahistogram (sysmem)", MakeCudaHistogramSysmem(), "NV12", nv12, seconds));
     rows.push_back(ElementRow(dist, "videoanalyse (I420, Y)", MakeVideoAnalyse(), "I420", i420, seconds));

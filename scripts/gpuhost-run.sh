@@ -239,6 +239,48 @@ qc_stages_checks() {
   rm -rf "$work"
 }
 
+one_process() {  # one_process TAIL FILE...: one gst-launch, a decodebin branch per FILE ending in TAIL
+  local tail=$1; shift
+  local branches=() f
+  for f in "$@"; do branches+=(filesrc location="$f" ! decodebin caps="video/x-raw(ANY)" ! $tail); done
+  gst-launch-1.0 -q "${branches[@]}"
+}
+
+# Eight ProRes files at once, with how busy the 16 cores were
+# (bench/cpu_busy.sh), twice: decoding alone in 8 processes and in one,
+# the upload and then the element added in one process, cudahist-qc
+# -j 8. Then one file 5 times as long: decoding alone, the upload added,
+# cudahist-qc. Last, nvcodec's plugin init under GST_DEBUG's clock
+# (nvcodec_load_debug.log in the logs): where its 1.8 s go.
+qc_cpu_checks() {
+  use_gst 122
+  local work; work=$(mktemp -d)
+  make_prores_clip "$work/prores.mov"
+  for i in 1 2 3 4 5 6 7 8; do ln -s "$work/prores.mov" "$work/$i.mov"; done
+  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
+  gst-inspect-1.0 cudaupload > /dev/null 2>&1  # the registry, built before anything is timed
+  export -f one_process
+  local upload="queue max-size-buffers=4 ! cudaupload"
+  local element="cudahistogram signalstats=true cropdetect=true field-psnr=true"
+  local round
+  for round in 1 2; do
+    step qc_cpu_decode_8proc_$round bash "$here/scripts/cpu_busy.sh" bash -c 'for f in "$@"; do gst-launch-1.0 -q filesrc location="$f" ! \
+      decodebin caps="video/x-raw(ANY)" ! fakesink sync=false & done; wait' _ "$work"/[1-8].mov
+    step qc_cpu_decode_1proc_$round bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "fakesink sync=false" "$@"' _ "$work"/[1-8].mov
+    step qc_cpu_upload_1proc_$round bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "$0 ! fakesink sync=false" "$@"' "$upload" "$work"/[1-8].mov
+    step qc_cpu_element_1proc_$round bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "$0 ! fakesink sync=false" "$@"' "$upload ! $element" "$work"/[1-8].mov
+    step qc_cpu_report_$round bash "$here/scripts/cpu_busy.sh" "$bin/cudahist-qc" --force -j 8 -o "$work/reports" \
+      "$work"/[1-8].mov
+  done
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 3000 \
+    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/long.mov"
+  step qc_cpu_long_decode bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "fakesink sync=false" "$@"' _ "$work/long.mov"
+  step qc_cpu_long_upload bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "$0 ! fakesink sync=false" "$@"' "$upload" "$work/long.mov"
+  step qc_cpu_long_report bash "$here/scripts/cpu_busy.sh" "$bin/cudahist-qc" --force -j 1 -o "$work/reports" "$work/long.mov"
+  GST_DEBUG='*:4,GST_PLUGIN_LOADING:5' GST_DEBUG_NO_COLOR=1 gst-inspect-1.0 cudaupload > "$logs/nvcodec_load_debug.log" 2>&1
+  rm -rf "$work"
+}
+
 # cudahist-qc on the GPU: its reports of the comparison's clips (NVDEC for the
 # H.264 ones, avdec_* and cudaupload for the rest) against the carried
 # ffprobe running QCTools' graph, then the speed table (bench/qc_speed.sh):
@@ -432,23 +474,7 @@ for s in $steps; do
     qc) qc_checks ;;
     cudahist_qc) cudahist_qc_checks ;;
     qc_stages) qc_stages_checks ;;
-    qc_cpu)
-      # Eight ProRes files at once: decoding alone (8 processes) and
-      # cudahist-qc -j 8, with how busy the 16 cores were (bench/cpu_busy.sh).
-      use_gst 122
-      qc_cpu_work=$(mktemp -d)
-      make_prores_clip "$qc_cpu_work/prores.mov"
-      for i in 1 2 3 4 5 6 7 8; do ln -s "$qc_cpu_work/prores.mov" "$qc_cpu_work/$i.mov"; done
-      export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
-      step qc_cpu_decode bash "$here/scripts/cpu_busy.sh" bash -c 'for f in "$@"; do gst-launch-1.0 -q filesrc location="$f" ! \
-        decodebin caps="video/x-raw(ANY)" ! fakesink sync=false & done; wait' _ "$qc_cpu_work"/[1-8].mov
-      step qc_cpu_upload bash "$here/scripts/cpu_busy.sh" bash -c 'for f in "$@"; do gst-launch-1.0 -q filesrc location="$f" ! \
-        decodebin caps="video/x-raw(ANY)" ! queue ! cudaupload ! fakesink sync=false & done; wait' _ "$qc_cpu_work"/[1-8].mov
-      step qc_cpu_report bash "$here/scripts/cpu_busy.sh" "$bin/cudahist-qc" --force -j 8 -o "$qc_cpu_work/reports" \
-        "$qc_cpu_work"/[1-8].mov
-      step qc_cpu_report_j1 bash "$here/scripts/cpu_busy.sh" "$bin/cudahist-qc" --force -j 1 -o "$qc_cpu_work/reports" \
-        "$qc_cpu_work"/1.mov
-      rm -rf "$qc_cpu_work" ;;
+    qc_cpu) qc_cpu_checks ;;
     bounds)
       # What bounds a short file and many CPU-decoded ones: a process's CUDA
       # start (cuInit and a context, bare, through the driver API), and

@@ -219,3 +219,22 @@ TEST(QcBands, CoverEveryRowOnceWithFieldPairsTogether) {
 
 }  // namespace
 }  // namespace cudahist_test
+
+// The CPU backend's 8-bit form of TOUT's outlier test against the rule as
+// FFmpeg writes it, on every (above, at, below) of low bytes; the high bits
+// of deeper samples are dropped by both.
+TEST(QcRules, ByteArithmeticOutlierEqualsTheRuleOnEveryTriple) {
+  uint64_t differ = 0, outliers = 0;
+  for (uint32_t a = 0; a < 256; ++a) {
+    for (uint32_t b = 0; b < 256; ++b) {
+      for (uint32_t c = 0; c < 256; ++c) {
+        const bool want = cudahist::detail::ToutOutlier(a, b, c);
+        outliers += want;
+        differ += want != (cudahist::detail::ToutOutlierBytes(a, b, c) != 0);
+      }
+    }
+  }
+  EXPECT_EQ(differ, 0u);
+  EXPECT_GT(outliers, 0u);
+  EXPECT_EQ(cudahist::detail::ToutOutlierBytes(0x1F0, 0x100, 0x2F0), cudahist::detail::ToutOutlier(0x1F0, 0x100, 0x2F0));
+}

@@ -1,20 +1,26 @@
-// CpuSignalStats: the fast CPU path of signalstats (system-memory frames in
-// the element, up to 1080p60 on one core), and of the QC counts (CountQc,
-// when Compute is given a QcCounts: each region row decoded once into a ring of the last five, from which
-// TOUT, VREP, the line sums and the luma field pairs are taken).
+// CpuSignalStats: the fast CPU path of signalstats and of the QC counts
+// (system-memory frames in the element, cudahist-qc without a GPU).
 //
-// One walk over the luma rows of the region. The first time a chroma row is
-// needed, its samples are counted (U, V, sat/hue through the shared table,
-// their DIF) and each touched chroma sample's "out of broadcast range" flag
-// is kept in a row buffer; the luma pixels of that chroma row then only look
-// their flag up. Samples are read with pointer steps along a row (templates
-// on the word size of luma and chroma), never with per-sample PlaneView
-// arithmetic. Luma is counted into two histogram copies (even and odd
-// pixels) so that flat areas do not serialise on one counter.
+// One walk over the luma rows of the region. Every row it needs is first
+// decoded into a contiguous row of 16-bit values (the frame's, and the
+// previous frame's for DIF); everything after that reads those rows, so the
+// loops that are not histograms (DIF, BRNG, the line sums, field SSE, VREP,
+// TOUT) run over plain arrays that the compiler vectorises. A chroma row is
+// decoded and counted the first time a luma row needs it, and its "out of
+// broadcast range" flags are spread to luma width for that luma row's BRNG.
+// With QC, the luma rows go into a ring of the last five, which TOUT, VREP
+// and the luma field pairs read; the chroma field pairs read the chroma row
+// before.
+//
+// The hot loops are free functions over __restrict pointers: written as
+// member loops, each counter store could alias the walk's own fields (a
+// uint8_t flag store aliases anything), and the compiler would reload them
+// every pixel. On x86-64 they are also built for AVX2 (CUDAHIST_ROW_LOOP).
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include "cpu/sample_access.h"
 #include "cudahist/signalstats.h"
 #include "signalstats/qc_rules.cuh"
 #include "signalstats/sat_hue_tables.h"
@@ -22,35 +28,218 @@
 namespace cudahist {
 namespace {
 
-template <class Word>
-inline uint32_t Load(const uint8_t* p) {
-  Word w;
-  std::memcpy(&w, p, sizeof(w));
-  return uint32_t(w);
-}
+using cpu_detail::LoadWord;
+using detail::ToutOutlierBytes;
 
-inline uint32_t AbsDiff(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
+// Terms summed in 32 bits before they are added to a 64-bit total: 2048
+// squared 10-bit differences (2048 x 1023^2 < 2^32) cannot wrap, and a
+// chunk is long enough that the 64-bit add costs nothing.
+constexpr uint32_t kChunk = 2048;
 
-// A component's rows, decoded once: the first counted sample of row r is
-// first + r * pitch, the next one stride bytes on.
-struct Rows {
+// Independent copies of the luma histogram, used round-robin, so that a run
+// of equal samples (flat areas) does not serialise on one counter's
+// load-increment-store (as CpuHistogrammer does). Chroma, with four
+// histograms per sample already interleaved, takes two.
+constexpr uint32_t kLumaCopies = 4;
+constexpr uint32_t kChromaCopies = 2;
+
+// Rows of the ring the QC counts keep: TOUT of row y - 2 reads rows y - 4 to
+// y, VREP of row y reads row y - 4.
+constexpr uint32_t kQcRingRows = 5;
+
+// --- one component's rows, decoded -----------------------------------------
+
+struct RowSource;
+using DecodeFn = void (*)(const RowSource&, uint32_t, uint32_t, uint16_t*);
+
+// A component's rows in the counted region: the first counted sample of row
+// r is first + r * pitch, the next one stride bytes on.
+struct RowSource {
   const uint8_t* first = nullptr;
   size_t pitch = 0;
   size_t stride = 0;
   uint32_t shift = 0, mask = 0;
+  DecodeFn decode = nullptr;
 
-  const uint8_t* Row(uint32_t r) const { return first + size_t(r) * pitch; }
+  void Decode(uint32_t r, uint32_t width, uint16_t* out) const { decode(*this, r, width, out); }
 };
 
-// Rows of `plane` starting at column x0, row y0 (absolute plane coordinates).
-Rows RowsOf(const PlaneView& plane, uint32_t x0, uint32_t y0) {
-  return Rows{static_cast<const uint8_t*>(plane.data) + size_t(y0) * plane.pitch + size_t(x0) * plane.pixel_stride +
-                  plane.offset,
-              plane.pitch, plane.pixel_stride, plane.shift, uint32_t((1u << plane.depth) - 1)};
+// kStride 0: read from the source at run time.
+template <uint32_t kSampleSize, size_t kStride>
+void DecodeRow(const RowSource& s, uint32_t r, uint32_t width, uint16_t* __restrict out) {
+  const uint8_t* __restrict p = s.first + size_t(r) * s.pitch;
+  const size_t stride = kStride != 0 ? kStride : s.stride;
+  const uint32_t shift = s.shift, mask = s.mask;
+  for (uint32_t x = 0; x < width; ++x) out[x] = uint16_t((LoadWord<kSampleSize>(p + x * stride) >> shift) & mask);
 }
 
+template <uint32_t kSampleSize>
+DecodeFn PickDecoder(size_t stride) {
+  // The layouts of the formats signalstats reads: planar (1 or 2 bytes a
+  // sample), NV12/P010 chroma and YUY2 luma (2 or 4), YUY2 chroma (4).
+  if (stride == kSampleSize) return DecodeRow<kSampleSize, kSampleSize>;
+  if (stride == 2 * kSampleSize) return DecodeRow<kSampleSize, 2 * kSampleSize>;
+  if (stride == 4 * kSampleSize) return DecodeRow<kSampleSize, 4 * kSampleSize>;
+  return DecodeRow<kSampleSize, 0>;
+}
+
+RowSource SourceOf(const PlaneView& plane, const Roi& region) {
+  RowSource s;
+  s.first = static_cast<const uint8_t*>(plane.data) + size_t(region.y) * plane.pitch +
+            size_t(region.x) * plane.pixel_stride + plane.offset;
+  s.pitch = plane.pitch;
+  s.stride = plane.pixel_stride;
+  s.shift = plane.shift;
+  s.mask = uint32_t((1u << plane.depth) - 1);
+  switch (plane.sample_size) {
+    case 1: s.decode = PickDecoder<1>(s.stride); break;
+    case 2: s.decode = PickDecoder<2>(s.stride); break;
+    default: s.decode = PickDecoder<4>(s.stride); break;
+  }
+  return s;
+}
+
+// --- loops over decoded rows -------------------------------------------------
+
+// The loops below are vectorised twice on x86-64: for its baseline (SSE2)
+// and for AVX2, chosen once when the library loads (an ifunc), so one build
+// runs everywhere and uses twice the lanes where it can.
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define CUDAHIST_ROW_LOOP __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef CUDAHIST_ROW_LOOP
+#define CUDAHIST_ROW_LOOP
+#endif
+
+// In 16 bits (the samples are at most 10 bits): 16 lanes of an AVX2 vector.
+inline uint16_t AbsDiff(uint16_t a, uint16_t b) { return uint16_t(std::max(a, b) - std::min(a, b)); }
+
+// The sum of term(i) for i < n: 32-bit sums of kChunk terms, each term at
+// most 2^32 / kChunk, added into a 64-bit total. Inlined into each caller's
+// clone, so the loop is vectorised for the caller's target.
+template <class Term>
+inline uint64_t SumInChunks(uint32_t n, Term term) {
+  uint64_t total = 0;
+  for (uint32_t start = 0; start < n; start += kChunk) {
+    const uint32_t end = std::min(n, start + kChunk);
+    uint32_t sum = 0;
+    for (uint32_t i = start; i < end; ++i) sum += term(i);
+    total += sum;
+  }
+  return total;
+}
+
+CUDAHIST_ROW_LOOP uint64_t SumAbsDiff(const uint16_t* __restrict a, const uint16_t* __restrict b, uint32_t n) {
+  return SumInChunks(n, [=](uint32_t x) { return uint32_t(AbsDiff(a[x], b[x])); });
+}
+
+CUDAHIST_ROW_LOOP uint64_t SumSquaredDiff(const uint16_t* __restrict a, const uint16_t* __restrict b, uint32_t n) {
+  return SumInChunks(n, [=](uint32_t x) {
+    const uint32_t d = AbsDiff(a[x], b[x]);  // squared in 32 bits: 20 bits for 10-bit samples
+    return d * d;
+  });
+}
+
+CUDAHIST_ROW_LOOP uint64_t SumSquares(const uint16_t* __restrict a, uint32_t n) {
+  return SumInChunks(n, [=](uint32_t x) { return uint32_t(a[x]) * a[x]; });
+}
+
+// Counts each value of `values` into `copies` arrays of `stride` counters,
+// round-robin.
+template <uint32_t kCopies>
+void CountValues(const uint16_t* __restrict values, uint32_t n, uint32_t* __restrict copies, size_t stride) {
+  uint32_t x = 0;
+  for (; x + kCopies <= n; x += kCopies) {
+    for (uint32_t c = 0; c < kCopies; ++c) ++copies[c * stride + values[x + c]];
+  }
+  for (uint32_t c = 0; x < n; ++x, ++c) ++copies[c * stride + values[x]];
+}
+
+// The sat and hue histograms of the chroma pairs (u[x], v[x]), through the
+// table of every pair, in kChromaCopies copies each (sat's `sat_stride`
+// counters apart, hue's kHueBins).
+void CountSatHue(const uint16_t* __restrict u, const uint16_t* __restrict v, uint32_t n, uint32_t depth,
+                 const uint32_t* __restrict table, uint32_t* __restrict sat, size_t sat_stride,
+                 uint32_t* __restrict hue) {
+  for (uint32_t x = 0; x < n; ++x) {
+    const uint32_t entry = table[detail::SatHueIndex(u[x], v[x], depth)];
+    const uint32_t copy = x & (kChromaCopies - 1);
+    ++sat[copy * sat_stride + detail::SatOfEntry(entry)];
+    ++hue[copy * kHueBins + detail::HueOfEntry(entry)];
+  }
+}
+
+// 1 where the chroma sample's U or V lies outside [lo, hi].
+CUDAHIST_ROW_LOOP void ChromaOutOfRange(const uint16_t* __restrict u, const uint16_t* __restrict v, uint32_t n, uint32_t lo,
+                      uint32_t hi, uint8_t* __restrict out) {
+  for (uint32_t x = 0; x < n; ++x) out[x] = uint8_t((u[x] < lo) | (u[x] > hi) | (v[x] < lo) | (v[x] > hi));
+}
+
+// Luma pixel x of the region takes chroma flag ((x0 + x) >> hsub) - cx0.
+CUDAHIST_ROW_LOOP void SpreadToLuma(const uint8_t* __restrict chroma, uint32_t width, uint32_t x0, uint32_t hsub,
+                                    uint32_t cx0, uint8_t* __restrict luma) {
+  if (hsub == 0) {
+    std::memcpy(luma, chroma + (x0 - cx0), width);
+    return;
+  }
+  // Pairs of luma pixels share a chroma sample; an odd x0 starts half a pair in.
+  const uint8_t* c = chroma + ((x0 >> 1) - cx0);
+  uint32_t x = 0;
+  if (x0 & 1) luma[x++] = *c++;
+  for (; x + 2 <= width; x += 2, ++c) luma[x] = luma[x + 1] = *c;
+  if (x < width) luma[x] = *c;
+}
+
+CUDAHIST_ROW_LOOP uint64_t CountBrng(const uint16_t* __restrict y, const uint8_t* __restrict chroma_out, uint32_t n,
+                                     uint32_t lo, uint32_t hi) {
+  return SumInChunks(n, [=](uint32_t x) { return uint32_t((y[x] < lo) | (y[x] > hi) | chroma_out[x]); });
+}
+
+// The row's sum; each value is added to its column's sum too.
+CUDAHIST_ROW_LOOP uint32_t SumRowIntoColumns(const uint16_t* __restrict row, uint32_t n, uint32_t* __restrict columns) {
+  uint32_t sum = 0;
+  for (uint32_t x = 0; x < n; ++x) {
+    sum += row[x];
+    columns[x] += row[x];
+  }
+  return sum;
+}
+
+// Positions i < n where a[i], b[i] and c[i] are all 1 (flags 0 or 1).
+CUDAHIST_ROW_LOOP uint64_t CountTriples(const uint8_t* __restrict a, const uint8_t* __restrict b,
+                                        const uint8_t* __restrict c, uint32_t n) {
+  return SumInChunks(n, [=](uint32_t i) { return uint32_t(a[i] & b[i] & c[i]); });
+}
+
+// TOUT's pixels of row t from rows t - 2 .. t + 2 (r[0] .. r[4]); the far
+// pair is tested only where FFmpeg reads it. `flags`: width bytes of scratch.
+CUDAHIST_ROW_LOOP uint64_t ToutOfRow(const uint16_t* __restrict r0, const uint16_t* __restrict r1, const uint16_t* __restrict r2,
+                   const uint16_t* __restrict r3, const uint16_t* __restrict r4, uint32_t width, bool use_far,
+                   uint8_t* __restrict flags) {
+  if (use_far) {
+    for (uint32_t x = 0; x < width; ++x) flags[x] = ToutOutlierBytes(r1[x], r2[x], r3[x]) & ToutOutlierBytes(r0[x], r2[x], r4[x]);
+  } else {
+    for (uint32_t x = 0; x < width; ++x) flags[x] = ToutOutlierBytes(r1[x], r2[x], r3[x]);
+  }
+  return width < 3 ? 0 : CountTriples(flags, flags + 1, flags + 2, width - 2);
+}
+
+// Adds `copies` arrays of `n` counters into `out`.
+void SumCopies(const uint32_t* __restrict copies, uint32_t n_copies, size_t stride, uint32_t n,
+               uint32_t* __restrict out) {
+  for (uint32_t c = 0; c < n_copies; ++c) {
+    for (uint32_t v = 0; v < n; ++v) out[v] += copies[c * stride + v];
+  }
+}
+
+// --- the walk -----------------------------------------------------------------
+
+// Where the walk's rows come from, and its scratch (carved out of the
+// backend's vectors, reused frame after frame).
 struct Walk {
-  Rows y, u, v, py, pu, pv;  // p*: the previous frame's (unused without one)
+  RowSource y, u, v, py, pu, pv;  // p*: the previous frame's (unused without one)
   bool has_previous = false;
   Roi luma, chroma;
   uint32_t hsub = 0, vsub = 0;
@@ -58,11 +247,42 @@ struct Walk {
   const uint32_t* table = nullptr;
 };
 
-template <class YWord, class CWord, bool kPrevious>
-class Counter {
+class FrameWalk {
  public:
-  Counter(const Walk& w, SignalStatsCounts* counts, std::vector<uint8_t>* chroma_out, std::vector<uint32_t>* luma_copy)
-      : w_(w), c_(counts), chroma_out_(*chroma_out), luma_copy_(*luma_copy) {
+  FrameWalk(const Walk& w, SignalStatsCounts* counts, QcCounts* qc, std::vector<uint16_t>* rows,
+            std::vector<uint8_t>* flags, std::vector<uint32_t>* copies)
+      : w_(w), c_(counts), qc_(qc) {
+    const uint32_t lw = w.luma.width, cw = w.chroma.width;
+    const uint32_t luma_rows = qc ? kQcRingRows : 1;
+    // Luma rows (a ring with QC), the previous frame's luma row, and two
+    // chroma rows of U and V each (this one and the one before, for the
+    // chroma field pairs), with the previous frame's U and V.
+    rows->resize(size_t(luma_rows + 1) * lw + 6 * size_t(cw));
+    uint16_t* p = rows->data();
+    luma_ring_ = p;
+    p += size_t(luma_rows) * lw;
+    prev_y_ = p;
+    p += lw;
+    for (int k = 0; k < 2; ++k) {
+      u_rows_[k] = p;
+      p += cw;
+      v_rows_[k] = p;
+      p += cw;
+    }
+    prev_u_ = p;
+    p += cw;
+    prev_v_ = p;
+    flags->resize(size_t(cw) + 2 * size_t(lw));
+    chroma_out_ = flags->data();
+    luma_out_ = chroma_out_ + cw;
+    tout_flags_ = luma_out_ + lw;
+    values_ = size_t(1) << w.depth;
+    copies->assign(values_ * (kLumaCopies + 4 * kChromaCopies) + kHueBins * kChromaCopies, 0);
+    y_copies_ = copies->data();
+    u_copies_ = y_copies_ + kLumaCopies * values_;
+    v_copies_ = u_copies_ + kChromaCopies * values_;
+    sat_copies_ = v_copies_ + kChromaCopies * values_;
+    hue_copies_ = sat_copies_ + kChromaCopies * values_;
     const uint32_t mult = 1u << (w.depth - 8);
     lo_ = 16 * mult;
     luma_hi_ = 235 * mult;
@@ -70,8 +290,6 @@ class Counter {
   }
 
   void Run() {
-    chroma_out_.assign(w_.chroma.width, 0);
-    luma_copy_.assign(1u << w_.depth, 0);
     uint32_t counted_chroma_row = ~0u;
     for (uint32_t r = 0; r < w_.luma.height; ++r) {
       const uint32_t chroma_row = ((w_.luma.y + r) >> w_.vsub) - w_.chroma.y;
@@ -81,86 +299,115 @@ class Counter {
       }
       CountLumaRow(r);
     }
-    for (uint32_t value = 0; value < (1u << w_.depth); ++value) c_->y[value] += luma_copy_[value];
+    if (qc_ != nullptr) FinishQc();
+    SumCopies(y_copies_, kLumaCopies, values_, uint32_t(values_), c_->y);
+    SumCopies(u_copies_, kChromaCopies, values_, uint32_t(values_), c_->u);
+    SumCopies(v_copies_, kChromaCopies, values_, uint32_t(values_), c_->v);
+    SumCopies(sat_copies_, kChromaCopies, values_, uint32_t(values_), c_->sat);
+    SumCopies(hue_copies_, kChromaCopies, kHueBins, kHueBins, c_->hue);
   }
 
  private:
   void CountChromaRow(uint32_t r) {
-    const uint8_t* pu = w_.u.Row(r);
-    const uint8_t* pv = w_.v.Row(r);
-    const uint8_t* qu = kPrevious ? w_.pu.Row(r) : nullptr;
-    const uint8_t* qv = kPrevious ? w_.pv.Row(r) : nullptr;
-    const size_t su = w_.u.stride, sv = w_.v.stride;
-    uint64_t dif_u = 0, dif_v = 0;
-    for (uint32_t x = 0; x < w_.chroma.width; ++x) {
-      const uint32_t u = (Load<CWord>(pu + x * su) >> w_.u.shift) & w_.u.mask;
-      const uint32_t v = (Load<CWord>(pv + x * sv) >> w_.v.shift) & w_.v.mask;
-      ++c_->u[u];
-      ++c_->v[v];
-      const uint32_t entry = w_.table[detail::SatHueIndex(u, v, w_.depth)];
-      ++c_->sat[detail::SatOfEntry(entry)];
-      ++c_->hue[detail::HueOfEntry(entry)];
-      chroma_out_[x] = u < lo_ || u > chroma_hi_ || v < lo_ || v > chroma_hi_;
-      if constexpr (kPrevious) {
-        dif_u += AbsDiff(u, (Load<CWord>(qu + x * w_.pu.stride) >> w_.pu.shift) & w_.pu.mask);
-        dif_v += AbsDiff(v, (Load<CWord>(qv + x * w_.pv.stride) >> w_.pv.shift) & w_.pv.mask);
-      }
+    const uint32_t n = w_.chroma.width;
+    uint16_t* u = u_rows_[r & 1];
+    uint16_t* v = v_rows_[r & 1];
+    w_.u.Decode(r, n, u);
+    w_.v.Decode(r, n, v);
+    CountValues<kChromaCopies>(u, n, u_copies_, values_);
+    CountValues<kChromaCopies>(v, n, v_copies_, values_);
+    CountSatHue(u, v, n, w_.depth, w_.table, sat_copies_, values_, hue_copies_);
+    ChromaOutOfRange(u, v, n, lo_, chroma_hi_, chroma_out_);
+    SpreadToLuma(chroma_out_, w_.luma.width, w_.luma.x, w_.hsub, w_.chroma.x, luma_out_);
+    if (w_.has_previous) {
+      w_.pu.Decode(r, n, prev_u_);
+      w_.pv.Decode(r, n, prev_v_);
+      c_->dif_u += SumAbsDiff(u, prev_u_, n);
+      c_->dif_v += SumAbsDiff(v, prev_v_, n);
     }
-    c_->dif_u += dif_u;
-    c_->dif_v += dif_v;
+    if (qc_ != nullptr && r % 2 == 1) {
+      qc_->field_sse[1] += SumSquaredDiff(u_rows_[0], u, n);
+      qc_->field_sse[2] += SumSquaredDiff(v_rows_[0], v, n);
+    }
   }
 
-  static uint32_t At(const uint8_t* row, uint32_t x, const Rows& rows) {
-    return (Load<YWord>(row + x * rows.stride) >> rows.shift) & rows.mask;
-  }
-
-  // One luma pixel: its histogram copy, BRNG with its chroma sample's flag,
-  // and (kPrevious) its difference to the previous frame's.
-  void CountLuma(const uint8_t* row, const uint8_t* prev, uint32_t x, uint32_t* histogram, uint64_t& brng,
-                 uint64_t& dif) const {
-    const uint32_t a = At(row, x, w_.y);
-    ++histogram[a];
-    brng += uint32_t(a < lo_ || a > luma_hi_ || chroma_out_[((w_.luma.x + x) >> w_.hsub) - w_.chroma.x]);
-    if constexpr (kPrevious) dif += AbsDiff(a, At(prev, x, w_.py));
-  }
+  uint16_t* LumaRow(uint32_t r) const { return luma_ring_ + size_t(qc_ ? r % kQcRingRows : 0) * w_.luma.width; }
 
   void CountLumaRow(uint32_t r) {
-    const uint8_t* row = w_.y.Row(r);
-    const uint8_t* prev = kPrevious ? w_.py.Row(r) : nullptr;
-    uint32_t* even = c_->y;
-    uint32_t* odd = luma_copy_.data();
-    uint64_t brng = 0, dif = 0;
-    uint32_t x = 0;
-    for (; x + 2 <= w_.luma.width; x += 2) {
-      CountLuma(row, prev, x, even, brng, dif);
-      CountLuma(row, prev, x + 1, odd, brng, dif);
+    const uint32_t n = w_.luma.width;
+    uint16_t* row = LumaRow(r);
+    w_.y.Decode(r, n, row);
+    CountValues<kLumaCopies>(row, n, y_copies_, values_);
+    c_->brng += CountBrng(row, luma_out_, n, lo_, luma_hi_);
+    if (w_.has_previous) {
+      w_.py.Decode(r, n, prev_y_);
+      c_->dif_y += SumAbsDiff(row, prev_y_, n);
     }
-    if (x < w_.luma.width) CountLuma(row, prev, x, even, brng, dif);
-    c_->brng += brng;
-    c_->dif_y += dif;
+    if (qc_ != nullptr) CountQcOfLumaRow(r, row);
+  }
+
+  void CountQcOfLumaRow(uint32_t y, const uint16_t* row) {
+    const uint32_t w = w_.luma.width;
+    if (qc_->has_line_sums) qc_->row_sums[y] = SumRowIntoColumns(row, w, qc_->column_sums);
+    if (y % 2 == 1) qc_->field_sse[0] += SumSquaredDiff(LumaRow(y - 1), row, w);
+    if (y >= uint32_t(detail::kVrepDistance)) {
+      qc_->vrep_rows += SumAbsDiff(LumaRow(y - detail::kVrepDistance), row, w) < w ? 1 : 0;
+    }
+    if (y >= 3) ToutOf(y - 2);
+  }
+
+  void ToutOf(uint32_t t) {
+    const bool use_far = detail::ToutUsesFarRows(int(t), int(w_.luma.height));
+    // Without the far pair, rows t - 2 and t + 2 are not read (and may not exist).
+    const uint16_t* far_above = use_far ? LumaRow(t - 2) : LumaRow(t);
+    const uint16_t* far_below = use_far ? LumaRow(t + 2) : LumaRow(t);
+    qc_->tout += ToutOfRow(far_above, LumaRow(t - 1), LumaRow(t), LumaRow(t + 1), far_below, w_.luma.width,
+                           use_far, tout_flags_);
+  }
+
+  // The rows' pairs that the last row leaves open: TOUT of the row before the
+  // last, and a last row of odd index without a partner against zeros.
+  void FinishQc() {
+    const uint32_t h = w_.luma.height;
+    if (h >= 3) ToutOf(h - 2);
+    if (h % 2 == 1) qc_->field_sse[0] += SumSquares(LumaRow(h - 1), w_.luma.width);
+    const uint32_t ch = w_.chroma.height;
+    if (ch % 2 == 1) {
+      qc_->field_sse[1] += SumSquares(u_rows_[(ch - 1) & 1], w_.chroma.width);
+      qc_->field_sse[2] += SumSquares(v_rows_[(ch - 1) & 1], w_.chroma.width);
+    }
   }
 
   const Walk& w_;
   SignalStatsCounts* c_;
-  std::vector<uint8_t>& chroma_out_;
-  std::vector<uint32_t>& luma_copy_;
+  QcCounts* qc_;
+  uint16_t* luma_ring_ = nullptr;
+  uint16_t* prev_y_ = nullptr;
+  uint16_t* u_rows_[2] = {};
+  uint16_t* v_rows_[2] = {};
+  uint16_t* prev_u_ = nullptr;
+  uint16_t* prev_v_ = nullptr;
+  uint8_t* chroma_out_ = nullptr;
+  uint8_t* luma_out_ = nullptr;
+  uint8_t* tout_flags_ = nullptr;
+  size_t values_ = 0;
+  uint32_t* y_copies_ = nullptr;
+  uint32_t* u_copies_ = nullptr;
+  uint32_t* v_copies_ = nullptr;
+  uint32_t* sat_copies_ = nullptr;
+  uint32_t* hue_copies_ = nullptr;
   uint32_t lo_ = 0, luma_hi_ = 0, chroma_hi_ = 0;
 };
 
-template <class YWord, class CWord>
-void RunWithPrevious(const Walk& w, SignalStatsCounts* c, std::vector<uint8_t>* out, std::vector<uint32_t>* copy) {
-  if (w.has_previous) return Counter<YWord, CWord, true>(w, c, out, copy).Run();
-  Counter<YWord, CWord, false>(w, c, out, copy).Run();
-}
-
-template <class YWord>
-void RunForChromaWord(uint32_t chroma_size, const Walk& w, SignalStatsCounts* c, std::vector<uint8_t>* out,
-                      std::vector<uint32_t>* copy) {
-  switch (chroma_size) {
-    case 1: return RunWithPrevious<YWord, uint8_t>(w, c, out, copy);
-    case 2: return RunWithPrevious<YWord, uint16_t>(w, c, out, copy);
-    default: return RunWithPrevious<YWord, uint32_t>(w, c, out, copy);
-  }
+void StartQcCounts(const YuvPlanes& frame, QcCounts* counts) {
+  std::memset(counts, 0, sizeof(*counts));
+  const Roi luma = CountedRegion(frame.y);
+  counts->depth = frame.y.depth;
+  counts->width = luma.width;
+  counts->height = luma.height;
+  counts->chroma_width = CountedRegion(frame.u).width;
+  counts->chroma_height = CountedRegion(frame.u).height;
+  counts->has_line_sums = luma.width <= kQcMaxWidth && luma.height <= kQcMaxHeight ? 1 : 0;
 }
 
 }  // namespace
@@ -182,150 +429,18 @@ Status CpuSignalStats::Compute(const YuvPlanes& frame, const YuvPlanes* previous
   counts->has_previous = w.has_previous ? 1 : 0;
   counts->luma_samples = CountedSamples(frame.y);
   counts->chroma_samples = CountedSamples(frame.u);
-  if (qc_counts != nullptr) CountQc(frame, qc_counts);  // an empty region gets its header too
+  if (qc_counts != nullptr) StartQcCounts(frame, qc_counts);  // an empty region gets its header too
   if (counts->luma_samples == 0) return Status::Ok();
-  w.y = RowsOf(frame.y, w.luma.x, w.luma.y);
-  w.u = RowsOf(frame.u, w.chroma.x, w.chroma.y);
-  w.v = RowsOf(frame.v, w.chroma.x, w.chroma.y);
+  w.y = SourceOf(frame.y, w.luma);
+  w.u = SourceOf(frame.u, w.chroma);
+  w.v = SourceOf(frame.v, w.chroma);
   if (previous != nullptr) {
-    w.py = RowsOf(previous->y, w.luma.x, w.luma.y);
-    w.pu = RowsOf(previous->u, w.chroma.x, w.chroma.y);
-    w.pv = RowsOf(previous->v, w.chroma.x, w.chroma.y);
+    w.py = SourceOf(previous->y, w.luma);
+    w.pu = SourceOf(previous->u, w.chroma);
+    w.pv = SourceOf(previous->v, w.chroma);
   }
-  switch (frame.y.sample_size) {
-    case 1: RunForChromaWord<uint8_t>(frame.u.sample_size, w, counts, &chroma_flags_, &luma_copy_); break;
-    case 2: RunForChromaWord<uint16_t>(frame.u.sample_size, w, counts, &chroma_flags_, &luma_copy_); break;
-    default: RunForChromaWord<uint32_t>(frame.u.sample_size, w, counts, &chroma_flags_, &luma_copy_); break;
-  }
+  FrameWalk(w, counts, qc_counts, &rows_, &flags_, &copies_).Run();
   return Status::Ok();
-}
-
-namespace {
-
-// Rows of the ring CountQc keeps: TOUT of row y - 2 reads rows y - 4 to y,
-// VREP of row y reads row y - 4.
-constexpr uint32_t kQcRingRows = 5;
-
-template <class Word>
-void DecodeRow(const Rows& rows, uint32_t r, uint32_t width, uint16_t* out) {
-  const uint8_t* p = rows.Row(r);
-  for (uint32_t x = 0; x < width; ++x) out[x] = uint16_t((Load<Word>(p + x * rows.stride) >> rows.shift) & rows.mask);
-}
-
-using RowDecoder = void (*)(const Rows&, uint32_t, uint32_t, uint16_t*);
-
-RowDecoder DecoderFor(uint32_t sample_size) {
-  switch (sample_size) {
-    case 1: return DecodeRow<uint8_t>;
-    case 2: return DecodeRow<uint16_t>;
-    default: return DecodeRow<uint32_t>;
-  }
-}
-
-uint64_t SquaredDifferences(const uint16_t* a, const uint16_t* b, uint32_t width) {
-  uint64_t sse = 0;
-  for (uint32_t x = 0; x < width; ++x) {
-    const int64_t d = int64_t(a[x]) - int64_t(b[x]);
-    sse += uint64_t(d * d);
-  }
-  return sse;
-}
-
-uint64_t SquaredValues(const uint16_t* a, uint32_t width) {
-  uint64_t sse = 0;
-  for (uint32_t x = 0; x < width; ++x) sse += uint64_t(a[x]) * a[x];
-  return sse;
-}
-
-// One chroma plane's field pairs (a last row without a partner against zeros).
-uint64_t ChromaFieldSse(const PlaneView& plane, std::vector<uint16_t>* scratch) {
-  const Roi r = CountedRegion(plane);
-  const Rows rows = RowsOf(plane, r.x, r.y);
-  const RowDecoder decode = DecoderFor(plane.sample_size);
-  scratch->resize(2 * size_t(r.width));
-  uint16_t* top = scratch->data();
-  uint16_t* bottom = top + r.width;
-  uint64_t sse = 0;
-  for (uint32_t y = 0; y < r.height; y += 2) {
-    decode(rows, y, r.width, top);
-    if (y + 1 < r.height) {
-      decode(rows, y + 1, r.width, bottom);
-      sse += SquaredDifferences(top, bottom, r.width);
-    } else {
-      sse += SquaredValues(top, r.width);
-    }
-  }
-  return sse;
-}
-
-// TOUT's pixels of row t, from the ring rows t - 2 .. t + 2 (the far pair
-// only where FFmpeg reads it). near/far: per-column tests of the pairs.
-uint64_t ToutOfRow(const uint16_t* const* row, uint32_t width, bool use_far, uint8_t* near, uint8_t* far) {
-  using detail::ToutOutlier;
-  for (uint32_t x = 0; x < width; ++x) {
-    near[x] = ToutOutlier(row[1][x], row[2][x], row[3][x]);
-    far[x] = use_far ? ToutOutlier(row[0][x], row[2][x], row[4][x]) : 1;
-  }
-  uint64_t count = 0;
-  for (uint32_t x = 1; x + 1 < width; ++x) {
-    count += (near[x - 1] & near[x] & near[x + 1] & far[x - 1] & far[x] & far[x + 1]) != 0;
-  }
-  return count;
-}
-
-}  // namespace
-
-void CpuSignalStats::CountQc(const YuvPlanes& frame, QcCounts* counts) {
-  std::memset(counts, 0, sizeof(*counts));
-  const Roi luma = CountedRegion(frame.y);
-  const uint32_t w = luma.width, h = luma.height;
-  counts->depth = frame.y.depth;
-  counts->width = w;
-  counts->height = h;
-  counts->chroma_width = CountedRegion(frame.u).width;
-  counts->chroma_height = CountedRegion(frame.u).height;
-  counts->has_line_sums = w <= kQcMaxWidth && h <= kQcMaxHeight ? 1 : 0;
-  if (w == 0 || h == 0) return;
-
-  qc_rows_.resize(kQcRingRows * size_t(w));
-  qc_flags_.resize(2 * size_t(w));
-  auto ring = [&](uint32_t y) { return qc_rows_.data() + size_t(y % kQcRingRows) * w; };
-  const Rows rows = RowsOf(frame.y, luma.x, luma.y);
-  const RowDecoder decode = DecoderFor(frame.y.sample_size);
-  auto tout_of = [&](uint32_t t) {
-    const uint16_t* window[5] = {};
-    const bool use_far = detail::ToutUsesFarRows(int(t), int(h));
-    for (uint32_t k = 0; k < 5; ++k) {
-      const uint32_t y = t + k - 2;  // t - 2 .. t + 2; the far rows only read with use_far
-      window[k] = (k == 0 || k == 4) && !use_far ? ring(t) : ring(y);
-    }
-    counts->tout += ToutOfRow(window, w, use_far, qc_flags_.data(), qc_flags_.data() + w);
-  };
-  for (uint32_t y = 0; y < h; ++y) {
-    uint16_t* row = ring(y);
-    decode(rows, y, w, row);
-    if (counts->has_line_sums) {
-      uint32_t sum = 0;
-      for (uint32_t x = 0; x < w; ++x) {
-        sum += row[x];
-        counts->column_sums[x] += row[x];
-      }
-      counts->row_sums[y] = sum;
-    }
-    if (y % 2 == 1) counts->field_sse[0] += SquaredDifferences(ring(y - 1), row, w);
-    if (y % 2 == 0 && y + 1 == h) counts->field_sse[0] += SquaredValues(row, w);
-    if (y >= uint32_t(detail::kVrepDistance)) {
-      const uint16_t* earlier = ring(y - detail::kVrepDistance);
-      uint64_t total = 0;
-      for (uint32_t x = 0; x < w; ++x) total += uint32_t(detail::AbsInt(int(earlier[x]) - int(row[x])));
-      counts->vrep_rows += total < w ? 1 : 0;
-    }
-    if (y >= 3) tout_of(y - 2);
-  }
-  if (h >= 3) tout_of(h - 2);
-  std::vector<uint16_t>& scratch = qc_rows_;
-  counts->field_sse[1] = ChromaFieldSse(frame.u, &scratch);
-  counts->field_sse[2] = ChromaFieldSse(frame.v, &scratch);
 }
 
 }  // namespace cudahist

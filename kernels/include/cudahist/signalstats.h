@@ -212,21 +212,18 @@ Status ReferenceSignalStats(const YuvPlanes& frame, const YuvPlanes* previous,
 
 // The fast CPU path (system memory in the element). Same contract, and,
 // when `qc_counts` is given, the QC counts too (ReferenceQcCounts' contract,
-// a row at a time), as SignalStatsCounter::Compute. Owns its scratch (a
-// chroma row of range flags, a copy of the luma histogram, the QC rows), as
-// CpuHistogrammer does: create once, reuse per frame.
+// in the same walk), as SignalStatsCounter::Compute. Owns its scratch
+// (decoded rows, flags, histogram copies), as CpuHistogrammer does: create
+// once, reuse per frame.
 class CpuSignalStats {
  public:
   Status Compute(const YuvPlanes& frame, const YuvPlanes* previous, SignalStatsCounts* counts,
                  QcCounts* qc_counts = nullptr);
 
  private:
-  void CountQc(const YuvPlanes& frame, QcCounts* counts);  // a validated frame
-
-  std::vector<uint8_t> chroma_flags_;
-  std::vector<uint32_t> luma_copy_;
-  std::vector<uint16_t> qc_rows_;   // CountQc's decoded rows
-  std::vector<uint8_t> qc_flags_;   // CountQc's per-column TOUT tests
+  std::vector<uint16_t> rows_;    // decoded rows: the luma ring, chroma rows, the previous frame's
+  std::vector<uint8_t> flags_;    // chroma range flags, spread to luma width, TOUT's tests
+  std::vector<uint32_t> copies_;  // the histograms' round-robin copies
 };
 
 // The GPU path: owns the device copies of the sat/hue tables (made once, in
