@@ -2,8 +2,10 @@
 # Where cudahist-qc's time goes on one clip, stage by stage, each the median
 # of REPEATS (default 3) whole runs in frames/s:
 #   decode        filesrc ! decodebin ! fakesink (the decoder alone, as qc_speed.sh)
-#   + upload      ... ! queue ! cudaupload ! fakesink (GPU only)
-#   + analysis    ... ! queue ! cudaupload ! cudahistogram (QC figures) ! fakesink
+#   + upload      ... ! queue ! cudaupload ! fakesink (GPU only: GStreamer's own copy, for comparison)
+#   + analysis    ... ! queue ! cudahistogram upload=true (QC figures) ! fakesink, as cudahist-qc
+#                 runs it (GPU; NVDEC's CUDA frames pass, system memory is copied by the element);
+#                 with --cpu ... ! queue ! video/x-raw ! cudahistogram ! fakesink
 #   cudahist-qc   the command, report written
 #   first frame   seconds cudahist-qc takes for the clip's first frame alone
 #                 (process start, CUDA context, pipeline; cut with ffmpeg -c copy)
@@ -41,7 +43,7 @@ echo "|---|---|---|"
 row "decode" "$(median launch fakesink sync=false)"
 if [ ${#cpu[@]} -eq 0 ]; then
   row "+ upload" "$(median launch queue ! cudaupload ! fakesink sync=false)"
-  row "+ analysis" "$(median launch queue ! cudaupload ! 'video/x-raw(memory:CUDAMemory)' ! cudahistogram $properties ! fakesink sync=false)"
+  row "+ analysis" "$(median launch queue ! cudahistogram $properties upload=true ! fakesink sync=false)"
 else
   row "+ analysis" "$(median launch queue ! video/x-raw ! cudahistogram $properties ! fakesink sync=false)"
 fi

@@ -247,11 +247,12 @@ one_process() {  # one_process TAIL FILE...: one gst-launch, a decodebin branch 
 }
 
 # Eight ProRes files at once, with how busy the 16 cores were
-# (bench/cpu_busy.sh), twice: decoding alone in 8 processes and in one,
-# the upload and then the element added in one process, cudahist-qc
-# -j 8. Then one file 5 times as long: decoding alone, the upload added,
-# cudahist-qc. Last, nvcodec's plugin init under GST_DEBUG's clock
-# (nvcodec_load_debug.log in the logs): where its 1.8 s go.
+# (bench/cpu_busy.sh), twice: decoding alone in 8 processes and in one;
+# cudaupload, then the element after it, added in one process; the element
+# uploading itself (upload=true, what cudahist-qc runs); cudahist-qc -j 8.
+# Then one file 5 times as long: decoding alone, cudaupload added, the
+# element uploading, cudahist-qc. Last, nvcodec's plugin init under
+# GST_DEBUG's clock (nvcodec_load_debug.log in the logs): where its 1.8 s go.
 qc_cpu_checks() {
   use_gst 122
   local work; work=$(mktemp -d)
@@ -262,6 +263,7 @@ qc_cpu_checks() {
   export -f one_process
   local upload="queue max-size-buffers=4 ! cudaupload"
   local element="cudahistogram signalstats=true cropdetect=true field-psnr=true"
+  local uploading="queue max-size-buffers=4 ! $element upload=true"
   local round
   for round in 1 2; do
     step qc_cpu_decode_8proc_$round bash "$here/scripts/cpu_busy.sh" bash -c 'for f in "$@"; do gst-launch-1.0 -q filesrc location="$f" ! \
@@ -269,6 +271,7 @@ qc_cpu_checks() {
     step qc_cpu_decode_1proc_$round bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "fakesink sync=false" "$@"' _ "$work"/[1-8].mov
     step qc_cpu_upload_1proc_$round bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "$0 ! fakesink sync=false" "$@"' "$upload" "$work"/[1-8].mov
     step qc_cpu_element_1proc_$round bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "$0 ! fakesink sync=false" "$@"' "$upload ! $element" "$work"/[1-8].mov
+    step qc_cpu_uploading_1proc_$round bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "$0 ! fakesink sync=false" "$@"' "$uploading" "$work"/[1-8].mov
     step qc_cpu_report_$round bash "$here/scripts/cpu_busy.sh" "$bin/cudahist-qc" --force -j 8 -o "$work/reports" \
       "$work"/[1-8].mov
   done
@@ -276,6 +279,7 @@ qc_cpu_checks() {
     -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/long.mov"
   step qc_cpu_long_decode bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "fakesink sync=false" "$@"' _ "$work/long.mov"
   step qc_cpu_long_upload bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "$0 ! fakesink sync=false" "$@"' "$upload" "$work/long.mov"
+  step qc_cpu_long_uploading bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "$0 ! fakesink sync=false" "$@"' "$uploading" "$work/long.mov"
   step qc_cpu_long_report bash "$here/scripts/cpu_busy.sh" "$bin/cudahist-qc" --force -j 1 -o "$work/reports" "$work/long.mov"
   GST_DEBUG='*:4,GST_PLUGIN_LOADING:5' GST_DEBUG_NO_COLOR=1 gst-inspect-1.0 cudaupload > "$logs/nvcodec_load_debug.log" 2>&1
   rm -rf "$work"

@@ -23,6 +23,11 @@ namespace cudahistogram {
 constexpr GParamFlags kMutablePlaying =
     GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
 
+// The flags of a property read when the caps are set: changed in READY or
+// NULL, it takes effect with the next negotiation.
+constexpr GParamFlags kMutableReady =
+    GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
+
 class ElementParts {
  public:
   virtual ~ElementParts() = default;

@@ -47,14 +47,15 @@ void DropContextOfOtherDevice(GstElement* element, gint device_id, GstCudaContex
 // Makes self->context a context of the cuda-device-id (kAnyCudaDevice:
 // whichever the neighbours share, else device 0): loads the CUDA driver,
 // drops a context of another device, then gst_cuda_ensure_element_context.
-// False after posting an element error naming the cause.
-bool EnsureContext(GstCudaFrameFilter* self) {
+// False after posting an element error naming the cause and `what` needs
+// the GPU.
+bool EnsureContext(GstCudaFrameFilter* self, const char* what) {
   GstElement* element = GST_ELEMENT(self);
   const gint device_id = DeviceIdOf(self);
   // gst-cuda loads libcuda lazily; without it its context helpers would abort.
   if (!gst_cuda_load_library()) {
     GST_ELEMENT_ERROR(element, RESOURCE, NOT_FOUND,
-                      ("No CUDA driver: CUDA memory caps need the NVIDIA driver (libcuda)"),
+                      ("No CUDA driver: %s needs the NVIDIA driver (libcuda)", what),
                       ("gst_cuda_load_library failed"));
     return false;
   }
@@ -62,7 +63,8 @@ bool EnsureContext(GstCudaFrameFilter* self) {
   if (!gst_cuda_ensure_element_context(element, device_id, &self->context) ||
       (device_id != kAnyCudaDevice && ContextDeviceId(self->context) != device_id)) {
     gst_clear_object(&self->context);
-    GST_ELEMENT_ERROR(element, RESOURCE, NOT_FOUND, ("No usable CUDA device for cuda-device-id %d", device_id),
+    GST_ELEMENT_ERROR(element, RESOURCE, NOT_FOUND,
+                      ("No usable CUDA device for cuda-device-id %d, which %s needs", device_id, what),
                       ("gst_cuda_ensure_element_context failed: no such device, or no CUDA "
                        "driver on this machine"));
     return false;
@@ -80,7 +82,7 @@ gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
   GstCapsFeatures* features = gst_caps_get_features(incaps, 0);
   self->cuda_caps = features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
   // Only CUDA caps need a GPU: system memory works on any machine.
-  if (self->cuda_caps && !EnsureContext(self)) return FALSE;
+  if (self->cuda_caps && !EnsureContext(self, "counting frames in CUDA memory")) return FALSE;
   self->negotiated = GST_CUDA_FRAME_FILTER_GET_CLASS(self)->set_info(self, incaps, outcaps);
   return self->negotiated;
 }
@@ -165,9 +167,9 @@ static void gst_cuda_frame_filter_class_init(GstCudaFrameFilterClass* klass) {
   g_object_class_install_property(
       gobject_class, PROP_CUDA_DEVICE_ID,
       g_param_spec_int("cuda-device-id", "CUDA device id",
-                       "CUDA device that reads the frames in CUDA memory (-1 = the device of the CUDA context the "
-                       "neighbouring CUDA elements share, device 0 when there is none). System memory never "
-                       "needs one",
+                       "CUDA device that reads the frames in CUDA memory, and those cudahistogram uploads "
+                       "(upload=true) (-1 = the device of the CUDA context the neighbouring CUDA elements share, "
+                       "device 0 when there is none). System memory counted on the CPU needs none",
                        -1, G_MAXINT, kAnyCudaDevice,
                        GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
   gst_element_class_add_static_pad_template(element_class, &sink_template);
@@ -221,6 +223,8 @@ GstBaseTransformClass* InitElementClass(gpointer klass, const ElementClassInit& 
   GST_CUDA_FRAME_FILTER_CLASS(klass)->set_info = init.set_info;
   return GST_BASE_TRANSFORM_CLASS(klass);
 }
+
+bool EnsureFilterContext(GstCudaFrameFilter* filter, const char* what) { return EnsureContext(filter, what); }
 
 bool PostCudaError(GstCudaFrameFilter* filter, const std::string& error) {
   GST_ELEMENT_ERROR(filter, RESOURCE, FAILED, ("CUDA error: %s", error.c_str()), (nullptr));

@@ -109,6 +109,12 @@ struct ElementClassInit {
 };
 GstBaseTransformClass* InitElementClass(gpointer klass, const ElementClassInit& init);
 
+// Makes filter->context a context of the cuda-device-id, as set_caps does
+// for CUDA caps, for a subclass that brings system-memory frames to the GPU
+// itself. False after posting an element error naming the cause and `what`
+// needs the GPU ("upload=true").
+bool EnsureFilterContext(GstCudaFrameFilter* filter, const char* what);
+
 // Posts "CUDA error: <error>" as the element's error; returns false.
 bool PostCudaError(GstCudaFrameFilter* filter, const std::string& error);
 

@@ -6,14 +6,6 @@
 
 namespace cudahistogram {
 
-bool IsCudaFrame(GstBuffer* buffer) {
-  return gst_buffer_n_memory(buffer) > 0 && gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0));
-}
-
-namespace {
-
-// Bytes of one row of `plane` in a frame of `info`'s width: the widest of the
-// components stored in it (pixel stride times samples per row).
 gsize PlaneRowBytes(const GstVideoInfo& info, guint plane) {
   gsize bytes = 0;
   for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); ++c) {
@@ -23,13 +15,18 @@ gsize PlaneRowBytes(const GstVideoInfo& info, guint plane) {
   return bytes;
 }
 
-// Rows of `plane` in a frame of `info`'s height.
 guint PlaneRows(const GstVideoInfo& info, guint plane) {
   for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); ++c) {
     if (GST_VIDEO_INFO_COMP_PLANE(&info, c) == plane) return GST_VIDEO_INFO_COMP_HEIGHT(&info, c);
   }
   return 0;
 }
+
+bool IsCudaFrame(GstBuffer* buffer) {
+  return gst_buffer_n_memory(buffer) > 0 && gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0));
+}
+
+namespace {
 
 // gst_video_frame_map takes a meta of the caps' format and planes, at least
 // as large as the caps' frame (it asserts so); anything else is bad input.

@@ -7,6 +7,13 @@
 
 namespace cudahistogram {
 
+// Bytes of one row of `plane` in a frame of `info`'s width: the widest of the
+// components stored in it (pixel stride times samples per row).
+gsize PlaneRowBytes(const GstVideoInfo& info, guint plane);
+
+// Rows of `plane` in a frame of `info`'s height.
+guint PlaneRows(const GstVideoInfo& info, guint plane);
+
 // True when the buffer's (first) memory is GstCudaMemory: the GPU path.
 bool IsCudaFrame(GstBuffer* buffer);
 

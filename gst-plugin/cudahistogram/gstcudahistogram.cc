@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/cuda_element_stream.h"
+#include "common/cuda_frame_upload.h"
 #include "common/video_formats.h"
 #include "common/video_planes.h"
 #include "cudahist/cpu.h"
@@ -52,6 +53,11 @@ struct State {
   CountFunction count = nullptr;
   bool with_yuv_figures = false;  // signalstats, cropdetect or field-psnr asked of a format they read
   cudahistogram::ElementCuda<cudahistogram::CudaCounter> cuda;
+  // upload=true on system-memory caps: each frame is copied into CUDA memory
+  // and counted there (decided in set_caps; the property takes effect with
+  // the next negotiation).
+  bool uploading = false;
+  cudahistogram::CudaFrameUpload upload;
   std::unique_ptr<cudahist::CpuHistogrammer> cpu;
   std::vector<uint32_t> cpu_counts;
   cudahistogram::HistogramAccumulator accumulator;
@@ -189,12 +195,12 @@ bool UseYuvFigures(GstCudaHistogram* self, const Settings& settings) {
 }
 
 // The frame function, chosen once for the caps and the settings as level.c
-// chooses its process function: CUDA memory on the GPU, system memory on the
-// CPU, each with or without signalstats' counts (which cropdetect and
-// field-psnr share).
+// chooses its process function: CUDA memory (or system memory uploaded) on
+// the GPU, system memory on the CPU, each with or without signalstats'
+// counts (which cropdetect and field-psnr share).
 void ChooseCountFunction(GstCudaHistogram* self, const Settings& settings) {
   State* st = StateOf(self);
-  const bool gpu = Filter(self)->cuda_caps;
+  const bool gpu = Filter(self)->cuda_caps || st->uploading;
   st->with_yuv_figures = UseYuvFigures(self, settings);
   if (st->with_yuv_figures) {
     st->count = gpu ? CountSignalStatsOnGpu : CountSignalStatsOnCpu;
@@ -244,6 +250,29 @@ void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
     const GstCudaQcFigures figures_of_qc = cudahistogram::MetaQcFigures(*qc);
     gst_cuda_histogram_meta_set_qc_figures(meta, &figures_of_qc);
   }
+}
+
+// `buf` (system memory, the negotiated caps) copied into a CUDA frame of the
+// element's context; null after posting an element error.
+GstBuffer* UploadFrame(GstCudaHistogram* self, GstBuffer* buf) {
+  State* st = StateOf(self);
+  GstVideoFrame host;
+  if (!cudahistogram::MapInputFrame(Filter(self), buf, false, &host)) return nullptr;
+  GstBuffer* cuda = nullptr;
+  std::string error;
+  const bool ok = st->cuda.RunAfterProducers(
+      buf,
+      [&](cudahistogram::CudaCounter&, cudaStream_t stream, std::string* e) {
+        cuda = st->upload.Copy(host, stream, e);
+        return cuda != nullptr;
+      },
+      &error);
+  gst_video_frame_unmap(&host);
+  if (!ok) {
+    gst_clear_buffer(&cuda);
+    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Upload to the GPU failed: %s", error.c_str()), (nullptr));
+  }
+  return cuda;
 }
 
 cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
@@ -310,25 +339,46 @@ void WarnOfOddWidthPacked422(GstCudaHistogram* self) {
                        GST_VIDEO_INFO_WIDTH(&info) * 2, (GST_VIDEO_INFO_WIDTH(&info) + 1) / 2 * 4));
 }
 
+// upload=true on system-memory caps: the element's CUDA context (as for
+// CUDA caps) and a pool of CUDA frames of the caps to copy into.
+bool StartUploading(GstCudaHistogram* self) {
+  GstCudaFrameFilter* filter = Filter(self);
+  State* st = StateOf(self);
+  if (!cudahistogram::EnsureFilterContext(filter, "upload=true")) return false;
+  std::string error;
+  if (!cudahistogram::EnsureElementCuda(filter, filter->context, &st->cuda)) return false;
+  if (!st->upload.Open(filter->context, filter->in_info, &error)) return cudahistogram::PostCudaError(filter, error);
+  return true;
+}
+
+const char* WhereCounted(GstCudaHistogram* self) {
+  if (Filter(self)->cuda_caps) return "in CUDA memory on the GPU";
+  return StateOf(self)->uploading ? "in system memory, uploaded and counted on the GPU"
+                                  : "in system memory with the CPU backend";
+}
+
 gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps*) {
   GstCudaHistogram* self = GST_CUDA_HISTOGRAM(filter);
   State* st = StateOf(self);
+  const Settings settings = CopySettings(self);
   st->have_plan = false;
   st->signalstats.Restart();  // never read the old frame with the new layout
   st->signalstats_warned = false;
+  st->upload.Close();
+  st->uploading = !filter->cuda_caps && settings.upload;
   if (filter->cuda_caps && !cudahistogram::EnsureElementCuda(filter, filter->context, &st->cuda)) return FALSE;
+  if (st->uploading && !StartUploading(self)) return FALSE;
   WarnOfOddWidthPacked422(self);
   const GstVideoInfo& info = filter->in_info;
   GST_INFO_OBJECT(self, "counting %s %dx%d %s", GST_VIDEO_INFO_NAME(&info), GST_VIDEO_INFO_WIDTH(&info),
-                  GST_VIDEO_INFO_HEIGHT(&info),
-                  filter->cuda_caps ? "in CUDA memory on the GPU" : "in system memory with the CPU backend");
-  return EnsurePlan(self, CopySettings(self));
+                  GST_VIDEO_INFO_HEIGHT(&info), WhereCounted(self));
+  return EnsurePlan(self, settings);
 }
 
 const cudahistogram::ElementClassInit kElementClass = {
     "CUDA histogram",
     "Per-frame histograms of each colour component, computed where the frame lives (CUDA memory on the GPU, "
-    "system memory on the CPU); attached as GstCudaHistogramMeta and posted as \"cudahistogram\" element "
+    "system memory on the CPU, or on the GPU with upload=true); attached as GstCudaHistogramMeta and posted as \"cudahistogram\" element "
     "messages. Pixels pass through unchanged",
     CUDAHISTOGRAM_FRAME_CAPS, SetInfo, cudahistogram::InstallSettingsProperties};
 
@@ -345,8 +395,16 @@ GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   if (!EnsurePlan(self, settings)) return GST_FLOW_ERROR;
   const bool with_signalstats = st->with_yuv_figures && settings.signalstats;
   if (!with_signalstats) st->signalstats.Restart();  // DIF only against a frame counted with signalstats
+  // The frame counted: `buf` itself, or its copy in CUDA memory (no
+  // reference to `buf` is taken: it must stay writable for the meta).
+  GstBuffer* uploaded = nullptr;
+  if (st->uploading && (uploaded = UploadFrame(self, buf)) == nullptr) return GST_FLOW_ERROR;
+  GstBuffer* counted = uploaded ? uploaded : buf;
   const uint32_t* counts = nullptr;
-  if (!st->count(self, buf, settings, &counts)) return GST_FLOW_ERROR;
+  if (!st->count(self, counted, settings, &counts)) {
+    if (uploaded) gst_buffer_unref(uploaded);
+    return GST_FLOW_ERROR;
+  }
   const cudahist::SignalStatsFigures* figures = with_signalstats ? &st->signalstats.figures() : nullptr;
   cudahistogram::QcFields qc_fields;
   if (st->with_yuv_figures) qc_fields = QcFieldsOf(settings, frame_index, st->signalstats.qc_figures());
@@ -355,10 +413,11 @@ GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   if (settings.post_messages) Accumulate(self, buf, settings, counts, figures, qc);
   // After the meta: while held the buffer is no longer writable.
   if (with_signalstats) {
-    st->signalstats.KeepAsPrevious(buf);
+    st->signalstats.KeepAsPrevious(counted);
   } else {
     st->signalstats.Restart();  // cropdetect or field-psnr alone hold no previous frame
   }
+  if (uploaded) gst_buffer_unref(uploaded);
   return GST_FLOW_OK;
 }
 

@@ -10,7 +10,7 @@ namespace cudahistogram {
 bool Settings::operator==(const Settings& o) const {
   return count == o.count && algorithm == o.algorithm && attach_meta == o.attach_meta &&
          post_messages == o.post_messages && interval == o.interval && signalstats == o.signalstats &&
-         cropdetect == o.cropdetect && field_psnr == o.field_psnr;
+         cropdetect == o.cropdetect && field_psnr == o.field_psnr && upload == o.upload;
 }
 
 GType AlgorithmEnumType() {
@@ -89,8 +89,8 @@ void InstallSettingsProperties(GObjectClass* gobject_class) {
   props.Install(
       gobject_class,
       g_param_spec_enum("algorithm", "Algorithm",
-                        "GPU histogram algorithm (CUDA memory only; system memory always uses "
-                        "the CPU backend)",
+                        "GPU histogram algorithm (frames counted on the GPU: CUDA memory, or "
+                        "system memory with upload=true)",
                         AlgorithmEnumType(), int(cudahist::Algorithm::kAuto),
                         kMutablePlaying),
       [](Settings& s) -> cudahist::Algorithm& { return s.algorithm; });
@@ -151,6 +151,17 @@ void InstallSettingsProperties(GObjectClass* gobject_class) {
                            "formats of 8 to 10 bits, as signalstats",
                            FALSE, kMutablePlaying),
       [](Settings& s) -> bool& { return s.field_psnr; });
+  props.Install(
+      gobject_class,
+      g_param_spec_boolean("upload", "Upload",
+                           "Copy frames that arrive in system memory into CUDA memory (of "
+                           "cuda-device-id) and count them on the GPU, instead of on the CPU "
+                           "backend. The same figures, without a cudaupload element and the "
+                           "nvcodec plugin it loads. Needs a CUDA device: without one "
+                           "negotiation fails. Frames in CUDA memory are counted on the GPU "
+                           "either way",
+                           FALSE, kMutableReady),
+      [](Settings& s) -> bool& { return s.upload; });
 }
 
 

@@ -25,6 +25,7 @@ struct Settings {
   bool signalstats = false;  // FFmpeg signalstats' figures of YUV frames of 8 to 10 bits
   bool cropdetect = false;   // cropdetect=reset=1's figures of the same frames
   bool field_psnr = false;   // the PSNR between each frame's top and bottom field
+  bool upload = false;       // system-memory frames copied into CUDA memory and counted on the GPU
 
   // Whether any of signalstats, cropdetect, field-psnr asks for the YUV counts.
   bool WantsYuvFigures() const { return signalstats || cropdetect || field_psnr; }

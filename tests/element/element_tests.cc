@@ -513,6 +513,25 @@ TEST(Element, CudaCapsWithoutAUsableDeviceAreAnElementError) {
       << text;
 }
 
+// upload=true brings system-memory frames to the GPU: with no usable device
+// (no driver in CI, a device id that does not exist on a GPU host) the
+// element fails negotiation naming upload=true, and never falls back to
+// counting on the CPU unasked.
+TEST(Element, UploadWithoutAUsableDeviceIsAnElementErrorNamingUpload) {
+  const bool have_cuda = cudahist::CheckCudaDevice().ok();
+  Harness hx(have_cuda ? "upload=true cuda-device-id=99" : "upload=true");
+  const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_I420, 33, 17);
+  hx.SetCaps(info);
+  GstBuffer* frame = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  EXPECT_NE(hx.Push(frame, 0, kFrame), GST_FLOW_OK);
+  gst_buffer_unref(frame);
+  const std::string text = PopErrorText(hx.bus());
+  EXPECT_NE(text.find("upload=true"), std::string::npos) << text;
+  EXPECT_NE(text.find(have_cuda ? "No usable CUDA device for cuda-device-id 99" : "CUDA"), std::string::npos)
+      << text;
+  EXPECT_EQ(PopHistogramMessage(hx.bus()), nullptr);
+}
+
 TEST(Element, PropertySettingsChangeBetweenFrames) {
   Harness hx;
   const GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_NV12, 33, 17);

@@ -648,11 +648,13 @@ GstBuffer* BorderedFrame(const GstVideoInfo& info, std::mt19937_64& rng, guint b
   return frame;
 }
 
-TEST(QcFigures, EqualTheReferenceWithCropdetectsSkipOfTwoFrames) {
-  for (GstVideoFormat format : {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_YUY2,
-                                GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_Y444}) {
+// Four bordered frames of each format through an element with every QC
+// figure on (and `extra` properties): each frame's QC fields against the
+// reference, cropdetect's from the third frame on.
+void ExpectQcOfBorderedFrames(const std::string& extra, std::initializer_list<GstVideoFormat> formats) {
+  for (GstVideoFormat format : formats) {
     SCOPED_TRACE(gst_video_format_to_string(format));
-    SeededHarness t("signalstats=true cropdetect=true field-psnr=true", VideoInfo(format, 33, 18));
+    SeededHarness t("signalstats=true cropdetect=true field-psnr=true " + extra, VideoInfo(format, 33, 18));
     for (guint i = 0; i < 4; ++i) {
       SCOPED_TRACE("frame " + std::to_string(i));
       GstBuffer* frame = BorderedFrame(t.info, t.rng, 3 + i);
@@ -660,6 +662,11 @@ TEST(QcFigures, EqualTheReferenceWithCropdetectsSkipOfTwoFrames) {
       gst_buffer_unref(frame);
     }
   }
+}
+
+TEST(QcFigures, EqualTheReferenceWithCropdetectsSkipOfTwoFrames) {
+  ExpectQcOfBorderedFrames("", {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_YUY2,
+                                GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_Y444});
 }
 
 TEST(QcFigures, OddHeightsHaveNoFieldPsnr) {
@@ -810,6 +817,46 @@ INSTANTIATE_TEST_SUITE_P(Gpu, CudaSignalStats,
                                            GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_Y444,
                                            GST_VIDEO_FORMAT_YUY2),
                          FormatName);
+
+// --- GPU: system-memory frames the element uploads itself (upload=true) ---------------
+
+// Counted on the GPU after the element's own copy: the CPU reference's
+// histograms and figures of the same frames, DIF against the previous
+// uploaded frame. YUY2 of odd width keeps its last V sample (cudaupload's
+// copy drops it).
+class UploadSignalStats : public ::testing::TestWithParam<GstVideoFormat> {};
+
+TEST_P(UploadSignalStats, FiguresEqualTheReferenceOfTheSameFrames) {
+  SKIP_WITHOUT_CUDA();
+  SeededHarness t("upload=true signalstats=true", VideoInfo(GetParam(), 333, 67), 3);
+  CheckFramesInARow(&t.hx, t.info, t.f, 256, {0, 1, 2}, FrameRoi());
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, UploadSignalStats,
+                         ::testing::Values(GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YUY2,
+                                           GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I422_10LE,
+                                           GST_VIDEO_FORMAT_Y444),
+                         FormatName);
+
+TEST(GpuUpload, QcFiguresEqualTheReference) {
+  SKIP_WITHOUT_CUDA();
+  ExpectQcOfBorderedFrames("upload=true", {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_YUY2});
+}
+
+// Formats signalstats does not read: the histograms alone, on the GPU.
+TEST(GpuUpload, HistogramsOfOtherFormatsEqualTheReference) {
+  SKIP_WITHOUT_CUDA();
+  for (GstVideoFormat format : {GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_GRAY16_LE}) {
+    SCOPED_TRACE(gst_video_format_to_string(format));
+    SeededHarness t("upload=true bins=64", VideoInfo(format, 35, 9), 2);
+    for (size_t i = 0; i < t.f.size(); ++i) {
+      FrameResult r;
+      PushAndPull(&t.hx, t.f[i], i * kFrame, &r);
+      ASSERT_TRUE(r.has_meta);
+      EXPECT_EQ(r.counts, ExpectedCounts(t.info, t.f[i], 64, AllComponentsFor(t.info, 64), FrameRoi()).counts);
+    }
+  }
+}
 
 // RGB in CUDA memory: the warning, the histograms on the GPU as before.
 TEST(GpuSignalStats, RgbaInCudaMemoryWarnsAndCountsHistograms) {

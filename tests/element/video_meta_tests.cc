@@ -75,6 +75,7 @@ std::vector<GstStructure*> Messages(const std::string& properties, const GstVide
 class TightLayouts : public ::testing::TestWithParam<TightLayout> {};
 class TightYuvLayouts : public ::testing::TestWithParam<TightLayout> {};
 class TightCudaLayouts : public ::testing::TestWithParam<TightLayout> {};
+class TightUploadLayouts : public ::testing::TestWithParam<TightLayout> {};
 
 // Packed 4:2:2 rows are whole 4-byte pairs of pixels in both layouts: there
 // only the meta's presence differs.
@@ -92,13 +93,15 @@ TEST_P(TightLayouts, AreTighterThanTheCapsDefault) {
   }
 }
 
-TEST_P(TightLayouts, CountsEqualTheReferenceOfTheSameFrameInTheDefaultLayout) {
-  const TightLayout& layout = GetParam();
+// A random frame of `layout` (seeded by `seed`) pushed packed tight through
+// a cudahistogram with `properties`: the counts of the same pixels in the
+// default layout.
+void ExpectTightFrameCountedAsPlain(const TightLayout& layout, const std::string& properties, uint64_t seed) {
   const GstVideoInfo info = layout.Info();
   GstBuffer* plain = nullptr;
-  GstBuffer* tight = RandomTightFrame(layout, 333, &plain);
+  GstBuffer* tight = RandomTightFrame(layout, seed, &plain);
   ASSERT_NE(tight, nullptr);
-  Harness hx;
+  Harness hx(properties);
   hx.SetCaps(info);
   ASSERT_EQ(hx.Push(tight, 0, kFrame), GST_FLOW_OK) << PopErrorText(hx.bus());
   GstBuffer* out = gst_harness_pull(hx.h());
@@ -106,6 +109,10 @@ TEST_P(TightLayouts, CountsEqualTheReferenceOfTheSameFrameInTheDefaultLayout) {
   gst_buffer_unref(out);
   gst_buffer_unref(tight);
   gst_buffer_unref(plain);
+}
+
+TEST_P(TightLayouts, CountsEqualTheReferenceOfTheSameFrameInTheDefaultLayout) {
+  ExpectTightFrameCountedAsPlain(GetParam(), "", 333);
 }
 
 // The previous frame of signalstats' DIF is mapped again through its meta:
@@ -311,7 +318,15 @@ TEST_P(TightCudaLayouts, CountsEqualTheReferenceOfTheSameFrame) {
   gst_buffer_unref(plain);
 }
 
+// upload=true copies a tight system-memory frame into the element's own CUDA
+// layout, reading it through its meta: the same counts.
+TEST_P(TightUploadLayouts, CountsEqualTheReferenceOfTheSameFrame) {
+  SKIP_WITHOUT_CUDA();
+  ExpectTightFrameCountedAsPlain(GetParam(), "upload=true", 11);
+}
+
 INSTANTIATE_TEST_SUITE_P(SystemMemory, TightLayouts, ::testing::ValuesIn(kLayouts), LayoutName);
 INSTANTIATE_TEST_SUITE_P(Gpu, TightCudaLayouts, ::testing::ValuesIn(kLayouts), LayoutName);
+INSTANTIATE_TEST_SUITE_P(Gpu, TightUploadLayouts, ::testing::ValuesIn(kLayouts), LayoutName);
 
 }  // namespace

@@ -172,8 +172,6 @@ GstElement* MakeElement(const char* factory, const char* name, std::string* prob
   *problem = std::string("the GStreamer element '") + factory + "' is missing";
   if (std::strcmp(factory, kAnalysisFactory) == 0)
     *problem += " (install the cudahistogram plugin, or set GST_PLUGIN_PATH to <builddir>/gst-plugin)";
-  else if (std::strcmp(factory, "cudaupload") == 0)
-    *problem += " (GStreamer's nvcodec plugin, gstreamer1.0-plugins-bad, registers it where CUDA works)";
   return nullptr;
 }
 
@@ -197,13 +195,6 @@ Backend ProbeBackend() {
     backend.gpu_count = 0;
     return backend;
   }
-  GstElementFactory* upload = gst_element_factory_find("cudaupload");
-  if (!upload) {
-    backend.why_not = "GStreamer's nvcodec plugin (gstreamer1.0-plugins-bad) offers no cudaupload";
-    backend.gpu_count = 0;
-    return backend;
-  }
-  gst_object_unref(upload);
   CUdevice device;
   char name[256] = "CUDA device 0";
   if (CuDeviceGet(&device, 0) == CUDA_SUCCESS) CuDeviceGetName(name, sizeof name, device);
@@ -265,13 +256,13 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   AnalysisPipeline parts;
   GstElement* decodebin = MakeElement("uridecodebin", "decode", problem);
   GstElement* decoded = MakeElement("queue", "decoded", problem);
-  GstElement* memory = target.gpu ? MakeElement("cudaupload", "upload", problem)
-                                  : MakeElement("capsfilter", "memory", problem);
-  GstElement* cuda_caps = target.gpu ? MakeElement("capsfilter", "memory", problem) : nullptr;
+  // The CPU path stays in system memory; the GPU path takes whatever the
+  // decoder gives: NVDEC's CUDA memory, or system memory the element uploads.
+  GstElement* memory = target.gpu ? nullptr : MakeElement("capsfilter", "memory", problem);
   GstElement* analysis = MakeElement(kAnalysisFactory, "analysis", problem);
   GstElement* sink = MakeElement("fakesink", "sink", problem);
-  if (!decodebin || !decoded || !memory || (target.gpu && !cuda_caps) || !analysis || !sink) {
-    for (GstElement* e : {decodebin, decoded, memory, cuda_caps, analysis, sink})
+  if (!decodebin || !decoded || (!target.gpu && !memory) || !analysis || !sink) {
+    for (GstElement* e : {decodebin, decoded, memory, analysis, sink})
       if (e) gst_object_unref(gst_object_ref_sink(e));
     return parts;
   }
@@ -279,18 +270,21 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   g_object_set(decodebin, "uri", uri.c_str(), "caps", video_only, "expose-all-streams", FALSE, nullptr);
   gst_caps_unref(video_only);
 
-  // cudaupload passes CUDA memory through untouched and uploads system memory;
-  // the caps filter keeps the CPU path in system memory and the GPU path in CUDA memory.
-  GstCaps* memory_caps = gst_caps_from_string(target.gpu ? "video/x-raw(memory:CUDAMemory)" : "video/x-raw");
-  g_object_set(target.gpu ? cuda_caps : memory, "caps", memory_caps, nullptr);
-  gst_caps_unref(memory_caps);
-  if (target.gpu) SetIfPresent(memory, "cuda-device-id", target.cuda_device_id);
+  if (memory) {
+    GstCaps* system_memory = gst_caps_from_string("video/x-raw");
+    g_object_set(memory, "caps", system_memory, nullptr);
+    gst_caps_unref(system_memory);
+  }
 
   g_object_set(analysis, "signalstats", TRUE, "attach-meta", gboolean(target.figures_in_meta), "post-messages",
                gboolean(!target.figures_in_meta), nullptr);
   SetIfPresent(analysis, "cropdetect", TRUE);
   SetIfPresent(analysis, "field-psnr", TRUE);
-  if (target.gpu) SetIfPresent(analysis, "cuda-device-id", target.cuda_device_id);
+  if (target.gpu) {
+    // The element's own copy of system-memory frames: no cudaupload, and so
+    // no nvcodec plugin loaded (its start costs about 2 s) for CPU-decoded files.
+    g_object_set(analysis, "upload", TRUE, "cuda-device-id", target.cuda_device_id, nullptr);
+  }
   g_object_set(sink, "sync", gboolean(target.live), nullptr);
   g_object_set(decoded, "max-size-buffers", kDecodedFramesAhead, "max-size-bytes", 0, "max-size-time", guint64(0),
                nullptr);
@@ -300,17 +294,16 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   if (target.gpu) {
     if (GstContext* shared = SharedCudaContext(target.cuda_device_id)) gst_element_set_context(parts.pipeline, shared);
   }
-  gst_bin_add_many(GST_BIN(parts.pipeline), decodebin, decoded, memory, analysis, sink, nullptr);
-  bool linked = gst_element_link(decoded, memory);
-  if (target.gpu) {
-    gst_bin_add(GST_BIN(parts.pipeline), cuda_caps);
-    linked = linked && gst_element_link_many(memory, cuda_caps, analysis, sink, nullptr);
+  gst_bin_add_many(GST_BIN(parts.pipeline), decodebin, decoded, analysis, sink, nullptr);
+  bool linked;
+  if (memory) {
+    gst_bin_add(GST_BIN(parts.pipeline), memory);
+    linked = gst_element_link_many(decoded, memory, analysis, sink, nullptr);
   } else {
-    linked = linked && gst_element_link_many(memory, analysis, sink, nullptr);
+    linked = gst_element_link_many(decoded, analysis, sink, nullptr);
   }
   if (!linked) {
-    *problem = "cannot link queue ! " + std::string(target.gpu ? "cudaupload" : "capsfilter") +
-               " ! cudahistogram ! fakesink";
+    *problem = "cannot link queue ! " + std::string(memory ? "capsfilter ! " : "") + "cudahistogram ! fakesink";
     gst_object_unref(parts.pipeline);
     return AnalysisPipeline();
   }

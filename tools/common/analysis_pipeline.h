@@ -3,17 +3,18 @@
 //
 //   uridecodebin uri=URI caps=video/x-raw(ANY)      (video only)
 //   ! queue max-size-buffers=4                       (decoding goes on while a frame is counted)
-//     GPU:  ! cudaupload ! video/x-raw(memory:CUDAMemory)
 //     CPU:  ! capsfilter caps=video/x-raw
 //   ! cudahistogram name=analysis signalstats=true [cropdetect=true field-psnr=true]
-//       cuda-device-id=N, messages (attach-meta=false) or the meta (post-messages=false)
+//       GPU: upload=true cuda-device-id=N
+//       messages (attach-meta=false) or the meta (post-messages=false)
 //   ! fakesink sync=<live>
 //
 // Decoders: on the GPU path nvcodec's NVDEC decoders of the chosen device are
-// tried first (their CUDA memory passes cudaupload untouched); everything else
-// is decoded by GStreamer's CPU decoders and uploaded by cudaupload. Without a
-// GPU no NVDEC decoder is used and the element counts system memory on its CPU
-// backend. A decoded format the element does not read is an error naming it.
+// tried first (the element counts their CUDA memory); everything else is
+// decoded by GStreamer's CPU decoders and the element copies it into CUDA
+// memory itself (upload=true), so nvcodec is loaded only where NVDEC decodes.
+// Without a GPU no NVDEC decoder is used and the element counts system memory
+// on its CPU backend. A decoded format the element does not read is an error naming it.
 // On the GPU all the pipelines of the process share one CUDA context per
 // device (a context of its own per pipeline costs GPU memory by the GiB).
 #pragma once
@@ -39,7 +40,7 @@ std::string DescribeBackend(const Backend& backend);
 
 struct AnalysisTarget {
   bool gpu = false;
-  int cuda_device_id = 0;  // which GPU decodes, uploads and counts (gpu only)
+  int cuda_device_id = 0;  // which GPU decodes and counts (gpu only)
   bool live = false;       // a live source: the sink syncs to the clock
   // Figures as GstCudaHistogramMeta on each buffer (read in a pad probe),
   // instead of a bus message per frame.

@@ -29,10 +29,10 @@ processes = []
 
 
 def element_figures(uri):
-    """Every frame's message of the element on `uri`, as {metric name: value},
-    on the backend the monitor picks: the GPU where nvcodec offers cudaupload
-    (it registers it only where CUDA works), the CPU otherwise. H.264 decodes
-    to the same pixels with NVDEC and libavcodec."""
+    """Every frame's message of the element on `uri`, as {metric name: value}:
+    on the GPU where nvcodec offers cudaupload (it registers it only where
+    CUDA works), on the CPU otherwise. The figures are the same on either
+    backend, and H.264 decodes to the same pixels with NVDEC and libavcodec."""
     Gst.init(None)
     memory = ("cudaupload ! video/x-raw(memory:CUDAMemory)" if Gst.ElementFactory.find("cudaupload")
               else "capsfilter caps=video/x-raw")

@@ -13,7 +13,7 @@ pict_type are not the file's).
 
 Usage: compare_qcli.py CUDAHIST_QC [--gpu] [--clips DIR] [--keep DIR]
        compare_qcli.py --make-clips DIR
-  --gpu         the GPU path (NVDEC or cudaupload, CUDA frames) instead of --cpu;
+  --gpu         the GPU path (NVDEC, or the element's upload: CUDA frames) instead of --cpu;
                 skips (77) where cudahist-qc finds no usable GPU
   --make-clips  only make the clips, in DIR (for a machine whose ffmpeg cannot
                 encode H.264: the GPU host's bundle)

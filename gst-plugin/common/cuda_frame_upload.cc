@@ -1,0 +1,76 @@
+#include "common/cuda_frame_upload.h"
+
+#include <gst/cuda/gstcudabufferpool.h>
+#include <gst/cuda/gstcudamemory.h>
+
+#include "common/cuda_support.h"
+#include "common/video_frame_access.h"
+
+namespace cudahistogram {
+
+namespace {
+
+// The pool's buffers: one counted, one held for DIF.
+constexpr guint kMinUploadFrames = 2;
+
+GstCaps* CudaCapsOf(const GstVideoInfo& info) {
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  gst_caps_set_features_simple(caps, gst_caps_features_new(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, nullptr));
+  return caps;
+}
+
+}  // namespace
+
+bool CudaFrameUpload::Open(GstCudaContext* context, const GstVideoInfo& info, std::string* error) {
+  Close();
+  GstBufferPool* pool = gst_cuda_buffer_pool_new(context);
+  GstStructure* config = gst_buffer_pool_get_config(pool);
+  GstCaps* caps = CudaCapsOf(info);
+  gst_buffer_pool_config_set_params(config, caps, guint(GST_VIDEO_INFO_SIZE(&info)), kMinUploadFrames, 0);
+  gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_caps_unref(caps);
+  if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE)) {
+    gst_object_unref(pool);
+    *error = std::string("could not make a pool of CUDA frames of ") + GST_VIDEO_INFO_NAME(&info) + " " +
+             std::to_string(GST_VIDEO_INFO_WIDTH(&info)) + "x" + std::to_string(GST_VIDEO_INFO_HEIGHT(&info)) +
+             " to upload into";
+    return false;
+  }
+  pool_ = pool;
+  info_ = info;
+  return true;
+}
+
+void CudaFrameUpload::Close() {
+  if (pool_ == nullptr) return;
+  gst_buffer_pool_set_active(pool_, FALSE);
+  gst_clear_object(&pool_);
+}
+
+GstBuffer* CudaFrameUpload::Copy(const GstVideoFrame& host, cudaStream_t stream, std::string* error) {
+  GstBuffer* cuda = nullptr;
+  if (pool_ == nullptr || gst_buffer_pool_acquire_buffer(pool_, &cuda, nullptr) != GST_FLOW_OK) {
+    *error = "no CUDA frame to upload into";
+    return nullptr;
+  }
+  GstVideoFrame device;
+  if (!gst_video_frame_map(&device, &info_, cuda, GstMapFlags(GST_MAP_WRITE | GST_MAP_CUDA))) {
+    gst_buffer_unref(cuda);
+    *error = "could not map a CUDA frame of the upload pool";
+    return nullptr;
+  }
+  bool ok = true;
+  for (guint p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES(&host); ++p) {
+    ok = CudaOk(cudaMemcpy2DAsync(GST_VIDEO_FRAME_PLANE_DATA(&device, p), GST_VIDEO_FRAME_PLANE_STRIDE(&device, p),
+                                  GST_VIDEO_FRAME_PLANE_DATA(&host, p), GST_VIDEO_FRAME_PLANE_STRIDE(&host, p),
+                                  PlaneRowBytes(info_, p), PlaneRows(info_, p), cudaMemcpyHostToDevice, stream),
+                "cudaMemcpy2DAsync (upload)", error);
+  }
+  // The map is released only once the copies are done.
+  ok = CudaOk(cudaStreamSynchronize(stream), "cudaStreamSynchronize (upload)", error) && ok;
+  gst_video_frame_unmap(&device);
+  if (!ok) gst_clear_buffer(&cuda);
+  return cuda;
+}
+
+}  // namespace cudahistogram

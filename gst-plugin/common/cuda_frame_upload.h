@@ -1,0 +1,46 @@
+// Frames in system memory copied into CUDA memory by the element itself, for
+// cudahistogram's `upload` property: the frame is then counted on the GPU,
+// as a frame from cudaupload would be, without loading GStreamer's nvcodec
+// plugin (whose start probes every codec of every GPU, about 2 s a process
+// on the GPU host) and without a second element.
+//
+// The copies come from a GstCudaBufferPool of the element's context, laid
+// out as that pool lays CUDA frames out (its pitch, a GstVideoMeta). Each
+// plane's rows are copied whole: every byte the frame uses, also the last
+// sample pair of packed 4:2:2 of odd width, which gst-cuda's own copy drops.
+#pragma once
+
+#include <cuda_runtime_api.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/video/video.h>
+
+#include <string>
+
+namespace cudahistogram {
+
+class CudaFrameUpload {
+ public:
+  CudaFrameUpload() = default;
+  ~CudaFrameUpload() { Close(); }
+  CudaFrameUpload(const CudaFrameUpload&) = delete;
+  CudaFrameUpload& operator=(const CudaFrameUpload&) = delete;
+
+  // A pool of CUDA frames of `info` in `context`: two at least, the one being
+  // counted and the one signalstats holds as the previous frame. False with
+  // `error` set.
+  bool Open(GstCudaContext* context, const GstVideoInfo& info, std::string* error);
+  void Close();
+  bool is_open() const { return pool_ != nullptr; }
+
+  // A CUDA frame from the pool holding `host` (a frame of the info given to
+  // Open, mapped for reading), copied on `stream` in the pool's context (made
+  // current by the caller) and complete when this returns. Null with `error`
+  // set; the caller unrefs the frame.
+  GstBuffer* Copy(const GstVideoFrame& host, cudaStream_t stream, std::string* error);
+
+ private:
+  GstBufferPool* pool_ = nullptr;
+  GstVideoInfo info_;
+};
+
+}  // namespace cudahistogram
