@@ -4,6 +4,7 @@
 #include <gst/cuda/gstcudamemory.h>
 
 #include "common/cuda_support.h"
+#include "common/video_formats.h"
 #include "common/video_frame_access.h"
 
 namespace cudahistogram {
@@ -20,6 +21,15 @@ GstCaps* CudaCapsOf(const GstVideoInfo& info) {
 }
 
 }  // namespace
+
+bool CudaMemoryHolds(GstVideoFormat format) {
+  static GstCaps* const cuda_formats = gst_caps_from_string(GST_VIDEO_CAPS_MAKE(CUDAHISTOGRAM_CUDA_FORMATS));
+  GstCaps* one = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, gst_video_format_to_string(format),
+                                     nullptr);
+  const bool held = gst_caps_can_intersect(one, cuda_formats);
+  gst_caps_unref(one);
+  return held;
+}
 
 bool CudaFrameUpload::Open(GstCudaContext* context, const GstVideoInfo& info, std::string* error) {
   Close();

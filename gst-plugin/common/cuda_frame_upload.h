@@ -18,6 +18,10 @@
 
 namespace cudahistogram {
 
+// True when GStreamer's CUDA memory has a layout for `format`: one of
+// CUDAHISTOGRAM_CUDA_FORMATS (the grey formats are not).
+bool CudaMemoryHolds(GstVideoFormat format);
+
 class CudaFrameUpload {
  public:
   CudaFrameUpload() = default;

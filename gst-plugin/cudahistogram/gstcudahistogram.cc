@@ -351,6 +351,19 @@ bool StartUploading(GstCudaHistogram* self) {
   return true;
 }
 
+// upload=true on system-memory caps of a format CUDA memory cannot hold
+// (the grey ones): counted on the CPU backend instead, said once per negotiation.
+bool UploadsThisFormat(GstCudaHistogram* self) {
+  const GstVideoInfo& info = InfoOf(self);
+  if (cudahistogram::CudaMemoryHolds(GST_VIDEO_INFO_FORMAT(&info))) return true;
+  GST_ELEMENT_WARNING(self, STREAM, FORMAT,
+                      ("upload=true, but GStreamer's CUDA memory holds no %s frames: they are counted on the "
+                       "CPU backend",
+                       GST_VIDEO_INFO_NAME(&info)),
+                      ("CUDA memory formats: %s", CUDAHISTOGRAM_CUDA_FORMATS));
+  return false;
+}
+
 const char* WhereCounted(GstCudaHistogram* self) {
   if (Filter(self)->cuda_caps) return "in CUDA memory on the GPU";
   return StateOf(self)->uploading ? "in system memory, uploaded and counted on the GPU"
@@ -365,7 +378,7 @@ gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps*) {
   st->signalstats.Restart();  // never read the old frame with the new layout
   st->signalstats_warned = false;
   st->upload.Close();
-  st->uploading = !filter->cuda_caps && settings.upload;
+  st->uploading = !filter->cuda_caps && settings.upload && UploadsThisFormat(self);
   if (filter->cuda_caps && !cudahistogram::EnsureElementCuda(filter, filter->context, &st->cuda)) return FALSE;
   if (st->uploading && !StartUploading(self)) return FALSE;
   WarnOfOddWidthPacked422(self);

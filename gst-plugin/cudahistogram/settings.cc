@@ -158,8 +158,9 @@ void InstallSettingsProperties(GObjectClass* gobject_class) {
                            "cuda-device-id) and count them on the GPU, instead of on the CPU "
                            "backend. The same figures, without a cudaupload element and the "
                            "nvcodec plugin it loads. Needs a CUDA device: without one "
-                           "negotiation fails. Frames in CUDA memory are counted on the GPU "
-                           "either way",
+                           "negotiation fails. Grey formats, which CUDA memory does not hold, "
+                           "are counted on the CPU with a warning. Frames in CUDA memory are "
+                           "counted on the GPU either way",
                            FALSE, kMutableReady),
       [](Settings& s) -> bool& { return s.upload; });
 }
