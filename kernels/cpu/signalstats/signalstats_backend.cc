@@ -28,7 +28,9 @@
 namespace cudahist {
 namespace {
 
+using cpu_detail::ComponentWalk;
 using cpu_detail::LoadWord;
+using cpu_detail::WalkOf;
 using detail::ToutOutlierBytes;
 
 // Terms summed in 32 bits before they are added to a 64-bit total: 2048
@@ -49,27 +51,24 @@ constexpr uint32_t kQcRingRows = 5;
 
 // --- one component's rows, decoded -----------------------------------------
 
-struct RowSource;
-using DecodeFn = void (*)(const RowSource&, uint32_t, uint32_t, uint16_t*);
+using DecodeFn = void (*)(const ComponentWalk&, uint32_t, uint32_t, uint16_t*);
 
-// A component's rows in the counted region: the first counted sample of row
-// r is first + r * pitch, the next one stride bytes on.
+// A component's rows in the counted region (cpu_detail::WalkOf) and the
+// decoder of its layout, picked once per frame.
 struct RowSource {
-  const uint8_t* first = nullptr;
-  size_t pitch = 0;
-  size_t stride = 0;
-  uint32_t shift = 0, mask = 0;
+  ComponentWalk walk{};
   DecodeFn decode = nullptr;
 
-  void Decode(uint32_t r, uint32_t width, uint16_t* out) const { decode(*this, r, width, out); }
+  void Decode(uint32_t r, uint32_t width, uint16_t* out) const { decode(walk, r, width, out); }
 };
 
-// kStride 0: read from the source at run time.
+// Row r's first `width` samples as values. kStride 0: the stride is read
+// from the walk at run time.
 template <uint32_t kSampleSize, size_t kStride>
-void DecodeRow(const RowSource& s, uint32_t r, uint32_t width, uint16_t* __restrict out) {
-  const uint8_t* __restrict p = s.first + size_t(r) * s.pitch;
-  const size_t stride = kStride != 0 ? kStride : s.stride;
-  const uint32_t shift = s.shift, mask = s.mask;
+void DecodeRow(const ComponentWalk& w, uint32_t r, uint32_t width, uint16_t* __restrict out) {
+  const uint8_t* __restrict p = w.first + size_t(r) * w.pitch;
+  const size_t stride = kStride != 0 ? kStride : w.stride;
+  const uint32_t shift = w.shift, mask = w.mask;
   for (uint32_t x = 0; x < width; ++x) out[x] = uint16_t((LoadWord<kSampleSize>(p + x * stride) >> shift) & mask);
 }
 
@@ -83,18 +82,13 @@ DecodeFn PickDecoder(size_t stride) {
   return DecodeRow<kSampleSize, 0>;
 }
 
-RowSource SourceOf(const PlaneView& plane, const Roi& region) {
+RowSource SourceOf(const PlaneView& plane) {
   RowSource s;
-  s.first = static_cast<const uint8_t*>(plane.data) + size_t(region.y) * plane.pitch +
-            size_t(region.x) * plane.pixel_stride + plane.offset;
-  s.pitch = plane.pitch;
-  s.stride = plane.pixel_stride;
-  s.shift = plane.shift;
-  s.mask = uint32_t((1u << plane.depth) - 1);
+  s.walk = WalkOf(plane);
   switch (plane.sample_size) {
-    case 1: s.decode = PickDecoder<1>(s.stride); break;
-    case 2: s.decode = PickDecoder<2>(s.stride); break;
-    default: s.decode = PickDecoder<4>(s.stride); break;
+    case 1: s.decode = PickDecoder<1>(s.walk.stride); break;
+    case 2: s.decode = PickDecoder<2>(s.walk.stride); break;
+    default: s.decode = PickDecoder<4>(s.walk.stride); break;
   }
   return s;
 }
@@ -431,13 +425,13 @@ Status CpuSignalStats::Compute(const YuvPlanes& frame, const YuvPlanes* previous
   counts->chroma_samples = CountedSamples(frame.u);
   if (qc_counts != nullptr) StartQcCounts(frame, qc_counts);  // an empty region gets its header too
   if (counts->luma_samples == 0) return Status::Ok();
-  w.y = SourceOf(frame.y, w.luma);
-  w.u = SourceOf(frame.u, w.chroma);
-  w.v = SourceOf(frame.v, w.chroma);
+  w.y = SourceOf(frame.y);
+  w.u = SourceOf(frame.u);
+  w.v = SourceOf(frame.v);
   if (previous != nullptr) {
-    w.py = SourceOf(previous->y, w.luma);
-    w.pu = SourceOf(previous->u, w.chroma);
-    w.pv = SourceOf(previous->v, w.chroma);
+    w.py = SourceOf(previous->y);
+    w.pu = SourceOf(previous->u);
+    w.pv = SourceOf(previous->v);
   }
   FrameWalk(w, counts, qc_counts, &rows_, &flags_, &copies_).Run();
   return Status::Ok();
