@@ -95,7 +95,7 @@ class Scheduler {
       std::fprintf(stderr, "cudahist-qc: interrupted; unfinished reports were not kept\n");
       return progress_.failed() + 1;
     }
-    progress_.Summary(double(g_get_monotonic_time() - start) / 1e6);
+    progress_.Summary(double(g_get_monotonic_time() - start) / 1e6, jobs_);
     return progress_.failed();
   }
 

@@ -110,7 +110,7 @@ void Progress::Finished(const JobResult& r) {
   std::fflush(stdout);
 }
 
-void Progress::Summary(double seconds) {
+void Progress::Summary(double seconds, int jobs) {
   if (interactive_) {
     ClearBars();
     std::fprintf(stderr, "%zu written, %zu skipped, %zu failed; %llu frames in %.1f s (%s frames/s)%s\n", written_,
@@ -119,8 +119,8 @@ void Progress::Summary(double seconds) {
     return;
   }
   std::printf("{\"summary\":true,\"files\":%zu,\"written\":%zu,\"skipped\":%zu,\"failed\":%zu,\"frames\":%llu,"
-              "\"seconds\":%.3f,\"fps\":%s,\"audio\":\"%s\"}\n",
-              total_, written_, skipped_, failed_, frames_, seconds, Rate(frames_, seconds).c_str(),
+              "\"seconds\":%.3f,\"fps\":%s,\"jobs\":%d,\"audio\":\"%s\"}\n",
+              total_, written_, skipped_, failed_, frames_, seconds, Rate(frames_, seconds).c_str(), jobs,
               "not analysed: reports are video-only");
   std::fflush(stdout);
 }

@@ -20,7 +20,7 @@ class Progress {
   // A finished file: a line on the terminal, or its JSON line.
   void Finished(const JobResult& result);
   // The run's last word: totals as a sentence or as a JSON line.
-  void Summary(double seconds);
+  void Summary(double seconds, int jobs);
 
   size_t failed() const { return failed_; }
 

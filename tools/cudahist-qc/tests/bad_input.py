@@ -171,6 +171,14 @@ def main():
         del os.environ["XDG_DATA_DIRS"]
         check(p.returncode == 0 and summary.get("written") == 1 and summary.get("files") == 1,
               f"no MIME database: the video file by its extension, the text file left out ({summary})")
+
+        # Files at once: one per core on the CPU backend unless -j says otherwise.
+        cores = len(os.sched_getaffinity(0))
+        p, results, summary = run_qc(qc, ["--cpu", "--force", plain])
+        check(p.returncode == 0 and summary.get("jobs") == cores,
+              f"--cpu without -j runs one file per core, {cores} ({summary})")
+        p, results, summary = run_qc(qc, ["--cpu", "--force", "-j", "3", plain])
+        check(p.returncode == 0 and summary.get("jobs") == 3, f"-j 3 runs 3 files at once ({summary})")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if failures:
