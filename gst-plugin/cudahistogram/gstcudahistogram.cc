@@ -344,9 +344,11 @@ void WarnOfOddWidthPacked422(GstCudaHistogram* self) {
 bool StartUploading(GstCudaHistogram* self) {
   GstCudaFrameFilter* filter = Filter(self);
   State* st = StateOf(self);
-  if (!cudahistogram::EnsureFilterContext(filter, "upload=true")) return false;
+  if (!cudahistogram::EnsureFilterContext(filter, "upload=true") ||
+      !cudahistogram::EnsureElementCuda(filter, filter->context, &st->cuda)) {
+    return false;
+  }
   std::string error;
-  if (!cudahistogram::EnsureElementCuda(filter, filter->context, &st->cuda)) return false;
   if (!st->upload.Open(filter->context, filter->in_info, &error)) return cudahistogram::PostCudaError(filter, error);
   return true;
 }
@@ -391,8 +393,8 @@ gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps*) {
 const cudahistogram::ElementClassInit kElementClass = {
     "CUDA histogram",
     "Per-frame histograms of each colour component, computed where the frame lives (CUDA memory on the GPU, "
-    "system memory on the CPU, or on the GPU with upload=true); attached as GstCudaHistogramMeta and posted as \"cudahistogram\" element "
-    "messages. Pixels pass through unchanged",
+    "system memory on the CPU, or on the GPU with upload=true); attached as GstCudaHistogramMeta and posted "
+    "as \"cudahistogram\" element messages. Pixels pass through unchanged",
     CUDAHISTOGRAM_FRAME_CAPS, SetInfo, cudahistogram::InstallSettingsProperties};
 
 GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
