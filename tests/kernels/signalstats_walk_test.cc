@@ -236,5 +236,7 @@ TEST(QcRules, ByteArithmeticOutlierEqualsTheRuleOnEveryTriple) {
   }
   EXPECT_EQ(differ, 0u);
   EXPECT_GT(outliers, 0u);
-  EXPECT_EQ(cudahist::detail::ToutOutlierBytes(0x1F0, 0x100, 0x2F0), cudahist::detail::ToutOutlier(0x1F0, 0x100, 0x2F0));
+  // Deeper samples: only the low bytes count, in both forms.
+  EXPECT_EQ(cudahist::detail::ToutOutlierBytes(0x1F0, 0x100, 0x2F0) != 0,
+            cudahist::detail::ToutOutlier(0x1F0, 0x100, 0x2F0));
 }

@@ -166,8 +166,8 @@ void CountSatHue(const uint16_t* __restrict u, const uint16_t* __restrict v, uin
 }
 
 // 1 where the chroma sample's U or V lies outside [lo, hi].
-CUDAHIST_ROW_LOOP void ChromaOutOfRange(const uint16_t* __restrict u, const uint16_t* __restrict v, uint32_t n, uint32_t lo,
-                      uint32_t hi, uint8_t* __restrict out) {
+CUDAHIST_ROW_LOOP void ChromaOutOfRange(const uint16_t* __restrict u, const uint16_t* __restrict v, uint32_t n,
+                                        uint32_t lo, uint32_t hi, uint8_t* __restrict out) {
   for (uint32_t x = 0; x < n; ++x) out[x] = uint8_t((u[x] < lo) | (u[x] > hi) | (v[x] < lo) | (v[x] > hi));
 }
 
@@ -209,11 +209,14 @@ CUDAHIST_ROW_LOOP uint64_t CountTriples(const uint8_t* __restrict a, const uint8
 
 // TOUT's pixels of row t from rows t - 2 .. t + 2 (r[0] .. r[4]); the far
 // pair is tested only where FFmpeg reads it. `flags`: width bytes of scratch.
-CUDAHIST_ROW_LOOP uint64_t ToutOfRow(const uint16_t* __restrict r0, const uint16_t* __restrict r1, const uint16_t* __restrict r2,
-                   const uint16_t* __restrict r3, const uint16_t* __restrict r4, uint32_t width, bool use_far,
-                   uint8_t* __restrict flags) {
+CUDAHIST_ROW_LOOP uint64_t ToutOfRow(const uint16_t* __restrict r0, const uint16_t* __restrict r1,
+                                     const uint16_t* __restrict r2, const uint16_t* __restrict r3,
+                                     const uint16_t* __restrict r4, uint32_t width, bool use_far,
+                                     uint8_t* __restrict flags) {
   if (use_far) {
-    for (uint32_t x = 0; x < width; ++x) flags[x] = ToutOutlierBytes(r1[x], r2[x], r3[x]) & ToutOutlierBytes(r0[x], r2[x], r4[x]);
+    for (uint32_t x = 0; x < width; ++x) {
+      flags[x] = ToutOutlierBytes(r1[x], r2[x], r3[x]) & ToutOutlierBytes(r0[x], r2[x], r4[x]);
+    }
   } else {
     for (uint32_t x = 0; x < width; ++x) flags[x] = ToutOutlierBytes(r1[x], r2[x], r3[x]);
   }
@@ -355,8 +358,8 @@ class FrameWalk {
     // Without the far pair, rows t - 2 and t + 2 are not read (and may not exist).
     const uint16_t* far_above = use_far ? LumaRow(t - 2) : LumaRow(t);
     const uint16_t* far_below = use_far ? LumaRow(t + 2) : LumaRow(t);
-    qc_->tout += ToutOfRow(far_above, LumaRow(t - 1), LumaRow(t), LumaRow(t + 1), far_below, w_.luma.width,
-                           use_far, tout_flags_);
+    qc_->tout += ToutOfRow(far_above, LumaRow(t - 1), LumaRow(t), LumaRow(t + 1), far_below, w_.luma.width, use_far,
+                           tout_flags_);
   }
 
   // The rows' pairs that the last row leaves open: TOUT of the row before the
