@@ -86,17 +86,17 @@ GValueArray* SortFactories(GstElement*, GstPad*, GstCaps*, GValueArray* factorie
 struct LinkState {
   GstElement* first;     // the element the decoded video enters
   GstElement* analysis;  // cudahistogram, whose sink template says what it reads
-  bool gpu;
   bool linked = false;
 };
 
-// Whether the analysis reads frames of this format in the path's memory.
-bool AnalysisReads(const LinkState& state, const char* format) {
+// Whether the analysis reads frames of this format in the memory the decoder
+// gives them in (`features`: NVDEC's CUDA memory, or system memory).
+bool AnalysisReads(const LinkState& state, const char* format, const GstCapsFeatures* features) {
   GstPad* sink = gst_element_get_static_pad(state.analysis, "sink");
   GstCaps* readable = gst_pad_get_pad_template_caps(sink);
   gst_object_unref(sink);
   GstCaps* wanted = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, format, nullptr);
-  if (state.gpu) gst_caps_set_features(wanted, 0, gst_caps_features_new(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, nullptr));
+  if (features) gst_caps_set_features(wanted, 0, gst_caps_features_copy(features));
   const bool reads = gst_caps_can_intersect(wanted, readable);
   gst_caps_unref(wanted);
   gst_caps_unref(readable);
@@ -112,12 +112,14 @@ GstPadProbeReturn CheckDecodedFormat(GstPad* pad, GstPadProbeInfo* info, gpointe
   GstCaps* caps = nullptr;
   gst_event_parse_caps(event, &caps);
   const char* format = gst_structure_get_string(gst_caps_get_structure(caps, 0), "format");
-  if (!format || AnalysisReads(*state, format)) return GST_PAD_PROBE_OK;
+  const GstCapsFeatures* features = gst_caps_get_features(caps, 0);
+  if (!format || AnalysisReads(*state, format, features)) return GST_PAD_PROBE_OK;
+  const bool cuda = features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
   GstElement* decoder = gst_pad_get_parent_element(pad);
   GST_ELEMENT_ERROR(decoder, STREAM, FORMAT,
                     ("the video decodes to %s, which cudahistogram does not read%s (gst-inspect-1.0 "
                      "cudahistogram lists the formats it reads)",
-                     format, state->gpu ? " in CUDA memory" : ""),
+                     format, cuda ? " in CUDA memory" : ""),
                     (nullptr));
   if (decoder) gst_object_unref(decoder);
   return GST_PAD_PROBE_DROP;
@@ -313,7 +315,7 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   g_signal_connect_data(decodebin, "autoplug-sort", G_CALLBACK(SortFactories), sort,
                         [](gpointer data, GClosure*) { delete static_cast<SortChoice*>(data); },
                         GConnectFlags(0));
-  auto* link = new LinkState{decoded, analysis, target.gpu};
+  auto* link = new LinkState{decoded, analysis};
   g_signal_connect_data(decodebin, "pad-added", G_CALLBACK(OnPadAdded), link,
                         [](gpointer data, GClosure*) { delete static_cast<LinkState*>(data); },
                         GConnectFlags(0));
