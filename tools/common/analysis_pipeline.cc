@@ -89,16 +89,13 @@ struct LinkState {
   bool linked = false;
 };
 
-// Whether the analysis reads frames of this format in the memory the decoder
-// gives them in (`features`: NVDEC's CUDA memory, or system memory).
-bool AnalysisReads(const LinkState& state, const char* format, const GstCapsFeatures* features) {
+// Whether the analysis reads the decoded frames: their format in the memory
+// the decoder gives them in (NVDEC's CUDA memory, or system memory).
+bool AnalysisReads(const LinkState& state, GstCaps* decoded) {
   GstPad* sink = gst_element_get_static_pad(state.analysis, "sink");
   GstCaps* readable = gst_pad_get_pad_template_caps(sink);
   gst_object_unref(sink);
-  GstCaps* wanted = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, format, nullptr);
-  if (features) gst_caps_set_features(wanted, 0, gst_caps_features_copy(features));
-  const bool reads = gst_caps_can_intersect(wanted, readable);
-  gst_caps_unref(wanted);
+  const bool reads = gst_caps_can_intersect(decoded, readable);
   gst_caps_unref(readable);
   return reads;
 }
@@ -112,8 +109,8 @@ GstPadProbeReturn CheckDecodedFormat(GstPad* pad, GstPadProbeInfo* info, gpointe
   GstCaps* caps = nullptr;
   gst_event_parse_caps(event, &caps);
   const char* format = gst_structure_get_string(gst_caps_get_structure(caps, 0), "format");
+  if (!format || AnalysisReads(*state, caps)) return GST_PAD_PROBE_OK;
   const GstCapsFeatures* features = gst_caps_get_features(caps, 0);
-  if (!format || AnalysisReads(*state, format, features)) return GST_PAD_PROBE_OK;
   const bool cuda = features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
   GstElement* decoder = gst_pad_get_parent_element(pad);
   GST_ELEMENT_ERROR(decoder, STREAM, FORMAT,

@@ -233,8 +233,8 @@ void SumCopies(const uint32_t* __restrict copies, uint32_t n_copies, size_t stri
 
 // --- the walk -----------------------------------------------------------------
 
-// Where the walk's rows come from, and its scratch (carved out of the
-// backend's vectors, reused frame after frame).
+// Where the walk's rows come from, and what it needs to read them: the
+// regions, the chroma subsampling, the depth and the sat/hue table.
 struct Walk {
   RowSource y, u, v, py, pu, pv;  // p*: the previous frame's (unused without one)
   bool has_previous = false;
@@ -244,6 +244,8 @@ struct Walk {
   const uint32_t* table = nullptr;
 };
 
+// One frame's walk. Its scratch is carved out of the backend's vectors,
+// reused frame after frame.
 class FrameWalk {
  public:
   FrameWalk(const Walk& w, SignalStatsCounts* counts, QcCounts* qc, std::vector<uint16_t>* rows,
