@@ -176,9 +176,9 @@ std::string FileJob::WriteFrame(GstBuffer* buffer) {
   field_order_seen_ = field_order_seen_ || attributes.field_order_known;
   bool key = false;
   if (GST_BUFFER_PTS_IS_VALID(buffer) &&
-      ledger_.Take(GST_BUFFER_PTS(buffer), &attributes.pkt_size, &attributes.pkt_pos, &key))
+      ledger_.Take(GST_BUFFER_PTS(buffer), &attributes.pkt_size, &attributes.pkt_pos, &key, &attributes.pict_type))
     attributes.key_frame = key;
-  if (attributes.key_frame || ledger_.IntraOnly()) attributes.pict_type = 'I';
+  if (attributes.pict_type == '?' && (attributes.key_frame || ledger_.IntraOnly())) attributes.pict_type = 'I';
   ledger_.TimeBase(&attributes.time_base_num, &attributes.time_base_den);
   if (!writer_.Write(FrameElement(attributes, figures), &problem)) return problem;
   ++frames_written_;

@@ -5,6 +5,10 @@
 namespace qc {
 namespace {
 
+// The packets, and the caps whose codec_data their picture types need.
+constexpr GstPadProbeType kPacketProbe =
+    GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM);
+
 bool HasKlass(GstElement* element, const char* word) {
   GstElementFactory* factory = gst_element_get_factory(element);
   const gchar* klass = factory ? gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS) : nullptr;
@@ -130,7 +134,7 @@ void PacketLedger::OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointe
     GstPad* src = gst_element_get_static_pad(element, "src");
     if (!src) return;
     ledger->watching_ = true;
-    gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, OnPacket, self, nullptr);
+    gst_pad_add_probe(src, kPacketProbe, OnPacket, self, nullptr);
     gst_object_unref(src);
   }
 }
@@ -143,7 +147,7 @@ void PacketLedger::OnPadAdded(GstElement*, GstPad* pad, gpointer self) {
     std::lock_guard<std::mutex> lock(ledger->mutex_);
     ledger->intra_only_ = IsIntraOnlyCodec(caps);
   }
-  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, OnPacket, self, nullptr);
+  gst_pad_add_probe(pad, kPacketProbe, OnPacket, self, nullptr);
 }
 
 GstPadProbeReturn PacketLedger::OnRangeRead(GstPad*, GstPadProbeInfo* info, gpointer self) {
@@ -157,25 +161,36 @@ GstPadProbeReturn PacketLedger::OnRangeRead(GstPad*, GstPadProbeInfo* info, gpoi
 }
 
 GstPadProbeReturn PacketLedger::OnPacket(GstPad*, GstPadProbeInfo* info, gpointer self) {
+  PacketLedger* ledger = static_cast<PacketLedger*>(self);
+  if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
+    GstEvent* event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
+      GstCaps* caps = nullptr;
+      gst_event_parse_caps(event, &caps);
+      std::lock_guard<std::mutex> lock(ledger->mutex_);
+      ledger->picture_types_.SetCaps(caps);
+    }
+    return GST_PAD_PROBE_OK;
+  }
   GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
   if (!buffer || !GST_BUFFER_PTS_IS_VALID(buffer)) return GST_PAD_PROBE_OK;
-  PacketLedger* ledger = static_cast<PacketLedger*>(self);
   const int64_t size = int64_t(gst_buffer_get_size(buffer));
   std::lock_guard<std::mutex> lock(ledger->mutex_);
   const int64_t pos = ledger->last_read_size_ == size ? ledger->last_read_offset_ : -1;
   ledger->last_read_size_ = -1;
-  ledger->packets_[GST_BUFFER_PTS(buffer)] =
-      Packet{size, pos, !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT)};
+  ledger->packets_[GST_BUFFER_PTS(buffer)] = Packet{
+      size, pos, !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT), ledger->picture_types_.TypeOf(buffer)};
   return GST_PAD_PROBE_OK;
 }
 
-bool PacketLedger::Take(GstClockTime pts, int64_t* size, int64_t* pos, bool* key) {
+bool PacketLedger::Take(GstClockTime pts, int64_t* size, int64_t* pos, bool* key, char* picture_type) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto packet = packets_.find(pts);
   if (packet == packets_.end()) return false;
   *size = packet->second.size;
   *pos = packet->second.pos;
   *key = packet->second.key;
+  *picture_type = packet->second.picture_type;
   // Packets older than this frame that no frame took (dropped by the decoder) are forgotten.
   packets_.erase(packets_.begin(), std::next(packet));
   return true;

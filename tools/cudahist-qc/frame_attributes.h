@@ -1,6 +1,6 @@
 // What ffprobe prints as a video frame's attributes, found in GStreamer:
-// the demuxer's packets (size, position, key flag, matched to the decoded
-// frame by PTS), the decoded buffer (timestamps, interlace flags) and its caps
+// the demuxer's packets (size, position, key flag, picture type, matched to
+// the decoded frame by PTS), the decoded buffer (timestamps, interlace flags) and its caps
 // (size, aspect ratio, pixel format).
 #pragma once
 
@@ -11,6 +11,8 @@
 #include <map>
 #include <mutex>
 #include <string>
+
+#include "picture_types.h"
 
 namespace qc {
 
@@ -25,7 +27,7 @@ struct FrameAttributes {
   int width = 0, height = 0;
   std::string pix_fmt;                   // FFmpeg's name
   std::string sample_aspect_ratio;       // "1:1"
-  char pict_type = '?';                  // 'I' where known, else '?'
+  char pict_type = '?';                  // FFmpeg's letter where known, else '?'
   bool interlaced = false, top_field_first = false;
   bool field_order_known = false;  // a TFF flag on the buffer, or a field order in the caps
   int repeat_pict = 0;
@@ -50,8 +52,9 @@ class PacketLedger {
   void Watch(GstElement* pipeline);
 
   // The packet of the decoded frame with this PTS (the demuxer's running PTS),
-  // forgotten once taken. False when none was seen.
-  bool Take(GstClockTime pts, int64_t* size, int64_t* pos, bool* key);
+  // forgotten once taken: its size, position, key flag and picture type
+  // ('?' where its codec's parser does not tell). False when none was seen.
+  bool Take(GstClockTime pts, int64_t* size, int64_t* pos, bool* key, char* picture_type);
 
   // Whether packets are intra-only (FFV1, ProRes, DV, JPEG...): every frame's pict_type is I.
   bool IntraOnly() const;
@@ -62,6 +65,7 @@ class PacketLedger {
   struct Packet {
     int64_t size, pos;
     bool key;
+    char picture_type;
   };
   static void OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer self);
   static void OnPadAdded(GstElement* element, GstPad* pad, gpointer self);
@@ -71,6 +75,7 @@ class PacketLedger {
 
   mutable std::mutex mutex_;
   std::map<GstClockTime, Packet> packets_;
+  PictureTypes picture_types_;
   int64_t last_read_size_ = -1, last_read_offset_ = -1;
   bool watching_ = false;
   bool intra_only_ = false;

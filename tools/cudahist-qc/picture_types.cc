@@ -1,0 +1,160 @@
+#include "picture_types.h"
+
+#include <cstring>
+#include <initializer_list>
+
+namespace qc {
+namespace {
+
+// FFmpeg's letters (av_get_picture_type_char) for H.264's slice_type % 5:
+// P, B, I, SP, SI.
+constexpr char kH264Letters[] = {'P', 'B', 'I', 'p', 'i'};
+
+char H265Letter(guint8 slice_type) {
+  switch (slice_type) {
+    case GST_H265_B_SLICE: return 'B';
+    case GST_H265_P_SLICE: return 'P';
+    case GST_H265_I_SLICE: return 'I';
+    default: return '?';
+  }
+}
+
+// HEVC's coded pictures are NAL unit types 0 to 31 (VCL); 32 to 34 are VPS, SPS and PPS.
+bool IsH265Picture(guint8 type) { return type < 32; }
+bool IsH265ParameterSet(guint8 type) {
+  return type == GST_H265_NAL_VPS || type == GST_H265_NAL_SPS || type == GST_H265_NAL_PPS;
+}
+
+// The length size of hvcC's NAL units is in its 22nd byte, the arrays of
+// parameter sets follow its 23-byte header (ISO/IEC 14496-15, 8.3.3.1).
+constexpr gsize kHvcCHeaderBytes = 23;
+constexpr guint8 kHvcCArrayLengthBytes = 2;
+
+const GValue* CodecData(const GstStructure* s) {
+  const GValue* value = gst_structure_get_value(s, "codec_data");
+  return value && G_VALUE_HOLDS(value, GST_TYPE_BUFFER) ? value : nullptr;
+}
+
+}  // namespace
+
+PictureTypes::PictureTypes() = default;
+
+PictureTypes::~PictureTypes() {
+  if (h264_) gst_h264_nal_parser_free(h264_);
+  if (h265_) gst_h265_parser_free(h265_);
+}
+
+void PictureTypes::SetCaps(const GstCaps* caps) {
+  if (h264_) gst_h264_nal_parser_free(h264_);
+  if (h265_) gst_h265_parser_free(h265_);
+  h264_ = nullptr;
+  h265_ = nullptr;
+  codec_ = Codec::kOther;
+  nal_length_size_ = 0;
+  if (!caps || gst_caps_is_empty(caps)) return;
+  const GstStructure* s = gst_caps_get_structure(caps, 0);
+  const char* name = gst_structure_get_name(s);
+  if (std::strcmp(name, "video/x-h264") == 0) {
+    codec_ = Codec::kH264;
+    h264_ = gst_h264_nal_parser_new();
+  } else if (std::strcmp(name, "video/x-h265") == 0) {
+    codec_ = Codec::kH265;
+    h265_ = gst_h265_parser_new();
+  } else {
+    return;
+  }
+  // Byte-stream packets carry their parameter sets in band; avc and hvc1
+  // packets are length-prefixed, with the parameter sets in codec_data.
+  const char* format = gst_structure_get_string(s, "stream-format");
+  const GValue* codec_data = CodecData(s);
+  if (!codec_data || (format && std::strcmp(format, "byte-stream") == 0)) return;
+  GstMapInfo map;
+  GstBuffer* buffer = gst_value_get_buffer(codec_data);
+  if (!gst_buffer_map(buffer, &map, GST_MAP_READ)) return;
+  if (codec_ == Codec::kH264) ReadH264Config(map.data, map.size);
+  else ReadH265Config(map.data, map.size);
+  gst_buffer_unmap(buffer, &map);
+}
+
+void PictureTypes::ReadH264Config(const guint8* data, gsize size) {
+  GstH264DecoderConfigRecord* config = nullptr;
+  if (gst_h264_parser_parse_decoder_config_record(h264_, data, size, &config) != GST_H264_PARSER_OK) return;
+  nal_length_size_ = config->length_size_minus_one + 1;
+  for (GArray* sets : {config->sps, config->pps}) {
+    for (guint i = 0; i < sets->len; ++i) gst_h264_parser_parse_nal(h264_, &g_array_index(sets, GstH264NalUnit, i));
+  }
+  gst_h264_decoder_config_record_free(config);
+}
+
+void PictureTypes::ReadH265Config(const guint8* data, gsize size) {
+  if (size < kHvcCHeaderBytes) return;
+  nal_length_size_ = (data[21] & 3) + 1;
+  const guint arrays = data[22];
+  gsize offset = kHvcCHeaderBytes;
+  for (guint a = 0; a < arrays && offset + 3 <= size; ++a) {
+    const guint units = GST_READ_UINT16_BE(data + offset + 1);  // after the array's NAL type byte
+    offset += 3;
+    for (guint u = 0; u < units; ++u) {
+      GstH265NalUnit nalu;
+      if (gst_h265_parser_identify_nalu_hevc(h265_, data, guint(offset), size, kHvcCArrayLengthBytes, &nalu) !=
+          GST_H265_PARSER_OK)
+        return;
+      if (IsH265ParameterSet(nalu.type)) gst_h265_parser_parse_nal(h265_, &nalu);
+      offset = nalu.offset + nalu.size;
+    }
+  }
+}
+
+char PictureTypes::TypeOf(GstBuffer* packet) {
+  if (codec_ == Codec::kOther) return '?';
+  GstMapInfo map;
+  if (!gst_buffer_map(packet, &map, GST_MAP_READ)) return '?';
+  char type = '?';
+  switch (codec_) {
+    case Codec::kH264: type = H264Type(map.data, map.size); break;
+    case Codec::kH265: type = H265Type(map.data, map.size); break;
+    case Codec::kOther: break;
+  }
+  gst_buffer_unmap(packet, &map);
+  return type;
+}
+
+char PictureTypes::H264Type(const guint8* data, gsize size) {
+  GstH264NalUnit nalu;
+  for (guint offset = 0; offset < size; offset = nalu.offset + nalu.size) {
+    const GstH264ParserResult found =
+        nal_length_size_ ? gst_h264_parser_identify_nalu_avc(h264_, data, offset, size, nal_length_size_, &nalu)
+                         : gst_h264_parser_identify_nalu(h264_, data, offset, size, &nalu);
+    if (found != GST_H264_PARSER_OK && found != GST_H264_PARSER_NO_NAL_END) return '?';
+    if (nalu.type == GST_H264_NAL_SPS || nalu.type == GST_H264_NAL_PPS) {
+      gst_h264_parser_parse_nal(h264_, &nalu);
+    } else if (nalu.type == GST_H264_NAL_SLICE || nalu.type == GST_H264_NAL_SLICE_IDR) {
+      GstH264SliceHdr slice;
+      if (gst_h264_parser_parse_slice_hdr(h264_, &nalu, &slice, FALSE, FALSE) == GST_H264_PARSER_OK &&
+          slice.first_mb_in_slice == 0)
+        return kH264Letters[slice.type % 5];
+    }
+  }
+  return '?';
+}
+
+char PictureTypes::H265Type(const guint8* data, gsize size) {
+  GstH265NalUnit nalu;
+  for (guint offset = 0; offset < size; offset = nalu.offset + nalu.size) {
+    const GstH265ParserResult found =
+        nal_length_size_ ? gst_h265_parser_identify_nalu_hevc(h265_, data, offset, size, nal_length_size_, &nalu)
+                         : gst_h265_parser_identify_nalu(h265_, data, offset, size, &nalu);
+    if (found != GST_H265_PARSER_OK && found != GST_H265_PARSER_NO_NAL_END) return '?';
+    if (IsH265ParameterSet(nalu.type)) {
+      gst_h265_parser_parse_nal(h265_, &nalu);
+    } else if (IsH265Picture(nalu.type)) {
+      GstH265SliceHdr slice;
+      if (gst_h265_parser_parse_slice_hdr(h265_, &nalu, &slice) == GST_H265_PARSER_OK &&
+          slice.first_slice_segment_in_pic_flag)
+        return H265Letter(slice.type);
+    }
+  }
+  return '?';
+}
+
+}  // namespace qc
