@@ -178,7 +178,8 @@ std::string FileJob::WriteFrame(GstBuffer* buffer) {
   if (GST_BUFFER_PTS_IS_VALID(buffer) &&
       ledger_.Take(GST_BUFFER_PTS(buffer), &attributes.pkt_size, &attributes.pkt_pos, &key, &attributes.pict_type))
     attributes.key_frame = key;
-  if (attributes.pict_type == '?' && (attributes.key_frame || ledger_.IntraOnly())) attributes.pict_type = 'I';
+  else if (attributes.key_frame)
+    attributes.pict_type = 'I';  // no packet seen: the decoder's key flag
   ledger_.TimeBase(&attributes.time_base_num, &attributes.time_base_den);
   if (!writer_.Write(FrameElement(attributes, figures), &problem)) return problem;
   ++frames_written_;

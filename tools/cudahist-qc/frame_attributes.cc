@@ -168,7 +168,7 @@ GstPadProbeReturn PacketLedger::OnPacket(GstPad*, GstPadProbeInfo* info, gpointe
       GstCaps* caps = nullptr;
       gst_event_parse_caps(event, &caps);
       std::lock_guard<std::mutex> lock(ledger->mutex_);
-      ledger->picture_types_.SetCaps(caps);
+      ledger->coded_pictures_.SetCaps(caps);
     }
     return GST_PAD_PROBE_OK;
   }
@@ -178,8 +178,10 @@ GstPadProbeReturn PacketLedger::OnPacket(GstPad*, GstPadProbeInfo* info, gpointe
   std::lock_guard<std::mutex> lock(ledger->mutex_);
   const int64_t pos = ledger->last_read_size_ == size ? ledger->last_read_offset_ : -1;
   ledger->last_read_size_ = -1;
-  ledger->packets_[GST_BUFFER_PTS(buffer)] = Packet{
-      size, pos, !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT), ledger->picture_types_.TypeOf(buffer)};
+  const CodedPicture picture = ledger->coded_pictures_.Read(buffer);
+  const bool key = picture.known ? picture.key : !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT);
+  const char type = picture.known ? picture.type : (ledger->intra_only_ || key) ? 'I' : '?';
+  ledger->packets_[GST_BUFFER_PTS(buffer)] = Packet{size, pos, key, type};
   return GST_PAD_PROBE_OK;
 }
 
@@ -194,11 +196,6 @@ bool PacketLedger::Take(GstClockTime pts, int64_t* size, int64_t* pos, bool* key
   // Packets older than this frame that no frame took (dropped by the decoder) are forgotten.
   packets_.erase(packets_.begin(), std::next(packet));
   return true;
-}
-
-bool PacketLedger::IntraOnly() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return intra_only_;
 }
 
 void PacketLedger::TimeBase(int* num, int* den) const {

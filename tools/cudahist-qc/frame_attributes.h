@@ -1,6 +1,6 @@
 // What ffprobe prints as a video frame's attributes, found in GStreamer:
-// the demuxer's packets (size, position, key flag, picture type, matched to
-// the decoded frame by PTS), the decoded buffer (timestamps, interlace flags) and its caps
+// the demuxer's packets (size, position, key frame and picture type, matched
+// to the decoded frame by PTS), the decoded buffer (timestamps, interlace flags) and its caps
 // (size, aspect ratio, pixel format).
 #pragma once
 
@@ -12,7 +12,7 @@
 #include <mutex>
 #include <string>
 
-#include "picture_types.h"
+#include "coded_pictures.h"
 
 namespace qc {
 
@@ -52,12 +52,12 @@ class PacketLedger {
   void Watch(GstElement* pipeline);
 
   // The packet of the decoded frame with this PTS (the demuxer's running PTS),
-  // forgotten once taken: its size, position, key flag and picture type
-  // ('?' where its codec's parser does not tell). False when none was seen.
+  // forgotten once taken: its size, position, whether it is a key frame (as
+  // FFmpeg's decoder says for H.264 and HEVC, else the demuxer's flag) and
+  // its picture type ('?' where neither the codec's parser nor the
+  // intra-only list tells). False when none was seen.
   bool Take(GstClockTime pts, int64_t* size, int64_t* pos, bool* key, char* picture_type);
 
-  // Whether packets are intra-only (FFV1, ProRes, DV, JPEG...): every frame's pict_type is I.
-  bool IntraOnly() const;
   // The container's time base when it is fixed by the format (Matroska: 1/1000).
   void TimeBase(int* num, int* den) const;
 
@@ -75,10 +75,10 @@ class PacketLedger {
 
   mutable std::mutex mutex_;
   std::map<GstClockTime, Packet> packets_;
-  PictureTypes picture_types_;
+  CodedPictures coded_pictures_;
   int64_t last_read_size_ = -1, last_read_offset_ = -1;
   bool watching_ = false;
-  bool intra_only_ = false;
+  bool intra_only_ = false;  // FFV1, ProRes, DV, JPEG...: every picture is I
   int time_base_num_ = 0, time_base_den_ = 0;
 };
 

@@ -1,4 +1,4 @@
-#include "picture_types.h"
+#include "coded_pictures.h"
 
 #include <cstring>
 #include <initializer_list>
@@ -19,8 +19,11 @@ char H265Letter(guint8 slice_type) {
   }
 }
 
-// HEVC's coded pictures are NAL unit types 0 to 31 (VCL); 32 to 34 are VPS, SPS and PPS.
+// HEVC's coded pictures are NAL unit types 0 to 31 (VCL), its random access
+// points (BLA, IDR, CRA and the reserved IRAP types) 16 to 23; 32 to 34 are
+// VPS, SPS and PPS.
 bool IsH265Picture(guint8 type) { return type < 32; }
+bool IsH265Irap(guint8 type) { return type >= 16 && type <= 23; }
 bool IsH265ParameterSet(guint8 type) {
   return type == GST_H265_NAL_VPS || type == GST_H265_NAL_SPS || type == GST_H265_NAL_PPS;
 }
@@ -37,14 +40,14 @@ const GValue* CodecData(const GstStructure* s) {
 
 }  // namespace
 
-PictureTypes::PictureTypes() = default;
+CodedPictures::CodedPictures() = default;
 
-PictureTypes::~PictureTypes() {
+CodedPictures::~CodedPictures() {
   if (h264_) gst_h264_nal_parser_free(h264_);
   if (h265_) gst_h265_parser_free(h265_);
 }
 
-void PictureTypes::SetCaps(const GstCaps* caps) {
+void CodedPictures::SetCaps(const GstCaps* caps) {
   if (h264_) gst_h264_nal_parser_free(h264_);
   if (h265_) gst_h265_parser_free(h265_);
   h264_ = nullptr;
@@ -76,7 +79,7 @@ void PictureTypes::SetCaps(const GstCaps* caps) {
   gst_buffer_unmap(buffer, &map);
 }
 
-void PictureTypes::ReadH264Config(const guint8* data, gsize size) {
+void CodedPictures::ReadH264Config(const guint8* data, gsize size) {
   GstH264DecoderConfigRecord* config = nullptr;
   if (gst_h264_parser_parse_decoder_config_record(h264_, data, size, &config) != GST_H264_PARSER_OK) return;
   nal_length_size_ = config->length_size_minus_one + 1;
@@ -86,7 +89,7 @@ void PictureTypes::ReadH264Config(const guint8* data, gsize size) {
   gst_h264_decoder_config_record_free(config);
 }
 
-void PictureTypes::ReadH265Config(const guint8* data, gsize size) {
+void CodedPictures::ReadH265Config(const guint8* data, gsize size) {
   if (size < kHvcCHeaderBytes) return;
   nal_length_size_ = (data[21] & 3) + 1;
   const guint arrays = data[22];
@@ -105,56 +108,52 @@ void PictureTypes::ReadH265Config(const guint8* data, gsize size) {
   }
 }
 
-char PictureTypes::TypeOf(GstBuffer* packet) {
-  if (codec_ == Codec::kOther) return '?';
+CodedPicture CodedPictures::Read(GstBuffer* packet) {
+  if (codec_ == Codec::kOther) return CodedPicture();
   GstMapInfo map;
-  if (!gst_buffer_map(packet, &map, GST_MAP_READ)) return '?';
-  char type = '?';
-  switch (codec_) {
-    case Codec::kH264: type = H264Type(map.data, map.size); break;
-    case Codec::kH265: type = H265Type(map.data, map.size); break;
-    case Codec::kOther: break;
-  }
+  if (!gst_buffer_map(packet, &map, GST_MAP_READ)) return CodedPicture();
+  const CodedPicture picture =
+      codec_ == Codec::kH264 ? ReadH264(map.data, map.size) : ReadH265(map.data, map.size);
   gst_buffer_unmap(packet, &map);
-  return type;
+  return picture;
 }
 
-char PictureTypes::H264Type(const guint8* data, gsize size) {
+CodedPicture CodedPictures::ReadH264(const guint8* data, gsize size) {
   GstH264NalUnit nalu;
   for (guint offset = 0; offset < size; offset = nalu.offset + nalu.size) {
     const GstH264ParserResult found =
         nal_length_size_ ? gst_h264_parser_identify_nalu_avc(h264_, data, offset, size, nal_length_size_, &nalu)
                          : gst_h264_parser_identify_nalu(h264_, data, offset, size, &nalu);
-    if (found != GST_H264_PARSER_OK && found != GST_H264_PARSER_NO_NAL_END) return '?';
+    if (found != GST_H264_PARSER_OK && found != GST_H264_PARSER_NO_NAL_END) break;
     if (nalu.type == GST_H264_NAL_SPS || nalu.type == GST_H264_NAL_PPS) {
       gst_h264_parser_parse_nal(h264_, &nalu);
     } else if (nalu.type == GST_H264_NAL_SLICE || nalu.type == GST_H264_NAL_SLICE_IDR) {
       GstH264SliceHdr slice;
       if (gst_h264_parser_parse_slice_hdr(h264_, &nalu, &slice, FALSE, FALSE) == GST_H264_PARSER_OK &&
           slice.first_mb_in_slice == 0)
-        return kH264Letters[slice.type % 5];
+        return CodedPicture{true, kH264Letters[slice.type % 5], nalu.type == GST_H264_NAL_SLICE_IDR};
     }
   }
-  return '?';
+  return CodedPicture();
 }
 
-char PictureTypes::H265Type(const guint8* data, gsize size) {
+CodedPicture CodedPictures::ReadH265(const guint8* data, gsize size) {
   GstH265NalUnit nalu;
   for (guint offset = 0; offset < size; offset = nalu.offset + nalu.size) {
     const GstH265ParserResult found =
         nal_length_size_ ? gst_h265_parser_identify_nalu_hevc(h265_, data, offset, size, nal_length_size_, &nalu)
                          : gst_h265_parser_identify_nalu(h265_, data, offset, size, &nalu);
-    if (found != GST_H265_PARSER_OK && found != GST_H265_PARSER_NO_NAL_END) return '?';
+    if (found != GST_H265_PARSER_OK && found != GST_H265_PARSER_NO_NAL_END) break;
     if (IsH265ParameterSet(nalu.type)) {
       gst_h265_parser_parse_nal(h265_, &nalu);
     } else if (IsH265Picture(nalu.type)) {
       GstH265SliceHdr slice;
       if (gst_h265_parser_parse_slice_hdr(h265_, &nalu, &slice) == GST_H265_PARSER_OK &&
           slice.first_slice_segment_in_pic_flag)
-        return H265Letter(slice.type);
+        return CodedPicture{true, H265Letter(slice.type), IsH265Irap(nalu.type)};
     }
   }
-  return '?';
+  return CodedPicture();
 }
 
 }  // namespace qc

@@ -1,0 +1,55 @@
+// What FFmpeg's decoder says of a frame's coded picture, as ffprobe prints
+// it in pict_type and key_frame, read from the compressed packet with
+// GStreamer's codec parsers (gst-codecparsers): GStreamer's decoders do not
+// say whether a frame was coded P or B, and some demuxers (tsdemux) mark no
+// packet as a delta unit.
+//
+// FFmpeg's H.264 and HEVC decoders take a frame's type from the slice that
+// starts the picture (first_mb_in_slice 0, first_slice_segment_in_pic_flag),
+// and call it a key frame when that picture is IDR (H.264) or IRAP (HEVC).
+// Other codecs are left to the demuxer's flags and the intra-only list.
+#pragma once
+
+#include <gst/codecparsers/gsth264parser.h>
+#include <gst/codecparsers/gsth265parser.h>
+#include <gst/gst.h>
+
+namespace qc {
+
+struct CodedPicture {
+  bool known = false;  // a picture of a codec read here starts in the packet
+  char type = '?';     // FFmpeg's letter: 'I', 'P', 'B', and 'i', 'p' for H.264's switching slices
+  bool key = false;    // IDR (H.264) or IRAP (HEVC)
+};
+
+class CodedPictures {
+ public:
+  CodedPictures();
+  ~CodedPictures();
+  CodedPictures(const CodedPictures&) = delete;
+  CodedPictures& operator=(const CodedPictures&) = delete;
+
+  // The stream's caps (from the demuxer or parser): the codec, the packets'
+  // framing (length-prefixed or start codes) and the parameter sets of
+  // codec_data.
+  void SetCaps(const GstCaps* caps);
+
+  // The picture that starts in `packet`; not known where the codec is
+  // neither H.264 nor HEVC, or no picture starts there.
+  CodedPicture Read(GstBuffer* packet);
+
+ private:
+  enum class Codec { kOther, kH264, kH265 };
+
+  void ReadH264Config(const guint8* data, gsize size);
+  void ReadH265Config(const guint8* data, gsize size);
+  CodedPicture ReadH264(const guint8* data, gsize size);
+  CodedPicture ReadH265(const guint8* data, gsize size);
+
+  Codec codec_ = Codec::kOther;
+  guint8 nal_length_size_ = 0;  // 0: start codes (byte-stream)
+  GstH264NalParser* h264_ = nullptr;
+  GstH265Parser* h265_ = nullptr;
+};
+
+}  // namespace qc
