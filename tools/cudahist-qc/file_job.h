@@ -45,6 +45,9 @@ class FileJob {
   void Start();
   // Done fraction from the last frame's time and the input's duration (0 when unknown).
   double Progress() const;
+  // Frames written to the report so far, and the seconds since Start.
+  guint64 frames_written() const { return frames_written_; }
+  double SecondsRunning() const { return double(g_get_monotonic_time() - started_us_) / 1e6; }
   const JobResult& result() const { return result_; }
   // The decoder decodebin chose so far ("" before it chose), for the progress bars.
   std::string decoder() const;

@@ -23,6 +23,27 @@ std::string OneDecimal(double value) {
 
 std::string Rate(guint64 frames, double seconds) { return OneDecimal(seconds > 0 ? double(frames) / seconds : 0.0); }
 
+// The overall bar's estimate is shown once this much of the run is done: before,
+// the first files' start dominates it.
+constexpr double kEstimateAfterFraction = 0.02;
+constexpr double kEstimateAfterSeconds = 2.0;
+
+// "45 s", "3 min 20 s", "2 h 05 min".
+std::string Duration(double seconds) {
+  const long s = long(seconds + 0.5);
+  char text[32];
+  if (s < 60) std::snprintf(text, sizeof text, "%ld s", s);
+  else if (s < 3600) std::snprintf(text, sizeof text, "%ld min %02ld s", s / 60, s % 60);
+  else std::snprintf(text, sizeof text, "%ld h %02ld min", s / 3600, s / 60 % 60);
+  return text;
+}
+
+// The time the rest of the run should take at its rate so far, or "" while too little is done to tell.
+std::string TimeLeft(double fraction, double elapsed) {
+  if (fraction < kEstimateAfterFraction || elapsed < kEstimateAfterSeconds || fraction >= 1.0) return "";
+  return ", about " + Duration(elapsed * (1.0 - fraction) / fraction) + " left";
+}
+
 const char* StatusName(JobResult::Status status) {
   switch (status) {
     case JobResult::Status::kWritten: return "written";
@@ -47,7 +68,8 @@ std::string JsonString(const std::string& text) {
   return json + "\"";
 }
 
-Progress::Progress(bool interactive, size_t total) : interactive_(interactive), total_(total) {}
+Progress::Progress(bool interactive, size_t total)
+    : interactive_(interactive), total_(total), started_us_(g_get_monotonic_time()) {}
 
 void Progress::ClearBars() {
   for (; bar_lines_ > 0; --bar_lines_) std::fputs("\033[1A\033[2K", stderr);
@@ -58,17 +80,24 @@ void Progress::Draw(const std::vector<const FileJob*>& running) {
   if (!interactive_) return;
   ClearBars();
   double overall = double(done_);
+  unsigned long long frames = frames_;
   for (const FileJob* job : running) {
     const std::string decoder = job->decoder();
+    const guint64 written = job->frames_written();
     gchar* name = g_path_get_basename(job->result().input.c_str());
-    std::fprintf(stderr, "%s %3d%%  %s  (%s)\n", Bar(job->Progress()).c_str(), int(job->Progress() * 100), name,
-                 decoder.empty() ? "starting" : decoder.c_str());
+    std::fprintf(stderr, "%s %3d%%  %s  %llu frames, %s/s  (%s)\n", Bar(job->Progress()).c_str(),
+                 int(job->Progress() * 100), name, (unsigned long long)written,
+                 Rate(written, job->SecondsRunning()).c_str(), decoder.empty() ? "starting" : decoder.c_str());
     g_free(name);
     overall += job->Progress();
+    frames += written;
     ++bar_lines_;
   }
-  std::fprintf(stderr, "%s %3d%%  %zu of %zu files, %llu frames\n", Bar(total_ ? overall / total_ : 1).c_str(),
-               int(total_ ? 100 * overall / total_ : 100), done_, total_, frames_);
+  const double fraction = total_ ? overall / total_ : 1.0;
+  const double elapsed = double(g_get_monotonic_time() - started_us_) / 1e6;
+  std::fprintf(stderr, "%s %3d%%  %zu of %zu files, %llu frames, %s frames/s%s\n", Bar(fraction).c_str(),
+               int(100 * fraction), done_, total_, frames, Rate(frames, elapsed).c_str(),
+               TimeLeft(fraction, elapsed).c_str());
   ++bar_lines_;
   std::fflush(stderr);
 }

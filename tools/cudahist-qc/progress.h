@@ -1,7 +1,10 @@
-// What a run shows: on a terminal, a bar per running file and one overall,
-// redrawn in place on stderr, with a line per finished file above them;
-// otherwise one JSON object per file on stdout and a last one summing up.
+// What a run shows: on a terminal, a bar per running file (frames, rate) and
+// one overall (files, frames, rate, time left), redrawn in place on stderr,
+// with a line per finished file above them; otherwise one JSON object per
+// file on stdout and a last one summing up.
 #pragma once
+
+#include <glib.h>
 
 #include <string>
 #include <vector>
@@ -31,6 +34,7 @@ class Progress {
   size_t total_, done_ = 0, written_ = 0, skipped_ = 0, failed_ = 0, with_audio_ = 0;
   unsigned long long frames_ = 0;
   int bar_lines_ = 0;
+  gint64 started_us_;
 };
 
 // A JSON string literal of `text` (UTF-8 kept, control characters escaped).
