@@ -6,7 +6,8 @@
 #include <gst/video/video.h>
 
 // The formats GStreamer 1.22's CUDA producers (cudaupload, the NVDEC
-// decoders) offer in CUDA memory; system memory adds the grey formats.
+// decoders) offer in CUDA memory; system memory adds the grey formats and
+// 10-bit 4:4:4 (ProRes 4444 and FFV1's yuv444p10 decode to it).
 #define CUDAHISTOGRAM_CUDA_FORMATS                                                               \
   "{ I420, YV12, NV12, NV21, P010_10LE, P016_LE, I420_10LE, Y444, Y444_16LE, BGRA, RGBA, RGBx, " \
   "BGRx, ARGB, ABGR, RGB, BGR, BGR10A2_LE, RGB10A2_LE, Y42B, I422_10LE, I422_12LE, YUY2, UYVY, " \
@@ -14,7 +15,7 @@
 #define CUDAHISTOGRAM_SYSTEM_FORMATS                                                             \
   "{ I420, YV12, NV12, NV21, P010_10LE, P016_LE, I420_10LE, Y444, Y444_16LE, BGRA, RGBA, RGBx, " \
   "BGRx, ARGB, ABGR, RGB, BGR, BGR10A2_LE, RGB10A2_LE, Y42B, I422_10LE, I422_12LE, YUY2, UYVY, " \
-  "RGBP, BGRP, GBR, GBRA, GRAY8, GRAY16_LE }"
+  "RGBP, BGRP, GBR, GBRA, GRAY8, GRAY16_LE, Y444_10LE }"
 #define CUDAHISTOGRAM_FRAME_CAPS                                                                        \
   GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, CUDAHISTOGRAM_CUDA_FORMATS) \
   "; " GST_VIDEO_CAPS_MAKE(CUDAHISTOGRAM_SYSTEM_FORMATS)

@@ -354,7 +354,8 @@ bool StartUploading(GstCudaHistogram* self) {
 }
 
 // upload=true on system-memory caps of a format CUDA memory cannot hold
-// (the grey ones): counted on the CPU backend instead, said once per negotiation.
+// (the grey ones, Y444_10LE): counted on the CPU backend instead, said once
+// per negotiation.
 bool UploadsThisFormat(GstCudaHistogram* self) {
   const GstVideoInfo& info = InfoOf(self);
   if (cudahistogram::CudaMemoryHolds(GST_VIDEO_INFO_FORMAT(&info))) return true;

@@ -109,6 +109,7 @@ const GstVideoFormat kSystemFormats[] = {
     GST_VIDEO_FORMAT_I422_12LE,  GST_VIDEO_FORMAT_YUY2,       GST_VIDEO_FORMAT_UYVY,
     GST_VIDEO_FORMAT_RGBP,       GST_VIDEO_FORMAT_BGRP,       GST_VIDEO_FORMAT_GBR,
     GST_VIDEO_FORMAT_GBRA,       GST_VIDEO_FORMAT_GRAY8,      GST_VIDEO_FORMAT_GRAY16_LE,
+    GST_VIDEO_FORMAT_Y444_10LE,
 };
 
 class EveryFormat : public ::testing::TestWithParam<std::tuple<GstVideoFormat, SizeCase>> {};

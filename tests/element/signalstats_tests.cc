@@ -210,7 +210,7 @@ INSTANTIATE_TEST_SUITE_P(
                                          GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
                                          GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY,
                                          GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I420_10LE,
-                                         GST_VIDEO_FORMAT_I422_10LE),
+                                         GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_Y444_10LE),
                        ::testing::Values(SizeCase{33, 17}, SizeCase{1, 1}, SizeCase{5, 3})),
     FormatAndSizeName);
 
@@ -867,10 +867,11 @@ TEST(GpuUpload, HistogramsOfOtherFormatsEqualTheReference) {
   }
 }
 
-// CUDA memory holds no grey frames: upload=true counts them on the CPU
-// backend and says so once. No GPU is needed for that, here or in CI.
-TEST(Upload, GreyFormatsAreCountedOnTheCpuWithAWarning) {
-  for (GstVideoFormat format : {GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE}) {
+// CUDA memory holds no grey and no 10-bit 4:4:4 frames: upload=true counts
+// them on the CPU backend and says so once. No GPU is needed for that, here
+// or in CI.
+TEST(Upload, FormatsCudaMemoryHoldsNotAreCountedOnTheCpuWithAWarning) {
+  for (GstVideoFormat format : {GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_Y444_10LE}) {
     const std::vector<std::string> warnings = ExpectUploadHistograms(format);
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_NE(warnings[0].find(std::string("GStreamer's CUDA memory holds no ") + gst_video_format_to_string(format) +

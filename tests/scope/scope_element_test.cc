@@ -196,7 +196,7 @@ TEST(ScopePictures, FlatFrameLightsOneRowInEveryColumnOfAWaveform) {
     int height;  // one row per bin: 2^depth rows
   };
   for (const Case& c : {Case{GST_VIDEO_FORMAT_GRAY8, 77, 256}, Case{GST_VIDEO_FORMAT_NV12, 200, 256},
-                        Case{GST_VIDEO_FORMAT_P010_10LE, 700, 1024}}) {
+                        Case{GST_VIDEO_FORMAT_P010_10LE, 700, 1024}, Case{GST_VIDEO_FORMAT_Y444_10LE, 700, 1024}}) {
     const GstVideoInfo info = VideoInfo(c.format, 50, 20);
     SCOPED_TRACE(CapsString(info));
     for (const char* scale : {"linear", "logarithmic"}) {

@@ -87,7 +87,49 @@ struct LinkState {
   GstElement* first;     // the element the decoded video enters
   GstElement* analysis;  // cudahistogram, whose sink template says what it reads
   bool linked = false;
+  std::string refused;  // the format of a video stream that could not be linked
 };
+
+// Raw formats the element does not read that GStreamer repacks into one it
+// does without changing a sample: videoconvert with nearest chroma (no
+// resampling of 4:2:2 chroma) and no dither gives exactly the planes
+// FFmpeg's decoder gives (v210: its yuv422p10le).
+struct Repack {
+  const char* from;
+  const char* to;
+};
+constexpr Repack kRepacks[] = {{"v210", "I422_10LE"}};
+
+const Repack* RepackOf(GstCaps* caps) {
+  if (!caps || gst_caps_is_empty(caps)) return nullptr;
+  const char* format = gst_structure_get_string(gst_caps_get_structure(caps, 0), "format");
+  for (const Repack& repack : kRepacks)
+    if (format && std::strcmp(format, repack.from) == 0) return &repack;
+  return nullptr;
+}
+
+// videoconvert ! capsfilter, added to the pipeline before `next` and started;
+// the pad to link the stream to, or null.
+GstPad* AddRepacker(GstElement* next, const Repack& repack) {
+  GstElement* convert = gst_element_factory_make("videoconvert", nullptr);
+  GstElement* filter = gst_element_factory_make("capsfilter", nullptr);
+  if (!convert || !filter) {
+    for (GstElement* e : {convert, filter})
+      if (e) gst_object_unref(gst_object_ref_sink(e));
+    return nullptr;
+  }
+  gst_util_set_object_arg(G_OBJECT(convert), "chroma-resampler", "nearest");
+  gst_util_set_object_arg(G_OBJECT(convert), "dither", "none");
+  GstCaps* caps = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, repack.to, nullptr);
+  g_object_set(filter, "caps", caps, nullptr);
+  gst_caps_unref(caps);
+  GstBin* bin = GST_BIN(GST_ELEMENT_PARENT(next));
+  gst_bin_add_many(bin, convert, filter, nullptr);
+  gst_element_link_many(convert, filter, next, nullptr);
+  gst_element_sync_state_with_parent(filter);
+  gst_element_sync_state_with_parent(convert);
+  return gst_element_get_static_pad(convert, "sink");
+}
 
 // Whether the analysis reads the decoded frames: their format in the memory
 // the decoder gives them in (NVDEC's CUDA memory, or system memory).
@@ -129,18 +171,35 @@ void OnPadAdded(GstElement*, GstPad* pad, gpointer data) {
   if (!caps) caps = gst_pad_query_caps(pad, nullptr);
   const bool video = caps && !gst_caps_is_empty(caps) &&
                      g_str_has_prefix(gst_structure_get_name(gst_caps_get_structure(caps, 0)), "video/");
+  const Repack* repack = video ? RepackOf(caps) : nullptr;
+  const char* format = video ? gst_structure_get_string(gst_caps_get_structure(caps, 0), "format") : nullptr;
+  const std::string format_name = format ? format : "";
   if (caps) gst_caps_unref(caps);
   if (!video) return;
-  GstPad* sink = gst_element_get_static_pad(state->first, "sink");
-  state->linked = gst_pad_link(pad, sink) == GST_PAD_LINK_OK;
-  gst_object_unref(sink);
-  if (state->linked)
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, CheckDecodedFormat, state, nullptr);
+  GstPad* sink = repack ? AddRepacker(state->first, *repack) : gst_element_get_static_pad(state->first, "sink");
+  state->linked = sink && gst_pad_link(pad, sink) == GST_PAD_LINK_OK;
+  if (sink) gst_object_unref(sink);
+  if (!state->linked) {
+    state->refused = format_name;
+    return;
+  }
+  // A repacked stream's format is the repacker's to check.
+  if (!repack) gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, CheckDecodedFormat, state, nullptr);
 }
 
-// Every stream has been exposed: none of them video is an error of the input.
+// Every stream has been exposed: none linked is an error of the input, or of
+// a raw format the element does not read.
 void OnNoMorePads(GstElement* decodebin, gpointer data) {
-  if (static_cast<LinkState*>(data)->linked) return;
+  const LinkState* state = static_cast<LinkState*>(data);
+  if (state->linked) return;
+  if (!state->refused.empty()) {
+    GST_ELEMENT_ERROR(decodebin, STREAM, FORMAT,
+                      ("the video is %s, which cudahistogram does not read (gst-inspect-1.0 cudahistogram lists "
+                       "the formats it reads)",
+                       state->refused.c_str()),
+                      ("the video pad could not be linked"));
+    return;
+  }
   GST_ELEMENT_ERROR(decodebin, STREAM, WRONG_TYPE, ("the input has no video stream"),
                     ("no decoded video pad was exposed"));
 }
@@ -312,7 +371,7 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   g_signal_connect_data(decodebin, "autoplug-sort", G_CALLBACK(SortFactories), sort,
                         [](gpointer data, GClosure*) { delete static_cast<SortChoice*>(data); },
                         GConnectFlags(0));
-  auto* link = new LinkState{decoded, analysis};
+  auto* link = new LinkState{decoded, analysis, false, ""};
   g_signal_connect_data(decodebin, "pad-added", G_CALLBACK(OnPadAdded), link,
                         [](gpointer data, GClosure*) { delete static_cast<LinkState*>(data); },
                         GConnectFlags(0));

@@ -14,7 +14,9 @@
 // decoded by GStreamer's CPU decoders and the element copies it into CUDA
 // memory itself (upload=true), so nvcodec is loaded only where NVDEC decodes.
 // Without a GPU no NVDEC decoder is used and the element counts system memory
-// on its CPU backend. A decoded format the element does not read is an error naming it.
+// on its CPU backend. Raw v210 (uncompressed 10-bit 4:2:2) is repacked to
+// I422_10LE on the way (videoconvert, sample for sample). A decoded format
+// the element does not read is an error naming it.
 // On the GPU all the pipelines of the process share one CUDA context per
 // device (a context of its own per pipeline costs GPU memory by the GiB).
 #pragma once

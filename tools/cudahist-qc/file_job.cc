@@ -122,6 +122,7 @@ void FileJob::OnDemuxerDone(GstElement*, gpointer self) { static_cast<FileJob*>(
 
 std::string FileJob::Explain(const std::string& pipeline_error) const {
   if (demuxer_done_ && !demuxer_has_video_) return "no video stream in the file";
+  if (figures_missing_ && !analysis_warning_.empty()) return "no QC figures: " + analysis_warning_;
   if (!missing_decoder_.empty())
     return "unsupported codec: GStreamer has no " + missing_decoder_ + " here (a plugin package may add it)";
   return pipeline_error;
@@ -171,7 +172,11 @@ GstPadProbeReturn FileJob::OnAnalysisOutput(GstPad* pad, GstPadProbeInfo* info, 
 std::string FileJob::WriteFrame(GstBuffer* buffer) {
   cudahist_tools::FrameFigures figures;
   std::string problem = cudahist_tools::ReadFrameFigures(buffer, &figures);
-  if (!problem.empty()) return problem;
+  if (!problem.empty()) {
+    figures_missing_ = true;
+    return problem;
+  }
+  if (result_.decoder.empty()) result_.decoder = "none (raw video)";  // no decoder was plugged before the first frame
   FrameAttributes attributes = AttributesOfBuffer(buffer, info_, segment_);
   field_order_seen_ = field_order_seen_ || attributes.field_order_known;
   bool key = false;
@@ -207,6 +212,12 @@ gboolean FileJob::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
     gchar* description = gst_missing_plugin_message_get_description(message);
     if (description && job->missing_decoder_.empty()) job->missing_decoder_ = description;
     g_free(description);
+  } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_WARNING &&
+             GST_MESSAGE_SRC(message) == GST_OBJECT(job->parts_.analysis)) {
+    GError* error = nullptr;
+    gst_message_parse_warning(message, &error, nullptr);
+    if (error && job->analysis_warning_.empty()) job->analysis_warning_ = error->message;
+    g_clear_error(&error);
   } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
     job->Fail(job->Explain(cudahist_tools::ErrorText(message)));
   } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS) {
@@ -242,7 +253,12 @@ void FileJob::Succeed() {
   {
     std::lock_guard<std::mutex> lock(mutex_);  // the streaming thread wrote the frames
     written = writer_.Finish(&problem);
-    if (have_info_) result_.warning = LayoutWarning(info_, field_order_seen_, result_.decoder);
+    if (have_info_) {
+      std::string warning = LayoutWarning(info_, field_order_seen_, result_.decoder);
+      const std::string depth = DepthWarning(ledger_.CodedCaps(), info_);
+      if (!depth.empty()) warning += (warning.empty() ? "" : "; ") + depth;
+      result_.warning = warning;
+    }
   }
   if (!written) return Fail(problem);
   finished_ = true;

@@ -84,6 +84,10 @@ class FileJob {
   bool finished_ = false;
   std::atomic<GstClockTime> last_frame_end_{0};
   std::string missing_decoder_;  // what decodebin found no decoder for
+  // The element's word on what it does not count (a format signalstats does
+  // not read), which explains frames that arrive without figures.
+  std::string analysis_warning_;
+  std::atomic<bool> figures_missing_{false};
 
   // Set in the streaming threads: what the demuxer exposed.
   std::atomic<bool> demuxer_done_{false}, demuxer_has_video_{false};

@@ -104,6 +104,20 @@ std::string LayoutWarning(const GstVideoInfo& info, bool field_order_seen, const
   return warning;
 }
 
+std::string DepthWarning(const std::string& coded, const GstVideoInfo& decoded) {
+  GstCaps* caps = gst_caps_from_string(coded.c_str());
+  if (!caps) return "";
+  const GstStructure* s = gst_caps_is_empty(caps) ? nullptr : gst_caps_get_structure(caps, 0);
+  const char* variant = s && gst_structure_has_name(s, "video/x-prores") ? gst_structure_get_string(s, "variant")
+                                                                          : nullptr;
+  const bool prores_4444 = variant && g_str_has_prefix(variant, "4444");
+  gst_caps_unref(caps);
+  const guint depth = GST_VIDEO_INFO_COMP_DEPTH(&decoded, 0);
+  if (!prores_4444 || depth >= 12) return "";
+  return "ProRes 4444 decoded to " + std::to_string(depth) +
+         " bits: FFmpeg decodes it to 12, so every figure differs from qcli's";
+}
+
 void PacketLedger::Watch(GstElement* pipeline) {
   g_signal_connect(pipeline, "deep-element-added", G_CALLBACK(OnElementAdded), this);
 }
@@ -167,8 +181,11 @@ GstPadProbeReturn PacketLedger::OnPacket(GstPad*, GstPadProbeInfo* info, gpointe
     if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
       GstCaps* caps = nullptr;
       gst_event_parse_caps(event, &caps);
+      gchar* text = gst_caps_to_string(caps);
       std::lock_guard<std::mutex> lock(ledger->mutex_);
       ledger->coded_pictures_.SetCaps(caps);
+      ledger->coded_caps_ = text ? text : "";
+      g_free(text);
     }
     return GST_PAD_PROBE_OK;
   }
@@ -196,6 +213,11 @@ bool PacketLedger::Take(GstClockTime pts, int64_t* size, int64_t* pos, bool* key
   // Packets older than this frame that no frame took (dropped by the decoder) are forgotten.
   packets_.erase(packets_.begin(), std::next(packet));
   return true;
+}
+
+std::string PacketLedger::CodedCaps() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return coded_caps_;
 }
 
 void PacketLedger::TimeBase(int* num, int* den) const {

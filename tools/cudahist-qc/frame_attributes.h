@@ -60,6 +60,8 @@ class PacketLedger {
 
   // The container's time base when it is fixed by the format (Matroska: 1/1000).
   void TimeBase(int* num, int* den) const;
+  // The video stream's caps as the demuxer gave them ("" before), as text.
+  std::string CodedCaps() const;
 
  private:
   struct Packet {
@@ -76,6 +78,7 @@ class PacketLedger {
   mutable std::mutex mutex_;
   std::map<GstClockTime, Packet> packets_;
   CodedPictures coded_pictures_;
+  std::string coded_caps_;
   int64_t last_read_size_ = -1, last_read_offset_ = -1;
   bool watching_ = false;
   bool intra_only_ = false;  // FFV1, ProRes, DV, JPEG...: every picture is I
@@ -90,6 +93,12 @@ class PacketLedger {
 // and an interlaced stream whose field order GStreamer was not told is
 // reported with top_field_first 0.
 std::string LayoutWarning(const GstVideoInfo& info, bool field_order_seen, const std::string& decoder);
+
+// What a report of `coded` video decoded to `decoded` cannot carry as qcli's
+// would because the decoder gives fewer bits than FFmpeg's ("" when
+// nothing): FFmpeg decodes ProRes 4444 to 12 bits, GStreamer's avdec_prores
+// to 10, so every figure is of other samples.
+std::string DepthWarning(const std::string& coded, const GstVideoInfo& decoded);
 
 // Attributes of a decoded buffer with its caps, before the packet's are added
 // (key_frame is the decoder's until the packet's flag replaces it; pict_type is left '?').

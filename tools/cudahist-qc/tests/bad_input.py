@@ -78,25 +78,30 @@ def main():
         i = avc.find(b"V_MPEG4/ISO/AVC")
         check(i >= 0, "the Matroska codec ID V_MPEG4/ISO/AVC is found to patch")
         open(unsupported, "wb").write(avc[:i] + b"V_MPEG4/ISO/QQQ" + avc[i + 15:])
-        unread_format = os.path.join(clips, "four four four ten.mkv")
-        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "5", "-pix_fmt", "yuv444p10le",
+        unread_format = os.path.join(clips, "gbr ten.mkv")
+        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "5", "-pix_fmt", "gbrp10le",
                "-c:v", "ffv1", unread_format)
+        twelve_bit = os.path.join(clips, "four two two twelve.mkv")
+        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "5", "-pix_fmt", "yuv422p12le",
+               "-c:v", "ffv1", twelve_bit)
 
         # One run over all of them: the good file gets its report, each other one its error.
-        p, results, summary = run_qc(qc, [good, audio, truncated, unsupported, unread_format])
+        p, results, summary = run_qc(qc, [good, audio, truncated, unsupported, unread_format, twelve_bit])
         print(p.stdout + p.stderr)
         check(p.returncode == 1, f"exit status 1 when some files fail (got {p.returncode})")
         check(results.get(good, {}).get("status") == "written", "the good file is written")
         check(os.path.exists(good + ".qctools.xml.gz"), "the good file's report exists")
         for path, words in ((audio, "no video stream"), (truncated, "truncated"),
                             (unsupported, "unsupported codec"),
-                            (unread_format, "decodes to Y444_10LE, which cudahistogram does not read")):
+                            (unread_format, "decodes to GBR_10LE, which cudahistogram does not read"),
+                            (twelve_bit, "no QC figures: signalstats=true and cropdetect=true and field-psnr=true, "
+                                         "but I422_12LE has 12-bit samples; signalstats reads 8 to 10 bits")):
             r = results.get(path, {})
             check(r.get("status") == "failed" and words in r.get("error", ""),
                   f"{os.path.basename(path)}: failed with '{words}' ({r.get('error')})")
             check(path in p.stderr, f"{os.path.basename(path)}: its error on stderr names the file")
             check(not os.path.exists(path + ".qctools.xml.gz"), f"{os.path.basename(path)}: no report left")
-        check(summary.get("failed") == 4 and summary.get("written") == 1, f"the summary counts them ({summary})")
+        check(summary.get("failed") == 5 and summary.get("written") == 1, f"the summary counts them ({summary})")
         check(not leftovers(work), "no temporary report left behind")
 
         # What GStreamer does not carry as FFmpeg does is said, not hidden: interlaced 4:2:0 of 242
@@ -111,6 +116,17 @@ def main():
         # (The field-order part depends on the decoder's version: 1.22's avdec_ffv1 gives none.)
         check("V figures may differ" in warning, f"its report's limits are a warning in the JSON line ({warning})")
         check("warning" in p.stderr and woven in p.stderr, "and on stderr, naming the file")
+
+        # ProRes 4444: FFmpeg decodes it to 12 bits, GStreamer's avdec_prores to 10: said in a warning.
+        prores = os.path.join(work, "prores 4444.mov")
+        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "3", "-c:v", "prores_ks",
+               "-profile:v", "4444", "-pix_fmt", "yuv444p10le", prores)
+        p, results, _ = run_qc(qc, [prores])
+        warning = results.get(prores, {}).get("warning", "")
+        check(p.returncode == 0 and results.get(prores, {}).get("status") == "written",
+              f"a ProRes 4444 file: written ({p.returncode})")
+        check("ProRes 4444 decoded to 10 bits: FFmpeg decodes it to 12" in warning,
+              f"its figures' difference from qcli's is a warning ({warning})")
 
         # An existing report is left alone, and replaced with --force.
         report = good + ".qctools.xml.gz"

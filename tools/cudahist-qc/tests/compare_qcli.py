@@ -73,6 +73,9 @@ def clips():
         "h264 420.ts": ["-f", "lavfi", "-i", SRC] + n + h264,
 
         "ffv1 422p10.mkv": ["-f", "lavfi", "-i", SRC] + n + ffv1 + ["-pix_fmt", "yuv422p10le"],
+        "ffv1 444p10.mkv": ["-f", "lavfi", "-i", SRC] + n + ffv1 + ["-pix_fmt", "yuv444p10le"],
+        # Uncompressed 10-bit 4:2:2, the archives' other master format.
+        "v210.mov": ["-f", "lavfi", "-i", SRC] + n + ["-c:v", "v210"],
         # Each frame's two fields come from two different pictures.
         "fields differ.mkv": ["-f", "lavfi", "-i", f"testsrc2=size={W}x{H}:rate=50",
                               "-vf", "tinterlace=mode=interleave_top,setfield=prog"] + n + ffv1 +
