@@ -7,7 +7,7 @@
 //   ! cudahistogram name=analysis signalstats=true [cropdetect=true field-psnr=true]
 //       GPU: upload=true cuda-device-id=N
 //       messages (attach-meta=false) or the meta (post-messages=false)
-//   ! fakesink sync=<live>
+//   ! fakesink sync=<live> enable-last-sample=false
 //
 // Decoders: on the GPU path nvcodec's NVDEC decoders of the chosen device are
 // tried first (the element counts their CUDA memory); everything else is
