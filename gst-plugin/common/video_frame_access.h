@@ -14,6 +14,11 @@ gsize PlaneRowBytes(const GstVideoInfo& info, guint plane);
 // Rows of `plane` in a frame of `info`'s height.
 guint PlaneRows(const GstVideoInfo& info, guint plane);
 
+// Copies each plane's rows whole (PlaneRowBytes), so that the last sample
+// pair of packed 4:2:2 of odd width keeps its V, which
+// gst_video_frame_copy drops. Both frames in system memory, of one info.
+void CopyWholeRows(const GstVideoFrame& from, GstVideoFrame* to);
+
 // True when the buffer's (first) memory is GstCudaMemory: the GPU path.
 bool IsCudaFrame(GstBuffer* buffer);
 

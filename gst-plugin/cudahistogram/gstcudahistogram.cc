@@ -429,7 +429,7 @@ GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   if (settings.post_messages) Accumulate(self, buf, settings, counts, figures, qc);
   // After the meta: while held the buffer is no longer writable.
   if (with_signalstats) {
-    st->signalstats.KeepAsPrevious(counted);
+    st->signalstats.KeepAsPrevious(counted, InfoOf(self));
   } else {
     st->signalstats.Restart();  // cropdetect or field-psnr alone hold no previous frame
   }

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "common/video_frame_access.h"
+
 namespace cudahistogram {
 namespace {
 
@@ -26,6 +28,9 @@ const uint32_t* FineCounts(const cudahist::SignalStatsCounts& counts, const char
     default: return counts.v;  // SignalStatsReads admits Y, U and V only
   }
 }
+
+// Frames of the previous frame's copies: the one held and the one being made.
+constexpr guint kPreviousCopies = 2;
 
 // The context of the CUDA memory `buffer` lives in, or null for system memory.
 GstCudaContext* MemoryContext(GstBuffer* buffer) {
@@ -69,16 +74,57 @@ void ReserveThePreviousFrame(GstQuery* allocation) {
 
 SignalStatsFrame::SignalStatsFrame() = default;
 
-SignalStatsFrame::~SignalStatsFrame() { Restart(); }
+SignalStatsFrame::~SignalStatsFrame() {
+  Restart();
+  if (copies_) gst_buffer_pool_set_active(copies_, FALSE);
+  gst_clear_object(&copies_);
+}
 
 void SignalStatsFrame::Restart() { gst_clear_buffer(&previous_); }
 
-void SignalStatsFrame::KeepAsPrevious(GstBuffer* buffer) {
+void SignalStatsFrame::KeepAsPrevious(GstBuffer* buffer, const GstVideoInfo& info) {
   if (buffer != previous_) {
+    const bool shared = MemoryContext(buffer) == nullptr && !gst_buffer_is_all_memory_writable(buffer);
+    GstBuffer* copy = shared ? CopyOfFrame(buffer, info) : nullptr;
     Restart();
-    previous_ = gst_buffer_ref(buffer);
+    previous_ = copy ? copy : gst_buffer_ref(buffer);
   }
   previous_layout_ = yuv_plan_.layout;
+}
+
+bool SignalStatsFrame::EnsureCopies(const GstVideoInfo& info) {
+  if (copies_ && gst_video_info_is_equal(&copies_info_, &info)) return true;
+  if (copies_) gst_buffer_pool_set_active(copies_, FALSE);
+  gst_clear_object(&copies_);
+  GstBufferPool* pool = gst_video_buffer_pool_new();
+  GstStructure* config = gst_buffer_pool_get_config(pool);
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  gst_buffer_pool_config_set_params(config, caps, guint(GST_VIDEO_INFO_SIZE(&info)), kPreviousCopies, 0);
+  gst_caps_unref(caps);
+  if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE)) {
+    gst_object_unref(pool);
+    return false;
+  }
+  copies_ = pool;
+  copies_info_ = info;
+  return true;
+}
+
+GstBuffer* SignalStatsFrame::CopyOfFrame(GstBuffer* buffer, const GstVideoInfo& info) {
+  GstBuffer* copy = nullptr;
+  if (!EnsureCopies(info) || gst_buffer_pool_acquire_buffer(copies_, &copy, nullptr) != GST_FLOW_OK) return nullptr;
+  GstVideoFrame from, to;
+  bool copied = false;
+  if (gst_video_frame_map(&from, &info, buffer, GST_MAP_READ)) {
+    if (gst_video_frame_map(&to, &copies_info_, copy, GST_MAP_WRITE)) {
+      CopyWholeRows(from, &to);
+      copied = true;
+      gst_video_frame_unmap(&to);
+    }
+    gst_video_frame_unmap(&from);
+  }
+  if (!copied) gst_clear_buffer(&copy);
+  return copy;
 }
 
 // The element's plan with Y, U and V for components: the same region and

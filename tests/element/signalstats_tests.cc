@@ -9,6 +9,7 @@
 #include <gst/video/video.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -313,6 +314,60 @@ TEST(SignalStats, FirstFrameDifIsZeroThenAgainstThePreviousPushedFrame) {
   EXPECT_EQ(again.meta_figures.y_dif, 0.0);
   EXPECT_EQ(again.meta_figures.u_dif, 0.0);
   EXPECT_EQ(again.meta_figures.v_dif, 0.0);
+}
+
+// A producer that still references the frames it pushes (gst-libav's
+// decoders do) hands on buffers that are not writable: the meta needs a
+// writable copy sharing the frame's memory. Held as the previous frame, that
+// copy would make the producer's pool throw each frame away when it comes
+// back (its memory shared) and allocate a new one. The element keeps a copy
+// of its own instead: the pool gets its frames back, and DIF is still
+// against the previous frame.
+TEST(SignalStats, FramesOfAProducerThatKeepsThemGoBackToItsPool) {
+  SeededHarness t("signalstats=true", VideoInfo(GST_VIDEO_FORMAT_YUY2, 33, 17), 3);
+  DrawFramesWithDistinctDifs(&t);
+  GstBufferPool* pool = gst_video_buffer_pool_new();
+  GstStructure* config = gst_buffer_pool_get_config(pool);
+  GstCaps* caps = gst_video_info_to_caps(&t.info);
+  gst_buffer_pool_config_set_params(config, caps, guint(GST_VIDEO_INFO_SIZE(&t.info)), 2, 2);
+  gst_caps_unref(caps);
+  ASSERT_TRUE(gst_buffer_pool_set_config(pool, config));
+  ASSERT_TRUE(gst_buffer_pool_set_active(pool, TRUE));
+  static const GQuark seen = g_quark_from_static_string("cudahistogram-test-seen");
+  int new_frames = 0;
+  constexpr int kPushes = 6;
+  for (int i = 0; i < kPushes; ++i) {
+    SCOPED_TRACE("push " + std::to_string(i));
+    GstBuffer* frame = nullptr;
+    ASSERT_EQ(gst_buffer_pool_acquire_buffer(pool, &frame, nullptr), GST_FLOW_OK);
+    if (!gst_mini_object_get_qdata(GST_MINI_OBJECT(frame), seen)) {
+      ++new_frames;
+      gst_mini_object_set_qdata(GST_MINI_OBJECT(frame), seen, GINT_TO_POINTER(1), nullptr);
+    }
+    GstBuffer* source = t.f[i % 3];
+    GstMapInfo in, out;
+    ASSERT_TRUE(gst_buffer_map(source, &in, GST_MAP_READ));
+    ASSERT_TRUE(gst_buffer_map(frame, &out, GST_MAP_WRITE));
+    std::memcpy(out.data, in.data, std::min(in.size, out.size));
+    gst_buffer_unmap(frame, &out);
+    gst_buffer_unmap(source, &in);
+    GST_BUFFER_PTS(frame) = i * kFrame;
+    GST_BUFFER_DURATION(frame) = kFrame;
+    GstBuffer* producers = gst_buffer_ref(frame);  // still referenced while pushed
+    ASSERT_EQ(gst_harness_push(t.hx.h(), frame), GST_FLOW_OK) << PopErrorText(t.hx.bus());
+    GstBuffer* pulled = gst_harness_pull(t.hx.h());
+    ASSERT_NE(pulled, nullptr);
+    const GstCudaHistogramMeta* meta = gst_buffer_get_cuda_histogram_meta(pulled);
+    ASSERT_NE(meta, nullptr);
+    const Figures want = ExpectedSignalStats(t.info, source, i == 0 ? nullptr : t.f[(i - 1) % 3], FrameRoi());
+    ExpectMetaFigures(gst_cuda_histogram_meta_get_signalstats(meta), want);
+    gst_buffer_unref(pulled);
+    gst_buffer_unref(producers);  // back to the pool
+    while (GstMessage* m = gst_bus_pop(t.hx.bus())) gst_message_unref(m);
+  }
+  EXPECT_EQ(new_frames, 2) << "the pool allocated new frames: the ones it got back had their memory shared";
+  gst_buffer_pool_set_active(pool, FALSE);
+  gst_object_unref(pool);
 }
 
 TEST(SignalStats, FlushRestartsDif) {

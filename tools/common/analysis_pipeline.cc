@@ -343,10 +343,8 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
     // no nvcodec plugin loaded (its start costs about 2 s) for CPU-decoded files.
     g_object_set(analysis, "upload", TRUE, "cuda-device-id", target.cuda_device_id, nullptr);
   }
-  // The sink keeps no last frame: held, it would share its memory with the
-  // decoder's frame when that goes back to the decoder's pool, which then
-  // throws it away and allocates another (gst-libav hands its frames on
-  // still referenced, so the element's meta needs a copy sharing them).
+  // The sink keeps no last frame: nothing reads it, and held it keeps a
+  // decoder's frame out of the decoder's pool one frame longer.
   g_object_set(sink, "sync", gboolean(target.live), "enable-last-sample", FALSE, nullptr);
   g_object_set(decoded, "max-size-buffers", kDecodedFramesAhead, "max-size-bytes", 0, "max-size-time", guint64(0),
                nullptr);
