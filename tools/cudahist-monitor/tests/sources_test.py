@@ -26,9 +26,11 @@ try:
 
     once = make_file(os.path.join(work, "once.mp4"), frames=30)
     looped = make_file(os.path.join(work, "looped.mp4"), frames=30)
-    # Two resolutions one after the other in one transport stream.
-    big = make_file(os.path.join(work, "big.ts"), frames=30, mux="mpegtsmux")
-    small = make_file(os.path.join(work, "small.ts"), frames=30, width=160, height=90, mux="mpegtsmux")
+    # Two resolutions one after the other in one transport stream, 4 s each:
+    # the rate window below holds at most one renegotiation and one loop
+    # (each a short pause of the file's own pipeline under load).
+    big = make_file(os.path.join(work, "big.ts"), frames=60, mux="mpegtsmux")
+    small = make_file(os.path.join(work, "small.ts"), frames=60, width=160, height=90, mux="mpegtsmux")
     resized = os.path.join(work, "resized.ts")
     with open(resized, "wb") as out:
         for part in (big, small):
