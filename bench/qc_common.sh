@@ -12,6 +12,10 @@
 #                        cudahist-qc's source, filesrc ! decodebin (video only,
 #                        as uridecodebin makes it), with DECODER ranked first,
 #                        into the gst-launch elements that follow
+#   qc_decode_together DECODER CLIP...
+#                        decoding alone of every CLIP in one process, as
+#                        cudahist-qc -j N runs them: one gst-launch, a branch
+#                        per CLIP into fakesink
 
 qc_parse_args() {
   local build
@@ -47,4 +51,13 @@ qc_decode() {
   shift 2
   GST_PLUGIN_FEATURE_RANK="$chosen:MAX" gst-launch-1.0 -q filesrc location="$clip" ! \
     decodebin caps='video/x-raw(ANY)' expose-all-streams=false ! "$@"
+}
+
+qc_decode_together() {
+  local chosen=$1 branches=() f
+  shift
+  for f in "$@"; do
+    branches+=(filesrc location="$f" ! decodebin caps='video/x-raw(ANY)' expose-all-streams=false ! fakesink sync=false)
+  done
+  GST_PLUGIN_FEATURE_RANK="$chosen:MAX" gst-launch-1.0 -q "${branches[@]}"
 }

@@ -3,7 +3,9 @@
 # is measured by: FFmpeg running qcli's graph (ffprobe, the way QCTools' reports
 # are made today) and decoding alone with the decoder cudahist-qc used
 # (gst-launch-1.0 ... ! fakesink: the ceiling). Each for 1 file, and for 8 at
-# once (cudahist-qc -j 8 in one process; 8 ffprobe and 8 gst-launch processes).
+# once: cudahist-qc -j 8 and decoding alone each in one process (eight
+# decoding processes would each pay the start of GStreamer, nvcodec and CUDA,
+# which cudahist-qc pays once), and 8 ffprobe processes.
 #
 #   bench/qc_speed.sh [--cpu] [--build DIR | --qc EXE] CLIP...
 #     --cpu        cudahist-qc --cpu (CPU decoders, the element's CPU backend)
@@ -42,8 +44,7 @@ for clip in "${clips[@]}"; do
     set -- "${links[@]:0:$files}"
     t0=$(now)
     # Decoding alone: NVDEC's output stays on the GPU.
-    for f in "$@"; do qc_decode "$f" "$decoder" fakesink sync=false >/dev/null & done
-    wait
+    qc_decode_together "$decoder" "$@" >/dev/null
     t1=$(now)
     "$qc" "${cpu[@]}" --force -j "$files" -o "$work/reports" "$@" >/dev/null
     t2=$(now)

@@ -110,12 +110,13 @@ if [ ! -s "$es" ]; then
     video/x-h264,stream-format=byte-stream ! filesink location="$es"
 fi
 
-# GStreamer plugins the project's recipes use beyond the bundle's set
-# (scope.sh: compositor, and Motion JPEG in AVI for its file output). They
-# go through the bundle as an ELF folder, so that the libraries they need
-# are carried too, then join its plugins. stage_extra_plugins DIR, then
+# GStreamer plugins the project's recipes and tests use beyond the bundle's
+# set (scope.sh: compositor, and Motion JPEG in AVI for its file output;
+# cudahist-qc's comparison: the MPEG-TS demuxer). They go through the bundle
+# as an ELF folder, so that the libraries they need are carried too, then
+# join its plugins. stage_extra_plugins DIR, then
 # join_extra_plugins DIR BUNDLE, in the runtime whose plugins they are.
-extra_plugins="compositor avi"
+extra_plugins="compositor avi mpegtsdemux"
 stage_extra_plugins() {
   local dir=$1 arch plugdir p
   arch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)

@@ -33,7 +33,7 @@ bool CudaMemoryHolds(GstVideoFormat format) {
 
 bool CudaFrameUpload::Open(GstCudaContext* context, const GstVideoInfo& info, std::string* error) {
   Close();
-  GstBufferPool* pool = gst_cuda_buffer_pool_new(context);
+  GstBufferPool* pool = NewCudaFramePool(context);
   GstStructure* config = gst_buffer_pool_get_config(pool);
   GstCaps* caps = CudaCapsOf(info);
   gst_buffer_pool_config_set_params(config, caps, guint(GST_VIDEO_INFO_SIZE(&info)), kMinUploadFrames, 0);

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
 
 #include <string>
 
@@ -31,6 +33,15 @@ class ScopedContext {
 
 constexpr char kContextPushFailed[] =
     "could not make the CUDA context current (gst_cuda_context_push failed)";
+
+// A pool of CUDA frames in `context`. gst-cuda's pool allocates through the
+// CUDA allocator that gst_cuda_memory_init_once() registers; nvcodec's plugin
+// registers it when it loads, but a pipeline without nvcodec elements (a CPU
+// decoder and upload=true) has no one else to do it.
+inline GstBufferPool* NewCudaFramePool(GstCudaContext* context) {
+  gst_cuda_memory_init_once();
+  return gst_cuda_buffer_pool_new(context);
+}
 
 // True on cudaSuccess; otherwise `error` = "<what>: <error name>: <error string>".
 inline bool CudaOk(cudaError_t result, const char* what, std::string* error) {

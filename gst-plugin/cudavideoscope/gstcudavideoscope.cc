@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/cuda_element_stream.h"
+#include "common/cuda_support.h"
 #include "common/video_frame_access.h"
 #include "cudahist/scope_render.h"
 #include "cudahist/scopes.h"
@@ -241,7 +242,7 @@ gboolean DecideAllocation(GstBaseTransform* trans, GstQuery* query) {
       gst_clear_object(&pool);
     }
   }
-  if (!pool) pool = gst_cuda_buffer_pool_new(context);
+  if (!pool) pool = cudahistogram::NewCudaFramePool(context);
   GstStructure* config = gst_buffer_pool_get_config(pool);
   gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   gst_buffer_pool_config_set_params(config, outcaps, size, min, max);

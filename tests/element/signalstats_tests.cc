@@ -898,6 +898,27 @@ TEST(GpuUpload, QcFiguresEqualTheReference) {
   ExpectQcOfBorderedFrames("upload=true", {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_YUY2});
 }
 
+// gst-cuda's pool allocates through an allocator that must be registered
+// first. In this process the tests' own CUDA frames register it; a fresh
+// gst-launch-1.0 with a CPU source and the element alone (as cudahist-qc on a
+// CPU-decoded file) shows that the element registers it itself.
+TEST(GpuUpload, WorksInAProcessWithoutOtherCudaElements) {
+  SKIP_WITHOUT_CUDA();
+  const gchar* argv[] = {"gst-launch-1.0", "-q", "videotestsrc", "num-buffers=3", "!",
+                         "video/x-raw,format=I420,width=64,height=48", "!", "cudahistogram", "upload=true",
+                         "signalstats=true", "!", "fakesink", nullptr};
+  gchar* out = nullptr;
+  gchar* err = nullptr;
+  gint status = 0;
+  GError* error = nullptr;
+  ASSERT_TRUE(g_spawn_sync(nullptr, const_cast<gchar**>(argv), nullptr, G_SPAWN_SEARCH_PATH, nullptr, nullptr,
+                           &out, &err, &status, &error))
+      << error->message;
+  EXPECT_TRUE(g_spawn_check_wait_status(status, nullptr)) << out << err;
+  g_free(out);
+  g_free(err);
+}
+
 // Two random frames of `format` through `upload=true bins=64`: the reference
 // histograms; returns the warnings the element posted.
 std::vector<std::string> ExpectUploadHistograms(GstVideoFormat format) {
