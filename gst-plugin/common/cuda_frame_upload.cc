@@ -14,6 +14,52 @@ namespace {
 // The pool's buffers: one counted, one held for DIF.
 constexpr guint kMinUploadFrames = 2;
 
+// A decoder's pool holds a few dozen frames at most (its references, its
+// threads' frames, a queue's). Past this many new memories in one
+// negotiation, upstream is not recycling (a pool that throws frames away, or
+// no pool), and locking each new memory would cost more than its copy.
+constexpr guint kMaxPageLockAttempts = 64;
+
+// Attached to a memory the element page-locked: unlocks it when the memory is freed.
+struct PageLock {
+  GstCudaContext* context;
+  void* data;
+};
+
+GQuark PageLockQuark() {
+  static const GQuark quark = g_quark_from_static_string("cudahistogram-page-lock");
+  return quark;
+}
+
+void Unlock(gpointer data) {
+  auto* lock = static_cast<PageLock*>(data);
+  if (gst_cuda_context_push(lock->context)) {
+    cudaHostUnregister(lock->data);
+    cudaGetLastError();  // nothing to do about a failure here; leave no error for the next call
+    gst_cuda_context_pop(nullptr);
+  }
+  gst_object_unref(lock->context);
+  delete lock;
+}
+
+// Page-locks `mem` (with `context` current on this thread) for every CUDA
+// context, as several elements may read one frame. Memory that cannot be
+// locked is left as it is: its copy goes through the driver's staging.
+void Lock(GstCudaContext* context, GstMemory* mem) {
+  if (!gst_memory_is_type(mem, GST_ALLOCATOR_SYSMEM)) return;
+  GstMapInfo map;
+  if (!gst_memory_map(mem, &map, GST_MAP_READ)) return;
+  void* data = map.data;
+  const cudaError_t locked = cudaHostRegister(data, map.size, cudaHostRegisterPortable);
+  gst_memory_unmap(mem, &map);
+  if (locked != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  gst_mini_object_set_qdata(GST_MINI_OBJECT(mem), PageLockQuark(),
+                            new PageLock{GST_CUDA_CONTEXT(gst_object_ref(context)), data}, Unlock);
+}
+
 GstCaps* CudaCapsOf(const GstVideoInfo& info) {
   GstCaps* caps = gst_video_info_to_caps(&info);
   gst_caps_set_features_simple(caps, gst_caps_features_new(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, nullptr));
@@ -47,7 +93,9 @@ bool CudaFrameUpload::Open(GstCudaContext* context, const GstVideoInfo& info, st
     return false;
   }
   pool_ = pool;
+  context_ = GST_CUDA_CONTEXT(gst_object_ref(context));
   info_ = info;
+  lock_attempts_ = 0;
   return true;
 }
 
@@ -55,6 +103,17 @@ void CudaFrameUpload::Close() {
   if (pool_ == nullptr) return;
   gst_buffer_pool_set_active(pool_, FALSE);
   gst_clear_object(&pool_);
+  gst_clear_object(&context_);
+}
+
+void CudaFrameUpload::PageLockMemoriesOf(GstBuffer* host) {
+  for (guint i = 0; i < gst_buffer_n_memory(host); ++i) {
+    GstMemory* mem = gst_buffer_peek_memory(host, i);
+    if (gst_mini_object_get_qdata(GST_MINI_OBJECT(mem), PageLockQuark()) != nullptr) continue;
+    if (lock_attempts_ >= kMaxPageLockAttempts) return;
+    ++lock_attempts_;
+    Lock(context_, mem);
+  }
 }
 
 GstBuffer* CudaFrameUpload::Copy(const GstVideoFrame& host, cudaStream_t stream, std::string* error) {
@@ -69,6 +128,7 @@ GstBuffer* CudaFrameUpload::Copy(const GstVideoFrame& host, cudaStream_t stream,
     *error = "could not map a CUDA frame of the upload pool";
     return nullptr;
   }
+  PageLockMemoriesOf(host.buffer);
   bool ok = true;
   for (guint p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES(&host); ++p) {
     ok = CudaOk(cudaMemcpy2DAsync(GST_VIDEO_FRAME_PLANE_DATA(&device, p), GST_VIDEO_FRAME_PLANE_STRIDE(&device, p),

@@ -3,6 +3,7 @@
 // skips without a CUDA device). The expected figures are
 // cudahist::ReferenceSignalStats of the samples GStreamer's own unpack
 // function gives (element_test_util.h), never the element's plane views.
+#include <cuda_runtime_api.h>
 #include <gst/check/gstharness.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/gst.h>
@@ -917,6 +918,29 @@ TEST(GpuUpload, WorksInAProcessWithoutOtherCudaElements) {
   EXPECT_TRUE(g_spawn_check_wait_status(status, nullptr)) << out << err;
   g_free(out);
   g_free(err);
+}
+
+// What CUDA knows of the memory of `frame`: page-locked (cudaMemoryTypeHost)
+// or not (cudaMemoryTypeUnregistered).
+cudaMemoryType HostMemoryTypeOf(GstBuffer* frame) {
+  GstMapInfo map;
+  EXPECT_TRUE(gst_buffer_map(frame, &map, GST_MAP_READ));
+  cudaPointerAttributes attributes{};
+  EXPECT_EQ(cudaPointerGetAttributes(&attributes, map.data), cudaSuccess);
+  gst_buffer_unmap(frame, &map);
+  return attributes.type;
+}
+
+// upload=true page-locks the system memory of the frames it copies, for as
+// long as upstream keeps it (a decoder's pool hands the same memories round
+// again): each later copy is one DMA. A frame it never saw stays as it was.
+TEST(GpuUpload, TheMemoryOfUploadedFramesIsPageLocked) {
+  SKIP_WITHOUT_CUDA();
+  SeededHarness t("upload=true", VideoInfo(GST_VIDEO_FORMAT_I420, 64, 48), 2);
+  ASSERT_EQ(t.hx.Push(t.f[0], 0, kFrame), GST_FLOW_OK);
+  gst_buffer_unref(gst_harness_pull(t.hx.h()));
+  EXPECT_EQ(HostMemoryTypeOf(t.f[0]), cudaMemoryTypeHost);
+  EXPECT_EQ(HostMemoryTypeOf(t.f[1]), cudaMemoryTypeUnregistered);
 }
 
 // Two random frames of `format` through `upload=true bins=64`: the reference
