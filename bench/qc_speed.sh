@@ -12,6 +12,9 @@
 #     --build DIR  the meson build folder (default: build; sets GST_PLUGIN_PATH)
 #     --qc EXE     cudahist-qc to run, with GST_PLUGIN_PATH already set (the GPU host's pack)
 #
+# QC_SPEED_REPEATS=N (default 1): N rounds of the three, one after the other;
+# each figure is the median of its N.
+#
 # Prints one table row per clip and mode:
 #   clip | frames | decoder | files | decode fps | cudahist-qc fps | ffprobe graph fps | qc/decode | qc/ffprobe
 # Every run writes its reports into a temporary folder (--force), never beside the clips.
@@ -24,12 +27,28 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/qc_speed.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 copies=8
 
+repeats=${QC_SPEED_REPEATS:-1}
+
 now() { date +%s.%N; }
-rate() { awk -v f="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.1f", f / (b - a) }'; }
+seconds() { local t0; t0=$(now); "$@"; awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+rate() { awk -v f="$1" -v s="$2" 'BEGIN { printf "%.1f", f / s }'; }
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN { printf "%.2f", (y > 0 ? x / y : 0) }'; }
 
 # movie=PATH for ffprobe's graph: PATH escaped as an option value, then within the graph.
 movie() { printf 'movie=%s' "$(printf '%s' "$1" | sed -e 's/[\\:'"'"']/\\&/g' -e 's/[\\'"'"'\[\],; ]/\\&/g')"; }
+
+# The three things timed, each over FILE...
+decode_alone() { qc_decode_together "$decoder" "$@" >/dev/null; }  # NVDEC's output stays on the GPU
+report() { "$qc" "${cpu[@]}" --force -j $# -o "$work/reports" "$@" >/dev/null; }
+ffprobe_graph() {
+  local f
+  for f in "$@"; do
+    ffprobe -v error -f lavfi "$(movie "$f"),$graph" -show_frames -show_versions -of xml=x=1:q=1 -noprivate \
+      >/dev/null &
+  done
+  wait
+}
 
 printf '| clip | frames | decoder | files | decode fps | cudahist-qc fps | ffprobe graph fps | qc/decode | qc/ffprobe |\n'
 printf '|---|---|---|---|---|---|---|---|---|\n'
@@ -42,22 +61,18 @@ for clip in "${clips[@]}"; do
 
   for files in 1 $copies; do
     set -- "${links[@]:0:$files}"
-    t0=$(now)
-    # Decoding alone: NVDEC's output stays on the GPU.
-    qc_decode_together "$decoder" "$@" >/dev/null
-    t1=$(now)
-    "$qc" "${cpu[@]}" --force -j "$files" -o "$work/reports" "$@" >/dev/null
-    t2=$(now)
-    for f in "$@"; do
-      ffprobe -v error -f lavfi "$(movie "$f"),$graph" -show_frames -show_versions -of xml=x=1:q=1 -noprivate \
-        >/dev/null &
+    decode_s=() report_s=() graph_s=()
+    for _ in $(seq 1 "$repeats"); do
+      decode_s+=("$(seconds decode_alone "$@")")
+      report_s+=("$(seconds report "$@")")
+      graph_s+=("$(seconds ffprobe_graph "$@")")
     done
-    wait
-    t3=$(now)
     total=$((frames * files))
-    d=$(rate "$total" "$t0" "$t1"); q=$(rate "$total" "$t1" "$t2"); g=$(rate "$total" "$t2" "$t3")
+    d=$(rate "$total" "$(median "${decode_s[@]}")")
+    q=$(rate "$total" "$(median "${report_s[@]}")")
+    g=$(rate "$total" "$(median "${graph_s[@]}")")
     printf '| %s | %d | %s | %d | %s | %s | %s | %s | %s |\n' "$name" "$frames" "$decoder" "$files" "$d" "$q" "$g" \
       "$(ratio "$q" "$d")" "$(ratio "$q" "$g")"
   done
 done
-echo "($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg) at the end; $(date -u +%Y-%m-%dT%H:%MZ); cudahist-qc ${cpu[*]:-(GPU where usable)})"
+echo "(median of $repeats; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg) at the end; $(date -u +%Y-%m-%dT%H:%MZ); cudahist-qc ${cpu[*]:-(GPU where usable)})"

@@ -290,7 +290,8 @@ qc_cpu_checks() {
 # ffprobe running QCTools' graph, then the speed table (bench/qc_speed.sh):
 # 1080p H.264 (NVDEC) and 10-bit 4:2:2 FFV1 and ProRes (made here by the
 # carried ffmpeg, decoded on the CPU), 1 and 8 files, against ffprobe's graph
-# and decoding alone.
+# and decoding alone. QC_SPEED_CLIPS: some of the three only;
+# QC_SPEED_REPEATS: rounds of each (qc_speed.sh).
 cudahist_qc_checks() {
   use_gst 122
   local media=$here/media/cudahist-qc
@@ -310,8 +311,8 @@ WRAP
   make_qc_speed_clips "$work"
   PATH="$here/ffmpeg:$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" \
     GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=12 step cudahist_qc_speed \
-    bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" "$work/h264-1080p-8M-1200.mp4" \
-    "$work/ffv1-1080p-422p10.mkv" "$work/prores-1080p-422p10.mov"
+    bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" \
+    $(printf "$work/%s " ${QC_SPEED_CLIPS:-h264-1080p-8M-1200.mp4 ffv1-1080p-422p10.mkv prores-1080p-422p10.mov})
   rm -rf "$work"
 }
 
