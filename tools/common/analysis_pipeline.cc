@@ -100,11 +100,9 @@ struct Repack {
 };
 constexpr Repack kRepacks[] = {{"v210", "I422_10LE"}};
 
-const Repack* RepackOf(GstCaps* caps) {
-  if (!caps || gst_caps_is_empty(caps)) return nullptr;
-  const char* format = gst_structure_get_string(gst_caps_get_structure(caps, 0), "format");
+const Repack* RepackOf(const std::string& format) {
   for (const Repack& repack : kRepacks)
-    if (format && std::strcmp(format, repack.from) == 0) return &repack;
+    if (format == repack.from) return &repack;
   return nullptr;
 }
 
@@ -171,11 +169,11 @@ void OnPadAdded(GstElement*, GstPad* pad, gpointer data) {
   if (!caps) caps = gst_pad_query_caps(pad, nullptr);
   const bool video = caps && !gst_caps_is_empty(caps) &&
                      g_str_has_prefix(gst_structure_get_name(gst_caps_get_structure(caps, 0)), "video/");
-  const Repack* repack = video ? RepackOf(caps) : nullptr;
   const char* format = video ? gst_structure_get_string(gst_caps_get_structure(caps, 0), "format") : nullptr;
   const std::string format_name = format ? format : "";
   if (caps) gst_caps_unref(caps);
   if (!video) return;
+  const Repack* repack = RepackOf(format_name);
   GstPad* sink = repack ? AddRepacker(state->first, *repack) : gst_element_get_static_pad(state->first, "sink");
   state->linked = sink && gst_pad_link(pad, sink) == GST_PAD_LINK_OK;
   if (sink) gst_object_unref(sink);
