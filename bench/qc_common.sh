@@ -46,18 +46,30 @@ qc_learn() {
   decoder=$(sed -E 's/.*"decoder":"([^"]*)".*/\1/' <<<"$line")
 }
 
+# qc_source CLIP: appends cudahist-qc's source for CLIP to the caller's array `branches`.
+qc_source() {
+  branches+=(filesrc location="$1" ! decodebin caps='video/x-raw(ANY)' expose-all-streams=false)
+}
+
+qc_launch() {  # qc_launch DECODER GST-LAUNCH-ARGS...
+  local chosen=$1
+  shift
+  GST_PLUGIN_FEATURE_RANK="$chosen:MAX" gst-launch-1.0 -q "$@"
+}
+
 qc_decode() {
-  local clip=$1 chosen=$2
+  local clip=$1 chosen=$2 branches=()
   shift 2
-  GST_PLUGIN_FEATURE_RANK="$chosen:MAX" gst-launch-1.0 -q filesrc location="$clip" ! \
-    decodebin caps='video/x-raw(ANY)' expose-all-streams=false ! "$@"
+  qc_source "$clip"
+  qc_launch "$chosen" "${branches[@]}" ! "$@"
 }
 
 qc_decode_together() {
   local chosen=$1 branches=() f
   shift
   for f in "$@"; do
-    branches+=(filesrc location="$f" ! decodebin caps='video/x-raw(ANY)' expose-all-streams=false ! fakesink sync=false)
+    qc_source "$f"
+    branches+=(! fakesink sync=false)
   done
-  GST_PLUGIN_FEATURE_RANK="$chosen:MAX" gst-launch-1.0 -q "${branches[@]}"
+  qc_launch "$chosen" "${branches[@]}"
 }

@@ -1,6 +1,5 @@
 #include "common/cuda_frame_upload.h"
 
-#include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudamemory.h>
 
 #include "common/cuda_support.h"
@@ -79,14 +78,10 @@ bool CudaMemoryHolds(GstVideoFormat format) {
 
 bool CudaFrameUpload::Open(GstCudaContext* context, const GstVideoInfo& info, std::string* error) {
   Close();
-  GstBufferPool* pool = NewCudaFramePool(context);
-  GstStructure* config = gst_buffer_pool_get_config(pool);
   GstCaps* caps = CudaCapsOf(info);
-  gst_buffer_pool_config_set_params(config, caps, guint(GST_VIDEO_INFO_SIZE(&info)), kMinUploadFrames, 0);
-  gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  GstBufferPool* pool = StartFramePool(NewCudaFramePool(context), caps, info, kMinUploadFrames, true);
   gst_caps_unref(caps);
-  if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE)) {
-    gst_object_unref(pool);
+  if (!pool) {
     *error = std::string("could not make a pool of CUDA frames of ") + GST_VIDEO_INFO_NAME(&info) + " " +
              std::to_string(GST_VIDEO_INFO_WIDTH(&info)) + "x" + std::to_string(GST_VIDEO_INFO_HEIGHT(&info)) +
              " to upload into";
@@ -100,9 +95,7 @@ bool CudaFrameUpload::Open(GstCudaContext* context, const GstVideoInfo& info, st
 }
 
 void CudaFrameUpload::Close() {
-  if (pool_ == nullptr) return;
-  gst_buffer_pool_set_active(pool_, FALSE);
-  gst_clear_object(&pool_);
+  StopFramePool(&pool_);
   gst_clear_object(&context_);
 }
 

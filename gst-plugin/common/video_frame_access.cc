@@ -23,6 +23,23 @@ guint PlaneRows(const GstVideoInfo& info, guint plane) {
   return 0;
 }
 
+GstBufferPool* StartFramePool(GstBufferPool* pool, GstCaps* caps, const GstVideoInfo& info, guint min_frames,
+                              bool video_meta) {
+  GstStructure* config = gst_buffer_pool_get_config(pool);
+  gst_buffer_pool_config_set_params(config, caps, guint(GST_VIDEO_INFO_SIZE(&info)), min_frames, 0);
+  if (video_meta) gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE)) {
+    gst_object_unref(pool);
+    return nullptr;
+  }
+  return pool;
+}
+
+void StopFramePool(GstBufferPool** pool) {
+  if (*pool) gst_buffer_pool_set_active(*pool, FALSE);
+  gst_clear_object(pool);
+}
+
 void CopyWholeRows(const GstVideoFrame& from, GstVideoFrame* to) {
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&from); ++p) {
     const gsize row_bytes = PlaneRowBytes(from.info, p);

@@ -14,6 +14,14 @@ gsize PlaneRowBytes(const GstVideoInfo& info, guint plane);
 // Rows of `plane` in a frame of `info`'s height.
 guint PlaneRows(const GstVideoInfo& info, guint plane);
 
+// `pool` configured for frames of `caps` (`info`'s size, at least
+// `min_frames`, no most; with `video_meta` each carries a GstVideoMeta) and
+// activated. Null when the pool refuses, `pool` then released.
+GstBufferPool* StartFramePool(GstBufferPool* pool, GstCaps* caps, const GstVideoInfo& info, guint min_frames,
+                              bool video_meta);
+// Deactivates and releases `*pool`, if any; null after.
+void StopFramePool(GstBufferPool** pool);
+
 // Copies each plane's rows whole (PlaneRowBytes), so that the last sample
 // pair of packed 4:2:2 of odd width keeps its V, which
 // gst_video_frame_copy drops. Both frames in system memory, of one info.

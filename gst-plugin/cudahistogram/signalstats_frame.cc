@@ -76,8 +76,7 @@ SignalStatsFrame::SignalStatsFrame() = default;
 
 SignalStatsFrame::~SignalStatsFrame() {
   Restart();
-  if (copies_) gst_buffer_pool_set_active(copies_, FALSE);
-  gst_clear_object(&copies_);
+  StopFramePool(&copies_);
 }
 
 void SignalStatsFrame::Restart() { gst_clear_buffer(&previous_); }
@@ -94,20 +93,12 @@ void SignalStatsFrame::KeepAsPrevious(GstBuffer* buffer, const GstVideoInfo& inf
 
 bool SignalStatsFrame::EnsureCopies(const GstVideoInfo& info) {
   if (copies_ && gst_video_info_is_equal(&copies_info_, &info)) return true;
-  if (copies_) gst_buffer_pool_set_active(copies_, FALSE);
-  gst_clear_object(&copies_);
-  GstBufferPool* pool = gst_video_buffer_pool_new();
-  GstStructure* config = gst_buffer_pool_get_config(pool);
+  StopFramePool(&copies_);
   GstCaps* caps = gst_video_info_to_caps(&info);
-  gst_buffer_pool_config_set_params(config, caps, guint(GST_VIDEO_INFO_SIZE(&info)), kPreviousCopies, 0);
+  copies_ = StartFramePool(gst_video_buffer_pool_new(), caps, info, kPreviousCopies, false);
   gst_caps_unref(caps);
-  if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE)) {
-    gst_object_unref(pool);
-    return false;
-  }
-  copies_ = pool;
-  copies_info_ = info;
-  return true;
+  if (copies_) copies_info_ = info;
+  return copies_ != nullptr;
 }
 
 GstBuffer* SignalStatsFrame::CopyOfFrame(GstBuffer* buffer, const GstVideoInfo& info) {
