@@ -83,6 +83,14 @@ if [ -d /usr/lib/python3/dist-packages/prometheus_client ]; then
 fi
 cp scripts/gpuhost-run.sh "$out/"
 
+# The probes of bench/probes/: small CUDA programs that measure what the host
+# offers (copies from host memory, CUDA's start), for sm_90.
+rm -rf "$out/probes"; mkdir -p "$out/probes"
+for probe in bench/probes/*.cu; do
+  /usr/local/cuda/bin/nvcc -O3 -gencode=arch=compute_90,code=sm_90 -o "$out/probes/$(basename "$probe" .cu)" \
+    "$probe" -lcuda -lpthread
+done
+
 # The test clip: 1080p 4:2:0 H.264 in MP4, moving content with a black
 # stretch and a cut, so histograms differ frame to frame.
 clip="$out/media/clip-1080p.mp4"
@@ -112,11 +120,12 @@ fi
 
 # GStreamer plugins the project's recipes and tests use beyond the bundle's
 # set (scope.sh: compositor, and Motion JPEG in AVI for its file output;
-# cudahist-qc's comparison: the MPEG-TS demuxer). They go through the bundle
+# cudahist-qc's comparison: the MPEG-TS demuxer; GST_TRACERS timelines of
+# where a pipeline's time goes: coretracers). They go through the bundle
 # as an ELF folder, so that the libraries they need are carried too, then
 # join its plugins. stage_extra_plugins DIR, then
 # join_extra_plugins DIR BUNDLE, in the runtime whose plugins they are.
-extra_plugins="compositor avi mpegtsdemux"
+extra_plugins="compositor avi mpegtsdemux coretracers"
 stage_extra_plugins() {
   local dir=$1 arch plugdir p
   arch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)

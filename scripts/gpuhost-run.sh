@@ -5,6 +5,7 @@
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
 #   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc cudahist_qc cudahist_monitor
 #   scopes videoscope histogram_variants signalstats_variants scope_variants baseline
+#   qc_stages qc_cpu qc_timeline (where cudahist-qc's time goes; see each function)
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
 # oddwidth / nv21: the upstream limits docs/versions.md lists, shown again.
@@ -236,6 +237,34 @@ qc_stages_checks() {
       GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=9 step "qc_stages_${clip%%-*}" \
       bash "$here/scripts/qc_stages.sh" --qc "$bin/cudahist-qc" "$work/$clip"
   done
+  rm -rf "$work"
+}
+
+# Where cudahist-qc's time over decoding alone goes (bench/qc_timeline.sh,
+# GStreamer's latency tracer): first CUDA's start in five fresh processes
+# (bench/probes/cuda_start_probe.cu), then 1080p ProRes (600 and 3,000
+# frames, and eight 600-frame files) and H.264 on NVDEC (one 1,200-frame file,
+# and eight). QC_TIMELINE_REPEATS: runs of each (default 5).
+qc_timeline_checks() {
+  use_gst 122
+  local work; work=$(mktemp -d)
+  make_qc_speed_clips "$work"
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 3000 \
+    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/prores-3000.mov"
+  local i prores=() h264=()
+  for i in 1 2 3 4 5 6 7 8; do
+    ln -s "$work/prores-1080p-422p10.mov" "$work/prores-$i.mov" && prores+=("$work/prores-$i.mov")
+    ln -s "$work/h264-1080p-8M-1200.mp4" "$work/h264-$i.mp4" && h264+=("$work/h264-$i.mp4")
+  done
+  TAIL_LINES=6 step qc_timeline_cuda_start bash -c 'for i in 1 2 3 4 5; do "$0"; done' "$here/probes/cuda_start_probe"
+  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
+  export REPEATS=${QC_TIMELINE_REPEATS:-5}
+  local timeline=(bash "$here/scripts/qc_timeline.sh" --qc "$bin/cudahist-qc")
+  TAIL_LINES=5 step qc_timeline_prores_600 "${timeline[@]}" "$work/prores-1080p-422p10.mov"
+  TAIL_LINES=5 step qc_timeline_prores_3000 "${timeline[@]}" "$work/prores-3000.mov"
+  TAIL_LINES=5 step qc_timeline_prores_8 "${timeline[@]}" "${prores[@]}"
+  TAIL_LINES=5 step qc_timeline_h264_1 "${timeline[@]}" "$work/h264-1080p-8M-1200.mp4"
+  TAIL_LINES=5 step qc_timeline_h264_8 "${timeline[@]}" "${h264[@]}"
   rm -rf "$work"
 }
 
@@ -479,6 +508,7 @@ for s in $steps; do
     qc) qc_checks ;;
     cudahist_qc) cudahist_qc_checks ;;
     qc_stages) qc_stages_checks ;;
+    qc_timeline) qc_timeline_checks ;;
     qc_cpu) qc_cpu_checks ;;
     bounds)
       # What bounds a short file and many CPU-decoded ones: a process's CUDA

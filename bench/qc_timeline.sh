@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Where cudahist-qc's time over decoding alone goes, from GStreamer's own
+# latency tracer: each run is split into the start (gst_init to the decoder's
+# first frame: plugins, CUDA's start, the pipeline), the decoding (the
+# decoder's first frame to its last) and the rest (the wall time left: the
+# process before gst_init, and after the last frame: the end of the stream,
+# the report's last bytes, teardown). Decoding alone and cudahist-qc run in
+# turn, REPEATS times (default 5); each cell is the median, in seconds.
+#
+#   bench/qc_timeline.sh [--cpu] [--build DIR | --qc EXE] CLIP...
+#     several CLIPs: decoding alone of all of them in one process against
+#     cudahist-qc -j N over all of them
+#
+# Needs GStreamer's coretracers plugin (gst-inspect-1.0 latency).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/qc_common.sh"
+qc_parse_args "$@"
+((${#clips[@]})) || { echo "usage: $0 [--cpu] [--build DIR | --qc EXE] CLIP..." >&2; exit 2; }
+here=$(dirname "${BASH_SOURCE[0]}")
+repeats=${REPEATS:-5}
+work=$(mktemp -d "${TMPDIR:-/tmp}/qc_timeline.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+qc_learn "${clips[0]}" "$work" || { echo "qc_timeline: cudahist-qc failed on ${clips[0]}" >&2; exit 1; }
+
+# traced NAME COMMAND...: appends "WALL START DECODING" of one run to $work/NAME
+traced() {
+  local name=$1 t0 t1 wall
+  shift
+  t0=$(date +%s.%N)
+  if ! GST_TRACERS="latency(flags=element)" GST_DEBUG=GST_TRACER:7 GST_DEBUG_NO_COLOR=1 "$@" > /dev/null 2> "$work/log"; then
+    echo "qc_timeline: failed: $*" >&2
+    grep -v GST_TRACER "$work/log" | tail -n 5 >&2
+    exit 1
+  fi
+  t1=$(date +%s.%N)
+  wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+  echo "$wall $(python3 "$here/tracer_timeline.py" "$work/log" "$decoder" | cut -d' ' -f1,2)" >> "$work/$name"
+}
+
+for _ in $(seq "$repeats"); do
+  traced decode qc_decode_together "$decoder" "${clips[@]}"
+  traced qc "$qc" "${cpu[@]}" --force -j "${#clips[@]}" -o "$work" "${clips[@]}"
+done
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+column() { awk -v c="$2" '{ print $c }' "$work/$1" | median; }
+rest() { awk '{ print $1 - $2 - $3 }' "$work/$1" | median; }
+row() {
+  printf '| %s | %s | %s | %s | %s |\n' "$2" "$(column "$1" 1)" "$(column "$1" 2)" "$(column "$1" 3)" "$(rest "$1")"
+}
+echo "$(basename "${clips[0]}") x ${#clips[@]}: $frames frames each, $decoder, median of $repeats runs (s)"
+echo "| run | wall | start | decoding | rest |"
+echo "|---|---|---|---|---|"
+row decode "decoding alone"
+row qc "cudahist-qc -j ${#clips[@]}"
