@@ -1,5 +1,6 @@
-# Sourced by bench/qc_speed.sh and bench/qc_stages.sh: their command line,
-# the untimed first run and decoding alone, written once.
+# Sourced by bench/qc_speed.sh, bench/qc_stages.sh and bench/qc_timeline.sh:
+# their command line, the untimed first run, decoding alone, and the timing,
+# written once.
 #
 #   qc_parse_args "$@"   [--cpu] [--build DIR | --qc EXE] CLIP...: sets qc (the
 #                        cudahist-qc to run; with --build, or by default build/,
@@ -16,6 +17,11 @@
 #                        decoding alone of every CLIP in one process, as
 #                        cudahist-qc -j N runs them: one gst-launch, a branch
 #                        per CLIP into fakesink
+#   qc_seconds COMMAND...
+#                        runs COMMAND (its output as the caller sends it) and
+#                        prints its wall seconds; the exit status is COMMAND's
+#   qc_median VALUE...   the median of the VALUEs (the upper of the two middle
+#                        ones for an even count)
 
 qc_parse_args() {
   local build
@@ -72,4 +78,17 @@ qc_decode_together() {
     branches+=(! fakesink sync=false)
   done
   qc_launch "$chosen" "${branches[@]}"
+}
+
+qc_seconds() {
+  local t0 rc
+  t0=$(date +%s.%N)
+  "$@"
+  rc=$?
+  awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }'
+  return "$rc"
+}
+
+qc_median() {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }

@@ -29,9 +29,6 @@ copies=8
 
 repeats=${QC_SPEED_REPEATS:-1}
 
-now() { date +%s.%N; }
-seconds() { local t0; t0=$(now); "$@"; awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 rate() { awk -v f="$1" -v s="$2" 'BEGIN { printf "%.1f", f / s }'; }
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN { printf "%.2f", (y > 0 ? x / y : 0) }'; }
 
@@ -63,14 +60,14 @@ for clip in "${clips[@]}"; do
     set -- "${links[@]:0:$files}"
     decode_s=() report_s=() graph_s=()
     for _ in $(seq 1 "$repeats"); do
-      decode_s+=("$(seconds decode_alone "$@")")
-      report_s+=("$(seconds report "$@")")
-      graph_s+=("$(seconds ffprobe_graph "$@")")
+      decode_s+=("$(qc_seconds decode_alone "$@")")
+      report_s+=("$(qc_seconds report "$@")")
+      graph_s+=("$(qc_seconds ffprobe_graph "$@")")
     done
     total=$((frames * files))
-    d=$(rate "$total" "$(median "${decode_s[@]}")")
-    q=$(rate "$total" "$(median "${report_s[@]}")")
-    g=$(rate "$total" "$(median "${graph_s[@]}")")
+    d=$(rate "$total" "$(qc_median "${decode_s[@]}")")
+    q=$(rate "$total" "$(qc_median "${report_s[@]}")")
+    g=$(rate "$total" "$(qc_median "${graph_s[@]}")")
     printf '| %s | %d | %s | %d | %s | %s | %s | %s | %s |\n' "$name" "$frames" "$decoder" "$files" "$d" "$q" "$g" \
       "$(ratio "$q" "$d")" "$(ratio "$q" "$g")"
   done

@@ -24,15 +24,11 @@ trap 'rm -rf "$work"' EXIT
 qc_learn "$clip" "$work" || { echo "qc_stages: cudahist-qc failed on $clip" >&2; exit 1; }
 properties="signalstats=true cropdetect=true field-psnr=true"
 
-seconds() {  # seconds COMMAND...: wall seconds of one run
-  local t0 t1
-  t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N)
-  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
-}
+quiet() { "$@" >/dev/null 2>&1; }
 median() {  # median COMMAND...: the median seconds of $repeats runs
   local runs=()
-  for _ in $(seq "$repeats"); do runs+=("$(seconds "$@")"); done
-  printf '%s\n' "${runs[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+  for _ in $(seq "$repeats"); do runs+=("$(qc_seconds quiet "$@")"); done
+  qc_median "${runs[@]}"
 }
 launch() { qc_decode "$clip" "$decoder" "$@"; }
 row() { awk -v n="$frames" -v s="$2" -v what="$1" 'BEGIN { printf "| %s | %.3f | %.1f |\n", what, s, n / s }'; }

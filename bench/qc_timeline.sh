@@ -23,18 +23,20 @@ trap 'rm -rf "$work"' EXIT
 
 qc_learn "${clips[0]}" "$work" || { echo "qc_timeline: cudahist-qc failed on ${clips[0]}" >&2; exit 1; }
 
+# with_tracer COMMAND...: COMMAND with the latency tracer's log in $work/log
+with_tracer() {
+  GST_TRACERS="latency(flags=element)" GST_DEBUG=GST_TRACER:7 GST_DEBUG_NO_COLOR=1 "$@" > /dev/null 2> "$work/log"
+}
+
 # traced NAME COMMAND...: appends "WALL START DECODING" of one run to $work/NAME
 traced() {
-  local name=$1 t0 t1 wall
+  local name=$1 wall
   shift
-  t0=$(date +%s.%N)
-  if ! GST_TRACERS="latency(flags=element)" GST_DEBUG=GST_TRACER:7 GST_DEBUG_NO_COLOR=1 "$@" > /dev/null 2> "$work/log"; then
+  if ! wall=$(qc_seconds with_tracer "$@"); then
     echo "qc_timeline: failed: $*" >&2
     grep -v GST_TRACER "$work/log" | tail -n 5 >&2
     exit 1
   fi
-  t1=$(date +%s.%N)
-  wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
   echo "$wall $(python3 "$here/tracer_timeline.py" "$work/log" "$decoder" | cut -d' ' -f1,2)" >> "$work/$name"
 }
 
@@ -43,9 +45,8 @@ for _ in $(seq "$repeats"); do
   traced qc "$qc" "${cpu[@]}" --force -j "${#clips[@]}" -o "$work" "${clips[@]}"
 done
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-column() { awk -v c="$2" '{ print $c }' "$work/$1" | median; }
-rest() { awk '{ print $1 - $2 - $3 }' "$work/$1" | median; }
+column() { qc_median $(awk -v c="$2" '{ print $c }' "$work/$1"); }
+rest() { qc_median $(awk '{ print $1 - $2 - $3 }' "$work/$1"); }
 row() {
   printf '| %s | %s | %s | %s | %s |\n' "$2" "$(column "$1" 1)" "$(column "$1" 2)" "$(column "$1" 3)" "$(rest "$1")"
 }

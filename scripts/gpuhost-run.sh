@@ -207,8 +207,8 @@ qc_checks() {
   rm -rf "$work"
 }
 
-make_prores_clip() {  # make_prores_clip FILE: 600 frames of 1080p 10-bit 4:2:2 ProRes 422 HQ
-  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 600 \
+make_prores_clip() {  # make_prores_clip FILE [FRAMES]: FRAMES (default 600) of 1080p 10-bit 4:2:2 ProRes 422 HQ
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v "${2:-600}" \
     -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$1"
 }
 make_qc_speed_clips() {  # make_qc_speed_clips DIR
@@ -249,8 +249,7 @@ qc_timeline_checks() {
   use_gst 122
   local work; work=$(mktemp -d)
   make_qc_speed_clips "$work"
-  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 3000 \
-    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/prores-3000.mov"
+  make_prores_clip "$work/prores-3000.mov" 3000
   local i prores=() h264=()
   for i in 1 2 3 4 5 6 7 8; do
     ln -s "$work/prores-1080p-422p10.mov" "$work/prores-$i.mov" && prores+=("$work/prores-$i.mov")
@@ -304,8 +303,7 @@ qc_cpu_checks() {
     step qc_cpu_report_$round bash "$here/scripts/cpu_busy.sh" "$bin/cudahist-qc" --force -j 8 -o "$work/reports" \
       "$work"/[1-8].mov
   done
-  "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 3000 \
-    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$work/long.mov"
+  make_prores_clip "$work/long.mov" 3000
   step qc_cpu_long_decode bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "fakesink sync=false" "$@"' _ "$work/long.mov"
   step qc_cpu_long_upload bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "$0 ! fakesink sync=false" "$@"' "$upload" "$work/long.mov"
   step qc_cpu_long_uploading bash "$here/scripts/cpu_busy.sh" bash -c 'one_process "$0 ! fakesink sync=false" "$@"' "$uploading" "$work/long.mov"
