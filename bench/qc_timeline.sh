@@ -10,6 +10,8 @@
 #   bench/qc_timeline.sh [--cpu] [--build DIR | --qc EXE] CLIP...
 #     several CLIPs: decoding alone of all of them in one process against
 #     cudahist-qc -j N over all of them
+#   QC_B=EXE: a second cudahist-qc (another build of it) timed in the same
+#     rounds, after the first, with the same plugin
 #
 # Needs GStreamer's coretracers plugin (gst-inspect-1.0 latency).
 set -euo pipefail
@@ -43,6 +45,7 @@ traced() {
 for _ in $(seq "$repeats"); do
   traced decode qc_decode_together "$decoder" "${clips[@]}"
   traced qc "$qc" "${cpu[@]}" --force -j "${#clips[@]}" -o "$work" "${clips[@]}"
+  if [ -n "${QC_B:-}" ]; then traced qc_b "$QC_B" "${cpu[@]}" --force -j "${#clips[@]}" -o "$work" "${clips[@]}"; fi
 done
 
 column() { qc_median $(awk -v c="$2" '{ print $c }' "$work/$1"); }
@@ -55,3 +58,4 @@ echo "| run | wall | start | decoding | rest |"
 echo "|---|---|---|---|---|"
 row decode "decoding alone"
 row qc "cudahist-qc -j ${#clips[@]}"
+if [ -n "${QC_B:-}" ]; then row qc_b "$QC_B -j ${#clips[@]}"; fi

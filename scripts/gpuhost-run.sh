@@ -242,28 +242,39 @@ qc_stages_checks() {
 
 # Where cudahist-qc's time over decoding alone goes (bench/qc_timeline.sh,
 # GStreamer's latency tracer): first CUDA's start in five fresh processes
-# (bench/probes/cuda_start_probe.cu), then 1080p ProRes (600 and 3,000
-# frames, and eight 600-frame files) and H.264 on NVDEC (one 1,200-frame file,
-# and eight). QC_TIMELINE_REPEATS: runs of each (default 5).
+# (bench/probes/cuda_start_probe.cu), then the runs QC_TIMELINE_RUNS names
+# (default all but prores_8_long): 1080p ProRes, one file of 600 frames
+# (prores_600), one of 3,000 (prores_3000), eight of 600 (prores_8), eight of
+# 3,000 (prores_8_long); H.264 on NVDEC, one 1,200-frame file (h264_1) and
+# eight (h264_8). QC_TIMELINE_REPEATS: runs of each (default 5); QC_B: a
+# second cudahist-qc timed in the same rounds (qc_timeline.sh).
 qc_timeline_checks() {
   use_gst 122
+  local runs=" ${QC_TIMELINE_RUNS:-prores_600 prores_3000 prores_8 h264_1 h264_8} "
   local work; work=$(mktemp -d)
   make_qc_speed_clips "$work"
   make_prores_clip "$work/prores-3000.mov" 3000
-  local i prores=() h264=()
+  local i prores=() prores_long=() h264=()
   for i in 1 2 3 4 5 6 7 8; do
     ln -s "$work/prores-1080p-422p10.mov" "$work/prores-$i.mov" && prores+=("$work/prores-$i.mov")
+    ln -s "$work/prores-3000.mov" "$work/prores-long-$i.mov" && prores_long+=("$work/prores-long-$i.mov")
     ln -s "$work/h264-1080p-8M-1200.mp4" "$work/h264-$i.mp4" && h264+=("$work/h264-$i.mp4")
   done
   TAIL_LINES=6 step qc_timeline_cuda_start bash -c 'for i in 1 2 3 4 5; do "$0"; done' "$here/probes/cuda_start_probe"
   export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
   export REPEATS=${QC_TIMELINE_REPEATS:-5}
-  local timeline=(bash "$here/scripts/qc_timeline.sh" --qc "$bin/cudahist-qc")
-  TAIL_LINES=5 step qc_timeline_prores_600 "${timeline[@]}" "$work/prores-1080p-422p10.mov"
-  TAIL_LINES=5 step qc_timeline_prores_3000 "${timeline[@]}" "$work/prores-3000.mov"
-  TAIL_LINES=5 step qc_timeline_prores_8 "${timeline[@]}" "${prores[@]}"
-  TAIL_LINES=5 step qc_timeline_h264_1 "${timeline[@]}" "$work/h264-1080p-8M-1200.mp4"
-  TAIL_LINES=5 step qc_timeline_h264_8 "${timeline[@]}" "${h264[@]}"
+  local timeline=(bash "$here/scripts/qc_timeline.sh" --qc "$bin/cudahist-qc") run
+  for run in $runs; do
+    case $run in
+      prores_600) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "$work/prores-1080p-422p10.mov" ;;
+      prores_3000) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "$work/prores-3000.mov" ;;
+      prores_8) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "${prores[@]}" ;;
+      prores_8_long) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "${prores_long[@]}" ;;
+      h264_1) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "$work/h264-1080p-8M-1200.mp4" ;;
+      h264_8) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "${h264[@]}" ;;
+      *) echo "gpuhost-run: QC_TIMELINE_RUNS: no run named $run" >&2 ;;
+    esac
+  done
   rm -rf "$work"
 }
 

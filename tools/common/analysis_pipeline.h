@@ -2,7 +2,7 @@
 // choice of backend it rests on.
 //
 //   uridecodebin uri=URI caps=video/x-raw(ANY)      (video only)
-//   ! queue max-size-buffers=4                       (decoding goes on while a frame is counted)
+//   ! queue max-size-buffers=4 (1 for a lone stream) (decoding goes on while a frame is counted)
 //     CPU:  ! capsfilter caps=video/x-raw
 //   ! cudahistogram name=analysis signalstats=true [cropdetect=true field-psnr=true]
 //       GPU: upload=true cuda-device-id=N
@@ -44,6 +44,9 @@ struct AnalysisTarget {
   bool gpu = false;
   int cuda_device_id = 0;  // which GPU decodes and counts (gpu only)
   bool live = false;       // a live source: the sink syncs to the clock
+  // How many inputs the process decodes at the same time, this one included
+  // (0: not known). Sizes the queue of decoded frames before the analysis.
+  int streams_at_once = 0;
   // Figures as GstCudaHistogramMeta on each buffer (read in a pad probe),
   // instead of a bus message per frame.
   bool figures_in_meta = false;

@@ -142,6 +142,7 @@ class Scheduler {
       target.gpu = backend_.gpu && !options_.cpu;
       target.figures_in_meta = true;
       target.cuda_device_id = target.gpu ? LeastLoadedDevice() : 0;
+      target.streams_at_once = std::min(jobs_, int(running_.size() + 1 + pending_.size()));
       ++device_load_[target.cuda_device_id];
       running_.push_back(std::make_unique<qc::FileJob>(input.path, input.report, target, options_.force,
                                                        [this](qc::FileJob* job) { OnJobDone(job); }));
