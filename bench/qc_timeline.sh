@@ -42,20 +42,33 @@ traced() {
   echo "$wall $(python3 "$here/tracer_timeline.py" "$work/log" "$decoder" | cut -d' ' -f1,2)" >> "$work/$name"
 }
 
-for _ in $(seq "$repeats"); do
+run_qc() {  # run_qc NAME EXE
+  traced "$1" "$2" "${cpu[@]}" --force -j "${#clips[@]}" -o "$work" "${clips[@]}"
+}
+
+# With QC_B the two take turns going first, so that neither always runs
+# straight after decoding alone.
+for round in $(seq "$repeats"); do
   traced decode qc_decode_together "$decoder" "${clips[@]}"
-  traced qc "$qc" "${cpu[@]}" --force -j "${#clips[@]}" -o "$work" "${clips[@]}"
-  if [ -n "${QC_B:-}" ]; then traced qc_b "$QC_B" "${cpu[@]}" --force -j "${#clips[@]}" -o "$work" "${clips[@]}"; fi
+  if [ -z "${QC_B:-}" ]; then
+    run_qc qc "$qc"
+  elif ((round % 2)); then
+    run_qc qc "$qc" && run_qc qc_b "$QC_B"
+  else
+    run_qc qc_b "$QC_B" && run_qc qc "$qc"
+  fi
 done
 
 column() { qc_median $(awk -v c="$2" '{ print $c }' "$work/$1"); }
 rest() { qc_median $(awk '{ print $1 - $2 - $3 }' "$work/$1"); }
+every() { awk -v c="$2" '{ printf "%s%s", (NR > 1 ? " " : ""), $c }' "$work/$1"; }
 row() {
-  printf '| %s | %s | %s | %s | %s |\n' "$2" "$(column "$1" 1)" "$(column "$1" 2)" "$(column "$1" 3)" "$(rest "$1")"
+  printf '| %s | %s | %s | %s | %s | %s |\n' "$2" "$(column "$1" 1)" "$(column "$1" 2)" "$(column "$1" 3)" \
+    "$(rest "$1")" "$(every "$1" 3)"
 }
 echo "$(basename "${clips[0]}") x ${#clips[@]}: $frames frames each, $decoder, median of $repeats runs (s)"
-echo "| run | wall | start | decoding | rest |"
-echo "|---|---|---|---|---|"
+echo "| run | wall | start | decoding | rest | every decoding, in run order |"
+echo "|---|---|---|---|---|---|"
 row decode "decoding alone"
 row qc "cudahist-qc -j ${#clips[@]}"
 if [ -n "${QC_B:-}" ]; then row qc_b "$QC_B -j ${#clips[@]}"; fi

@@ -21,11 +21,11 @@ constexpr size_t kDetailLength = 200;
 // ProRes files on a 16-core H100 host: 0.98 of decoding alone with four,
 // 0.90 with one). Each is a whole frame of memory.
 constexpr guint kDecodedFramesAhead = 4;
-// A stream decoded alone holds one: the frame is copied right after it is
-// decoded. Deeper, the lone decoder itself slowed (one such file: 0.79 of
-// decoding alone with four frames held, 0.94 with one; the decoder took
-// 14% longer with four). Why was not measured; a guess is the frames'
-// falling out of the processor's cache before they are copied.
+// A stream decoded alone holds one: its frames are copied right after they
+// are decoded. A lone CPU decoder runs slower beside the element, and more
+// so with more frames held (one such file: 0.78-0.94 of decoding alone with
+// one, 0.71-0.82 with four, medians of three sessions on the same host; the
+// cause is not known). NVDEC's lone stream is the same either way.
 constexpr guint kDecodedFramesAheadAlone = 1;
 
 std::string CudaErrorText(CUresult result) {
