@@ -156,31 +156,12 @@ uint64_t SumAbsDiff(const std::vector<Sample>& a, const std::vector<Sample>& b) 
   return sum;
 }
 
-// U, V, sat and hue of the chroma pairs, two partial histograms each.
-template <typename Sample>
-void CountChroma(const Frame<Sample>& f, const Layout& layout, const uint32_t* __restrict table,
-                 uint32_t* __restrict u_counts, uint32_t* __restrict v_counts, uint32_t* __restrict sat,
-                 uint32_t* __restrict hue) {
-  const int bins = layout.bins(), depth = layout.depth;
-  const Sample* __restrict u = f.planes[1].data();
-  const Sample* __restrict v = f.planes[2].data();
-  const size_t n = f.planes[1].size();
-  for (size_t i = 0; i < n; ++i) {
-    const size_t copy = i & 1;
-    ++u_counts[copy * bins + u[i]];
-    ++v_counts[copy * bins + v[i]];
-    const uint32_t entry = table[(size_t(u[i]) << depth) | v[i]];
-    ++sat[copy * bins + (entry & 0xffff)];
-    ++hue[copy * kHueBins + (entry >> 16)];
-  }
-}
-
-// The same with the differences against the previous frame summed in the loop.
-template <typename Sample>
-uint64_t CountChromaWithDifferences(const Frame<Sample>& f, const Frame<Sample>& previous, const Layout& layout,
-                                    const uint32_t* __restrict table, uint32_t* __restrict u_counts,
-                                    uint32_t* __restrict v_counts, uint32_t* __restrict sat,
-                                    uint32_t* __restrict hue) {
+// U, V, sat and hue of the chroma pairs, two partial histograms each; with
+// kDifferences also the sum of |u - previous u| + |v - previous v|.
+template <bool kDifferences, typename Sample>
+uint64_t CountChroma(const Frame<Sample>& f, const Frame<Sample>& previous, const Layout& layout,
+                     const uint32_t* __restrict table, uint32_t* __restrict u_counts, uint32_t* __restrict v_counts,
+                     uint32_t* __restrict sat, uint32_t* __restrict hue) {
   const int bins = layout.bins(), depth = layout.depth;
   const Sample* __restrict u = f.planes[1].data();
   const Sample* __restrict v = f.planes[2].data();
@@ -195,7 +176,8 @@ uint64_t CountChromaWithDifferences(const Frame<Sample>& f, const Frame<Sample>&
     const uint32_t entry = table[(size_t(u[i]) << depth) | v[i]];
     ++sat[copy * bins + (entry & 0xffff)];
     ++hue[copy * kHueBins + (entry >> 16)];
-    dif += uint32_t(std::abs(int(u[i]) - int(pu[i]))) + uint32_t(std::abs(int(v[i]) - int(pv[i])));
+    if constexpr (kDifferences)
+      dif += uint32_t(std::abs(int(u[i]) - int(pu[i]))) + uint32_t(std::abs(int(v[i]) - int(pv[i])));
   }
   return dif;
 }
@@ -239,7 +221,8 @@ uint64_t ReportSeparate(const Frame<Sample>& f, const Frame<Sample>& previous, c
                         const uint32_t* table, ReportCounts* counts) {
   counts->Clear(layout.bins());
   CountPlane(f.planes[0], layout.bins(), counts->luma.data());
-  CountChroma(f, layout, table, counts->u.data(), counts->v.data(), counts->sat.data(), counts->hue.data());
+  CountChroma<false>(f, previous, layout, table, counts->u.data(), counts->v.data(), counts->sat.data(),
+                     counts->hue.data());
   uint64_t dif = 0;
   for (int p = 0; p < 3; ++p) dif += SumAbsDiff(f.planes[p], previous.planes[p]);
   return counts->Check() + dif;
@@ -251,8 +234,8 @@ uint64_t ReportFused(const Frame<Sample>& f, const Frame<Sample>& previous, cons
                      const uint32_t* table, ReportCounts* counts) {
   counts->Clear(layout.bins());
   uint64_t dif = CountLumaWithDifferences(f, previous, layout.bins(), counts->luma.data());
-  dif += CountChromaWithDifferences(f, previous, layout, table, counts->u.data(), counts->v.data(),
-                                    counts->sat.data(), counts->hue.data());
+  dif += CountChroma<true>(f, previous, layout, table, counts->u.data(), counts->v.data(), counts->sat.data(),
+                           counts->hue.data());
   return counts->Check() + dif;
 }
 
