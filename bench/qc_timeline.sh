@@ -11,7 +11,11 @@
 #     several CLIPs: decoding alone of all of them in one process against
 #     cudahist-qc -j N over all of them
 #   QC_B=EXE: a second cudahist-qc (another build of it) timed in the same
-#     rounds, after the first, with the same plugin
+#     rounds, the two taking turns going first, with the same plugin
+#   QC_UPLOAD=1: also decoding followed by GStreamer's own cudaupload
+#     (nvcodec's), with as many frames held before it as cudahist-qc holds:
+#     the copy into CUDA memory that any GPU report of CPU-decoded frames
+#     makes, without the figures
 #
 # Needs GStreamer's coretracers plugin (gst-inspect-1.0 latency).
 set -euo pipefail
@@ -42,6 +46,20 @@ traced() {
   echo "$wall $(python3 "$here/tracer_timeline.py" "$work/log" "$decoder" | cut -d' ' -f1,2)" >> "$work/$name"
 }
 
+# upload_together DECODER CLIP...: as qc_decode_together, each branch
+# ending in cudaupload; one frame held before it for a lone clip, four for
+# several, as cudahist-qc holds them (tools/common/analysis_pipeline.cc).
+upload_together() {
+  local chosen=$1 ahead=4 branches=() f
+  shift
+  (($# == 1)) && ahead=1
+  for f in "$@"; do
+    qc_source "$f"
+    branches+=(! queue max-size-buffers=$ahead max-size-bytes=0 max-size-time=0 ! cudaupload ! fakesink sync=false)
+  done
+  qc_launch "$chosen" "${branches[@]}"
+}
+
 run_qc() {  # run_qc NAME EXE
   traced "$1" "$2" "${cpu[@]}" --force -j "${#clips[@]}" -o "$work" "${clips[@]}"
 }
@@ -50,6 +68,7 @@ run_qc() {  # run_qc NAME EXE
 # straight after decoding alone.
 for round in $(seq "$repeats"); do
   traced decode qc_decode_together "$decoder" "${clips[@]}"
+  if [ -n "${QC_UPLOAD:-}" ]; then traced upload upload_together "$decoder" "${clips[@]}"; fi
   if [ -z "${QC_B:-}" ]; then
     run_qc qc "$qc"
   elif ((round % 2)); then
@@ -70,5 +89,6 @@ echo "$(basename "${clips[0]}") x ${#clips[@]}: $frames frames each, $decoder, m
 echo "| run | wall | start | decoding | rest | every decoding, in run order |"
 echo "|---|---|---|---|---|---|"
 row decode "decoding alone"
+if [ -n "${QC_UPLOAD:-}" ]; then row upload "decoding ! cudaupload"; fi
 row qc "cudahist-qc -j ${#clips[@]}"
 if [ -n "${QC_B:-}" ]; then row qc_b "$QC_B -j ${#clips[@]}"; fi
