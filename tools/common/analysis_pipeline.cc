@@ -23,9 +23,9 @@ constexpr size_t kDetailLength = 200;
 constexpr guint kDecodedFramesAhead = 4;
 // A stream decoded alone holds one: its frames are copied right after they
 // are decoded. A lone CPU decoder runs slower beside the element, and more
-// so with more frames held (one such file: 0.78-0.94 of decoding alone with
-// one, 0.71-0.82 with four, medians of three sessions on the same host; the
-// cause is not known). NVDEC's lone stream is the same either way.
+// so with more frames held (one 3,000-frame ProRes file on that host: 0.78-
+// 0.94 of decoding alone with one, 0.71-0.82 with four; bench/RESULTS.md;
+// the cause is not known). NVDEC's lone stream is the same either way.
 constexpr guint kDecodedFramesAheadAlone = 1;
 
 std::string CudaErrorText(CUresult result) {
