@@ -6,6 +6,7 @@
 #include <gst/cuda/gstcudautils.h>
 
 #include <cstring>
+#include <future>
 #include <map>
 #include <mutex>
 
@@ -211,24 +212,48 @@ void OnNoMorePads(GstElement* decodebin, gpointer data) {
                     ("no decoded video pad was exposed"));
 }
 
-// One CUDA context per device for all the process's pipelines, given to each
-// pipeline before it starts. Left to themselves, the CUDA elements of every
-// pipeline create a context of their own, and a context holds hundreds of
-// MiB of GPU memory (the stack reserved for every thread the GPU can run):
-// on an H100 about 0.7 GiB a 1080p stream, against the decoder's tens.
-// Kept for the life of the process.
-GstContext* SharedCudaContext(int device) {
+// One CUDA context per device for all the process's pipelines. Left to
+// themselves, the CUDA elements of every pipeline create a context of their
+// own, and a context holds hundreds of MiB of GPU memory (the stack reserved
+// for every thread the GPU can run): on an H100 about 0.7 GiB a 1080p stream,
+// against the decoder's tens. Kept for the life of the process.
+//
+// A context takes about 0.1 s to make (bench/probes/cuda_start_probe.cu), so
+// it is made on a thread of its own, started when the device's first
+// pipeline is built: the pipeline starts meanwhile (its source, demuxer and
+// decoder open, the first frames decode), and the first element that needs
+// the context waits for it in the bus's sync handler (AnswerCudaContextNeed).
+std::shared_future<GstContext*> SharedCudaContext(int device) {
   static std::mutex lock;
-  static std::map<int, GstContext*> contexts;
+  static std::map<int, std::shared_future<GstContext*>> contexts;
   std::lock_guard<std::mutex> hold(lock);
-  GstContext*& context = contexts[device];
-  if (!context) {
-    if (GstCudaContext* cuda = gst_cuda_context_new(guint(device))) {
-      context = gst_context_new_cuda_context(cuda);
-      gst_object_unref(cuda);
-    }
+  std::shared_future<GstContext*>& context = contexts[device];
+  if (!context.valid()) {
+    context = std::async(std::launch::async, [device]() -> GstContext* {
+                GstCudaContext* cuda = gst_cuda_context_new(guint(device));
+                if (!cuda) return nullptr;
+                GstContext* shared = gst_context_new_cuda_context(cuda);
+                gst_object_unref(cuda);
+                return shared;
+              }).share();
   }
   return context;
+}
+
+// An element asking for a CUDA context (cudahistogram, NVDEC decoders: after
+// asking their neighbours) gets the device's shared one, once it is made. It
+// asks from its own thread, which waits here; without a shared context
+// (gst_cuda_context_new failed) it makes one of its own, as it would alone.
+GstBusSyncReply AnswerCudaContextNeed(GstBus*, GstMessage* message, gpointer device) {
+  const gchar* type = nullptr;
+  if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_NEED_CONTEXT || !gst_message_parse_context_type(message, &type) ||
+      g_strcmp0(type, GST_CUDA_CONTEXT_TYPE) != 0) {
+    return GST_BUS_PASS;
+  }
+  GstContext* shared = SharedCudaContext(*static_cast<const int*>(device)).get();
+  if (!shared) return GST_BUS_PASS;
+  gst_element_set_context(GST_ELEMENT(GST_MESSAGE_SRC(message)), shared);
+  return GST_BUS_DROP;
 }
 
 GstElement* MakeElement(const char* factory, const char* name, std::string* problem) {
@@ -357,9 +382,12 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   g_object_set(decoded, "max-size-buffers", frames_ahead, "max-size-bytes", 0, "max-size-time", guint64(0), nullptr);
 
   parts.pipeline = gst_pipeline_new(pipeline_name.c_str());
-  // A bin hands its contexts to the elements added to it later: decodebin's decoders too.
   if (target.gpu) {
-    if (GstContext* shared = SharedCudaContext(target.cuda_device_id)) gst_element_set_context(parts.pipeline, shared);
+    SharedCudaContext(target.cuda_device_id);  // starts making it, if not yet
+    GstBus* bus = gst_element_get_bus(parts.pipeline);
+    gst_bus_set_sync_handler(bus, AnswerCudaContextNeed, new int(target.cuda_device_id),
+                             [](gpointer device) { delete static_cast<int*>(device); });
+    gst_object_unref(bus);
   }
   gst_bin_add_many(GST_BIN(parts.pipeline), decodebin, decoded, analysis, sink, nullptr);
   bool linked;

@@ -18,7 +18,9 @@
 // I422_10LE on the way (videoconvert, sample for sample). A decoded format
 // the element does not read is an error naming it.
 // On the GPU all the pipelines of the process share one CUDA context per
-// device (a context of its own per pipeline costs GPU memory by the GiB).
+// device (a context of its own per pipeline costs GPU memory by the GiB),
+// made while the device's first pipeline starts and handed to the elements
+// that ask for one (the pipeline's bus answers their need-context message).
 #pragma once
 
 #include <gst/gst.h>

@@ -1,9 +1,12 @@
 // The analysis pipeline's parts as BuildAnalysisPipeline sets them up (built,
-// not started: no input is read).
+// not started: no input is read), and on a GPU its pipelines run.
+#include <glib/gstdio.h>
+#include <gst/cuda/gstcudacontext.h>
 #include <gst/gst.h>
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "analysis_pipeline.h"
 
@@ -66,6 +69,98 @@ TEST_F(AnalysisPipelineTest, StreamsDecodedTogetherHoldFourDecodedFrames) {
 TEST_F(AnalysisPipelineTest, AnUnknownNumberOfStreamsHoldsFourDecodedFrames) {
   Build(cudahist_tools::AnalysisTarget{});
   EXPECT_EQ(DecodedFramesAhead(), 4u);
+}
+
+// Pipelines run to their end on the GPU path, sharing the device's context.
+class AnalysisPipelineOnGpuTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { gst_init(nullptr, nullptr); }
+
+  void SetUp() override {
+    if (!cudahist_tools::ProbeBackend().gpu) GTEST_SKIP() << "no CUDA device";
+    gchar* dir = g_dir_make_tmp("analysis-pipeline-XXXXXX", nullptr);
+    ASSERT_NE(dir, nullptr);
+    dir_ = dir;
+    g_free(dir);
+    clip_ = dir_ + "/raw.mkv";
+    // Raw video in Matroska: decoded without a decoder, so the element uploads system memory.
+    const std::string launch = "videotestsrc num-buffers=5 ! video/x-raw,format=I420,width=64,height=48 ! "
+                               "matroskamux ! filesink location=\"" + clip_ + "\"";
+    GstElement* writer = gst_parse_launch(launch.c_str(), nullptr);
+    ASSERT_NE(writer, nullptr);
+    ASSERT_TRUE(RunToEnd(writer, nullptr));
+    gst_element_set_state(writer, GST_STATE_NULL);
+    gst_object_unref(writer);
+  }
+
+  void TearDown() override {
+    for (GstElement* pipeline : pipelines_) {
+      gst_element_set_state(pipeline, GST_STATE_NULL);
+      gst_object_unref(pipeline);
+    }
+    if (!clip_.empty()) g_unlink(clip_.c_str());
+    if (!dir_.empty()) g_rmdir(dir_.c_str());
+  }
+
+  // Plays `pipeline` to its end of stream; counts the contexts its elements made themselves.
+  static bool RunToEnd(GstElement* pipeline, int* contexts_made) {
+    if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) return false;
+    GstBus* bus = gst_element_get_bus(pipeline);
+    bool ended = false;
+    while (GstMessage* message = gst_bus_timed_pop(bus, 30 * GST_SECOND)) {
+      const GstMessageType type = GST_MESSAGE_TYPE(message);
+      if (type == GST_MESSAGE_HAVE_CONTEXT && contexts_made) ++*contexts_made;
+      ended = type == GST_MESSAGE_EOS;
+      const bool last = type == GST_MESSAGE_EOS || type == GST_MESSAGE_ERROR;
+      if (type == GST_MESSAGE_ERROR) ADD_FAILURE() << cudahist_tools::ErrorText(message);
+      gst_message_unref(message);
+      if (last) break;
+    }
+    gst_object_unref(bus);
+    return ended;
+  }
+
+  // The CUDA context the pipeline's analysis element holds (it answers context queries with it).
+  static GstCudaContext* ContextOfAnalysis(GstElement* pipeline) {
+    GstElement* analysis = gst_bin_get_by_name(GST_BIN(pipeline), "analysis");
+    GstQuery* query = gst_query_new_context(GST_CUDA_CONTEXT_TYPE);
+    GstCudaContext* cuda = nullptr;
+    if (gst_element_query(analysis, query)) {
+      GstContext* context = nullptr;
+      gst_query_parse_context(query, &context);
+      if (context)
+        gst_structure_get(gst_context_get_structure(context), GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &cuda,
+                          nullptr);
+    }
+    gst_query_unref(query);
+    gst_object_unref(analysis);
+    return cuda;
+  }
+
+  std::string dir_, clip_;
+  std::vector<GstElement*> pipelines_;
+};
+
+TEST_F(AnalysisPipelineOnGpuTest, ThePipelinesOfADeviceShareOneContextThatNoElementMakesItself) {
+  cudahist_tools::AnalysisTarget target;
+  target.gpu = true;
+  std::string problem;
+  const std::string uri = cudahist_tools::InputUri(clip_, &problem);
+  ASSERT_FALSE(uri.empty()) << problem;
+  int contexts_made = 0;
+  std::vector<GstCudaContext*> contexts;
+  for (const char* name : {"first", "second"}) {
+    cudahist_tools::AnalysisPipeline parts = cudahist_tools::BuildAnalysisPipeline(uri, target, name, &problem);
+    ASSERT_NE(parts.pipeline, nullptr) << problem;
+    pipelines_.push_back(parts.pipeline);
+    ASSERT_TRUE(RunToEnd(parts.pipeline, &contexts_made)) << name;
+    contexts.push_back(ContextOfAnalysis(parts.pipeline));
+  }
+  EXPECT_EQ(contexts_made, 0);
+  ASSERT_NE(contexts[0], nullptr);
+  EXPECT_EQ(contexts[0], contexts[1]);
+  for (GstCudaContext* context : contexts)
+    if (context) gst_object_unref(context);
 }
 
 }  // namespace
