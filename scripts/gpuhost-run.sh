@@ -5,7 +5,7 @@
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
 #   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc cudahist_qc cudahist_monitor
 #   scopes videoscope histogram_variants signalstats_variants scope_variants baseline
-#   qc_stages qc_cpu qc_timeline (where cudahist-qc's time goes; see each function)
+#   qc_stages qc_cpu qc_timeline qc_start_trace (where cudahist-qc's time goes; see each function)
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
 # oddwidth / nv21: the upstream limits docs/versions.md lists, shown again.
@@ -279,6 +279,29 @@ qc_timeline_checks() {
   rm -rf "$work"
 }
 
+# One run each of cudahist-qc (and of QC_B, when given) over one and over
+# eight 600-frame ProRes files with GStreamer's debug log of the start: the
+# states, the CUDA contexts asked for and made, the caps, the decoders'
+# first frames. The logs go to qc_start_trace/ (gzip).
+qc_start_trace_checks() {
+  use_gst 122
+  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
+  local work dir=$logs/qc_start_trace i files=() exe name
+  work=$(mktemp -d); mkdir -p "$dir"
+  make_prores_clip "$work/prores.mov"
+  for i in 1 2 3 4 5 6 7 8; do ln -s "$work/prores.mov" "$work/prores-$i.mov" && files+=("$work/prores-$i.mov"); done
+  for exe in "$bin/cudahist-qc" ${QC_B:+"$QC_B"}; do
+    name=$([ "$exe" = "$bin/cudahist-qc" ] && echo qc || echo qc_b)
+    for i in 1 8; do
+      step "qc_start_trace_${name}_$i" env GST_DEBUG_FILE="$dir/${name}_$i.log" GST_DEBUG_NO_COLOR=1 \
+        GST_DEBUG="cuda*:5,GST_CONTEXT:5,GST_STATES:4,basetransform:4,videodecoder:4,GST_EVENT:4" \
+        "$exe" --force -j "$i" -o "$work/out" "${files[@]:0:$i}"
+    done
+  done
+  gzip -f "$dir"/*.log
+  rm -rf "$work"
+}
+
 one_process() {  # one_process TAIL FILE...: one gst-launch, a decodebin branch per FILE ending in TAIL
   local tail=$1; shift
   local branches=() f
@@ -476,6 +499,7 @@ signalstats_checks() {
 for s in $steps; do
   case $s in
     tests) use_gst 122; gpu_tests "" ;;
+    qc_start_trace) qc_start_trace_checks ;;
     tests126) use_gst 126; gpu_tests 126 ;;
     decode) use_gst 122; decode_checks "" ;;
     decode126) use_gst 126; decode_checks 126 ;;

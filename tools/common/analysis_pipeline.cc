@@ -218,11 +218,10 @@ void OnNoMorePads(GstElement* decodebin, gpointer data) {
 // for every thread the GPU can run): on an H100 about 0.7 GiB a 1080p stream,
 // against the decoder's tens. Kept for the life of the process.
 //
-// A context takes about 0.1 s to make (bench/probes/cuda_start_probe.cu), so
-// it is made on a thread of its own, started when the device's first
-// pipeline is built: the pipeline starts meanwhile (its source, demuxer and
-// decoder open, the first frames decode), and the first element that needs
-// the context waits for it in the bus's sync handler (AnswerCudaContextNeed).
+// A context takes about 0.1 s to make (bench/probes/cuda_start_probe.cu) and
+// is made on a thread of its own (StartSharedCudaContext), so that the
+// pipelines start meanwhile; the first element that needs it waits for it in
+// the bus's sync handler (AnswerCudaContextNeed).
 std::shared_future<GstContext*> SharedCudaContext(int device) {
   static std::mutex lock;
   static std::map<int, std::shared_future<GstContext*>> contexts;
@@ -230,6 +229,8 @@ std::shared_future<GstContext*> SharedCudaContext(int device) {
   std::shared_future<GstContext*>& context = contexts[device];
   if (!context.valid()) {
     context = std::async(std::launch::async, [device]() -> GstContext* {
+                // Without libcuda, gst-cuda's calls into the driver abort.
+                if (!gst_cuda_load_library()) return nullptr;
                 GstCudaContext* cuda = gst_cuda_context_new(guint(device));
                 if (!cuda) return nullptr;
                 GstContext* shared = gst_context_new_cuda_context(cuda);
@@ -266,6 +267,8 @@ GstElement* MakeElement(const char* factory, const char* name, std::string* prob
 }
 
 }  // namespace
+
+void StartSharedCudaContext(int device) { SharedCudaContext(device); }
 
 Backend ProbeBackend() {
   Backend backend;
