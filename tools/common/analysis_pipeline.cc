@@ -218,25 +218,36 @@ void OnNoMorePads(GstElement* decodebin, gpointer data) {
 // for every thread the GPU can run): on an H100 about 0.7 GiB a 1080p stream,
 // against the decoder's tens. Kept for the life of the process.
 //
-// A context takes about 0.1 s to make (bench/probes/cuda_start_probe.cu) and
-// is made on a thread of its own (StartSharedCudaContext), so that the
-// pipelines start meanwhile; the first element that needs it waits for it in
-// the bus's sync handler (AnswerCudaContextNeed).
+// A context takes about 0.1 s to make (bench/probes/cuda_start_probe.cu), so
+// it is made on a thread of its own, started when the device's first
+// pipeline is built: the pipelines open their inputs and start decoding
+// meanwhile, and the first element that needs the context waits for it in
+// the bus's sync handler (AnswerCudaContextNeed). Beside eight starting
+// ProRes decoders it took 0.28-0.36 s on the H100 instead of 0.12, so
+// their first frames still wait for it (bench/RESULTS.md).
 std::shared_future<GstContext*> SharedCudaContext(int device) {
   static std::mutex lock;
   static std::map<int, std::shared_future<GstContext*>> contexts;
   std::lock_guard<std::mutex> hold(lock);
   std::shared_future<GstContext*>& context = contexts[device];
   if (!context.valid()) {
-    context = std::async(std::launch::async, [device]() -> GstContext* {
-                // Without libcuda, gst-cuda's calls into the driver abort.
-                if (!gst_cuda_load_library()) return nullptr;
-                GstCudaContext* cuda = gst_cuda_context_new(guint(device));
-                if (!cuda) return nullptr;
-                GstContext* shared = gst_context_new_cuda_context(cuda);
-                gst_object_unref(cuda);
-                return shared;
-              }).share();
+    // gst-cuda's loader of libcuda is not safe on two threads at once (the
+    // probe's and this one's: "CuInit: assertion failed" on the GPU host),
+    // so it runs here, before the thread starts. Without libcuda,
+    // gst-cuda's calls into the driver abort: there is no context to make.
+    if (!gst_cuda_load_library()) {
+      std::promise<GstContext*> none;
+      none.set_value(nullptr);
+      context = none.get_future().share();
+    } else {
+      context = std::async(std::launch::async, [device]() -> GstContext* {
+                  GstCudaContext* cuda = gst_cuda_context_new(guint(device));
+                  if (!cuda) return nullptr;
+                  GstContext* shared = gst_context_new_cuda_context(cuda);
+                  gst_object_unref(cuda);
+                  return shared;
+                }).share();
+    }
   }
   return context;
 }
@@ -267,8 +278,6 @@ GstElement* MakeElement(const char* factory, const char* name, std::string* prob
 }
 
 }  // namespace
-
-void StartSharedCudaContext(int device) { SharedCudaContext(device); }
 
 Backend ProbeBackend() {
   Backend backend;

@@ -39,14 +39,6 @@ struct Backend {
 };
 Backend ProbeBackend();
 
-// Starts making the process's shared CUDA context of `device` on a thread of
-// its own, if not yet (BuildAnalysisPipeline of a GPU target does too).
-// Called before ProbeBackend, it is made while the driver starts and the
-// first pipelines open their inputs: made later, while eight CPU decoders
-// start beside it, it took 0.36 s on the H100 instead of 0.12
-// (bench/RESULTS.md). Without a usable device it ends with none, and the
-// elements make their own or fail as they would alone.
-void StartSharedCudaContext(int device);
 
 // "GPU: <name> (N devices)" or "CPU backend (<why>)".
 std::string DescribeBackend(const Backend& backend);

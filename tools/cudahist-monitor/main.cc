@@ -296,7 +296,6 @@ bool ChooseBackend(const MonitorConfig& config, PipelineChoice* choice, std::str
     g_printerr("cudahist-monitor: CPU decoders and backend (decoder=cpu)\n");
     return true;
   }
-  cudahist_tools::StartSharedCudaContext(choice->cuda_device_id);
   const cudahist_tools::Backend backend = cudahist_tools::ProbeBackend();
   if (config.decoder == Decoder::kNvdec && !backend.gpu) {
     *error = "decoder=nvdec, but no GPU: " + backend.why_not;

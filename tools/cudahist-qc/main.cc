@@ -217,7 +217,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   gst_init(nullptr, nullptr);
-  if (!options.cpu) cudahist_tools::StartSharedCudaContext(0);
   const cudahist_tools::Backend backend = cudahist_tools::ProbeBackend();
   const int jobs = options.jobs > 0 ? options.jobs : DefaultJobs(backend, options.cpu);
   const bool interactive = isatty(STDERR_FILENO);
