@@ -40,19 +40,6 @@ void StopFramePool(GstBufferPool** pool) {
   gst_clear_object(pool);
 }
 
-void CopyWholeRows(const GstVideoFrame& from, GstVideoFrame* to) {
-  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&from); ++p) {
-    const gsize row_bytes = PlaneRowBytes(from.info, p);
-    const auto* src = static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&from, p));
-    auto* dst = static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(to, p));
-    const gsize src_stride = GST_VIDEO_FRAME_PLANE_STRIDE(&from, p);
-    const gsize dst_stride = GST_VIDEO_FRAME_PLANE_STRIDE(to, p);
-    for (guint r = 0; r < PlaneRows(from.info, p); ++r) {
-      std::memcpy(dst + r * dst_stride, src + r * src_stride, row_bytes);
-    }
-  }
-}
-
 bool IsCudaFrame(GstBuffer* buffer) {
   return gst_buffer_n_memory(buffer) > 0 && gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0));
 }

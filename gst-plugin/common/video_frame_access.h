@@ -22,11 +22,6 @@ GstBufferPool* StartFramePool(GstBufferPool* pool, GstCaps* caps, const GstVideo
 // Deactivates and releases `*pool`, if any; null after.
 void StopFramePool(GstBufferPool** pool);
 
-// Copies each plane's rows whole (PlaneRowBytes), so that the last sample
-// pair of packed 4:2:2 of odd width keeps its V, which
-// gst_video_frame_copy drops. Both frames in system memory, of one info.
-void CopyWholeRows(const GstVideoFrame& from, GstVideoFrame* to);
-
 // True when the buffer's (first) memory is GstCudaMemory: the GPU path.
 bool IsCudaFrame(GstBuffer* buffer);
 

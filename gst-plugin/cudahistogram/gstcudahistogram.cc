@@ -62,6 +62,10 @@ struct State {
   std::vector<uint32_t> cpu_counts;
   cudahistogram::HistogramAccumulator accumulator;
   cudahistogram::SignalStatsFrame signalstats;  // the previous frame for DIF
+  // The frame as the element received it, while it is transformed: the
+  // buffer transform_ip gets is a writable copy of it when it was not
+  // writable (PrepareOutputBuffer).
+  GstBuffer* received = nullptr;
   bool signalstats_warned = false;  // of a format signalstats does not read, this negotiation
   guint64 frames_seen = 0;  // since start: cropdetect leaves the first ones without figures
 };
@@ -402,6 +406,8 @@ GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
   const Settings settings = CopySettings(self);
   State* st = StateOf(self);
+  GstBuffer* received = st->received ? st->received : buf;
+  st->received = nullptr;
   if (!Filter(self)->negotiated) return GST_FLOW_NOT_NEGOTIATED;
   const guint64 frame_index = st->frames_seen++;
   if (!settings.attach_meta && !settings.post_messages) {
@@ -427,14 +433,27 @@ GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   const cudahistogram::QcFields* qc = st->with_yuv_figures ? &qc_fields : nullptr;
   if (settings.attach_meta) AttachMeta(self, buf, counts, figures, qc);
   if (settings.post_messages) Accumulate(self, buf, settings, counts, figures, qc);
-  // After the meta: while held the buffer is no longer writable.
+  // After the meta: while held the buffer is no longer writable. Held is
+  // the frame as received, not GstBaseTransform's writable copy of a frame
+  // its producer still references (gst-libav's decoders do): the copy shares
+  // the frame's memory, and while it lived the producer's pool would find
+  // that memory shared when the frame came back, throw the frame away and
+  // allocate another, every frame. The received frame goes back whole once
+  // the copy has gone downstream and is released.
   if (with_signalstats) {
-    st->signalstats.KeepAsPrevious(counted, InfoOf(self));
+    st->signalstats.KeepAsPrevious(uploaded ? uploaded : received);
   } else {
     st->signalstats.Restart();  // cropdetect or field-psnr alone hold no previous frame
   }
   if (uploaded) gst_buffer_unref(uploaded);
   return GST_FLOW_OK;
+}
+
+// Notes the frame as received; GstBaseTransform's own choice of the buffer
+// to transform in place (the frame itself, or its writable copy) stands.
+GstFlowReturn PrepareOutputBuffer(GstBaseTransform* trans, GstBuffer* input, GstBuffer** outbuf) {
+  StateOf(GST_CUDA_HISTOGRAM(trans))->received = input;
+  return GST_BASE_TRANSFORM_CLASS(gst_cuda_histogram_parent_class)->prepare_output_buffer(trans, input, outbuf);
 }
 
 gboolean SinkEvent(GstBaseTransform* trans, GstEvent* event) {
@@ -474,6 +493,7 @@ static void gst_cuda_histogram_class_init(GstCudaHistogramClass* klass) {
   trans_class->transform_ip = TransformIp;
   // In passthrough (attach-meta=false) the frames are still counted for the messages.
   trans_class->transform_ip_on_passthrough = TRUE;
+  trans_class->prepare_output_buffer = PrepareOutputBuffer;
   trans_class->sink_event = SinkEvent;
   trans_class->propose_allocation = ProposeAllocation;
 }

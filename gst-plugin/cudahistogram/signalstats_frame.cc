@@ -29,9 +29,6 @@ const uint32_t* FineCounts(const cudahist::SignalStatsCounts& counts, const char
   }
 }
 
-// Frames of the previous frame's copies: the one held and the one being made.
-constexpr guint kPreviousCopies = 2;
-
 // The context of the CUDA memory `buffer` lives in, or null for system memory.
 GstCudaContext* MemoryContext(GstBuffer* buffer) {
   GstMemory* mem = gst_buffer_n_memory(buffer) > 0 ? gst_buffer_peek_memory(buffer, 0) : nullptr;
@@ -74,48 +71,16 @@ void ReserveThePreviousFrame(GstQuery* allocation) {
 
 SignalStatsFrame::SignalStatsFrame() = default;
 
-SignalStatsFrame::~SignalStatsFrame() {
-  Restart();
-  StopFramePool(&copies_);
-}
+SignalStatsFrame::~SignalStatsFrame() { Restart(); }
 
 void SignalStatsFrame::Restart() { gst_clear_buffer(&previous_); }
 
-void SignalStatsFrame::KeepAsPrevious(GstBuffer* buffer, const GstVideoInfo& info) {
+void SignalStatsFrame::KeepAsPrevious(GstBuffer* buffer) {
   if (buffer != previous_) {
-    const bool shared = MemoryContext(buffer) == nullptr && !gst_buffer_is_all_memory_writable(buffer);
-    GstBuffer* copy = shared ? CopyOfFrame(buffer, info) : nullptr;
     Restart();
-    previous_ = copy ? copy : gst_buffer_ref(buffer);
+    previous_ = gst_buffer_ref(buffer);
   }
   previous_layout_ = yuv_plan_.layout;
-}
-
-bool SignalStatsFrame::EnsureCopies(const GstVideoInfo& info) {
-  if (copies_ && gst_video_info_is_equal(&copies_info_, &info)) return true;
-  StopFramePool(&copies_);
-  GstCaps* caps = gst_video_info_to_caps(&info);
-  copies_ = StartFramePool(gst_video_buffer_pool_new(), caps, info, kPreviousCopies, false);
-  gst_caps_unref(caps);
-  if (copies_) copies_info_ = info;
-  return copies_ != nullptr;
-}
-
-GstBuffer* SignalStatsFrame::CopyOfFrame(GstBuffer* buffer, const GstVideoInfo& info) {
-  GstBuffer* copy = nullptr;
-  if (!EnsureCopies(info) || gst_buffer_pool_acquire_buffer(copies_, &copy, nullptr) != GST_FLOW_OK) return nullptr;
-  GstVideoFrame from, to;
-  bool copied = false;
-  if (gst_video_frame_map(&from, &info, buffer, GST_MAP_READ)) {
-    if (gst_video_frame_map(&to, &copies_info_, copy, GST_MAP_WRITE)) {
-      CopyWholeRows(from, &to);
-      copied = true;
-      gst_video_frame_unmap(&to);
-    }
-    gst_video_frame_unmap(&from);
-  }
-  if (!copied) gst_clear_buffer(&copy);
-  return copy;
 }
 
 // The element's plan with Y, U and V for components: the same region and

@@ -56,15 +56,11 @@ class SignalStatsFrame {
   // dropped then.
   bool Count(const GstVideoInfo& info, const CountPlan& plan, GstBuffer* buffer,
              const GstVideoFrame& frame, ElementCuda<CudaCounter>* cuda, bool with_qc, std::string* error);
-  // Keeps `buffer` (a frame of `info`) as the next frame's previous. Called
-  // once the element is done with the buffer (its meta attached). A frame in
-  // system memory that another buffer shares (GstBaseTransform's writable
-  // copy of a frame its producer still references, as gst-libav's decoders
-  // do) is copied into a frame of the element's own: held, it would keep the
-  // producer's pool from taking its frame back, and the pool then throws the
-  // frame away and allocates another, every frame. Any other buffer is held
-  // itself (a reference; while held it is not writable).
-  void KeepAsPrevious(GstBuffer* buffer, const GstVideoInfo& info);
+  // Keeps `buffer` as the next frame's previous: a reference, so that
+  // neither its memory nor its producer's pool lets the frame change while
+  // held. Called once the element is done with the frame counted; the
+  // caller passes the frame as the element received it (see TransformIp).
+  void KeepAsPrevious(GstBuffer* buffer);
 
   // Valid after a successful Count, until the next one.
   const cudahist::SignalStatsFigures& figures() const { return figures_; }
@@ -85,9 +81,6 @@ class SignalStatsFrame {
                    GstBuffer* buffer, ElementCuda<CudaCounter>* cuda, const cudahist::SignalStatsCounts** counts,
                    const cudahist::QcCounts** qc, std::string* error);
   void TakeHistograms(const cudahist::SignalStatsCounts& counts, const HistogramLayout& layout);
-  // A copy of `buffer` (a frame of `info`) in a frame of copies_, or null.
-  GstBuffer* CopyOfFrame(GstBuffer* buffer, const GstVideoInfo& info);
-  bool EnsureCopies(const GstVideoInfo& info);
 
   CountPlan yuv_plan_;  // components Y, U, V of the element's region
   bool have_yuv_plan_ = false;
@@ -95,8 +88,6 @@ class SignalStatsFrame {
   uint32_t log2_vsub_ = 0;
 
   GstBuffer* previous_ = nullptr;  // a reference, or null
-  GstBufferPool* copies_ = nullptr;  // frames of copies_info_ for the previous frame's copies
-  GstVideoInfo copies_info_;
   HistogramLayout previous_layout_;  // yuv_plan_'s layout when it was counted
 
   cudahist::CpuSignalStats cpu_;

@@ -321,9 +321,9 @@ TEST(SignalStats, FirstFrameDifIsZeroThenAgainstThePreviousPushedFrame) {
 // decoders do) hands on buffers that are not writable: the meta needs a
 // writable copy sharing the frame's memory. Held as the previous frame, that
 // copy would make the producer's pool throw each frame away when it comes
-// back (its memory shared) and allocate a new one. The element keeps a copy
-// of its own instead: the pool gets its frames back, and DIF is still
-// against the previous frame.
+// back (its memory shared) and allocate a new one. The element holds the
+// frame as it received it instead: the pool gets its frames back, and DIF is
+// still against the previous frame.
 TEST(SignalStats, FramesOfAProducerThatKeepsThemGoBackToItsPool) {
   SeededHarness t("signalstats=true", VideoInfo(GST_VIDEO_FORMAT_YUY2, 33, 17), 3);
   DrawFramesWithDistinctDifs(&t);
