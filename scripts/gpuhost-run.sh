@@ -5,7 +5,7 @@
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
 #   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc cudahist_qc cudahist_monitor
 #   scopes videoscope histogram_variants signalstats_variants scope_variants baseline
-#   qc_stages qc_cpu qc_timeline qc_start_trace (where cudahist-qc's time goes; see each function)
+#   qc_stages qc_cpu qc_timeline qc_start_trace qc_end_trace (where cudahist-qc's time goes; see each function)
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
 # oddwidth / nv21: the upstream limits docs/versions.md lists, shown again.
@@ -302,6 +302,29 @@ qc_start_trace_checks() {
   rm -rf "$work"
 }
 
+# The end of a run on NVDEC: three runs each of decoding alone and of
+# cudahist-qc over the pack's 1080p H.264 clip, with GStreamer's log of the
+# states and events (timestamps from gst_init) and each run's wall time
+# (wall.txt: NAME RUN SECONDS), in qc_end_trace/.
+qc_end_trace_checks() {
+  use_gst 122
+  local dir=$logs/qc_end_trace clip=$here/media/clip-1080p.mp4 work run t0 t1
+  work=$(mktemp -d); mkdir -p "$dir"
+  for run in 1 2 3; do
+    t0=$(date +%s.%N)
+    GST_DEBUG_FILE="$dir/decode_$run.log" GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_STATES:4,GST_EVENT:4" \
+      gst-launch-1.0 -q filesrc location="$clip" ! decodebin caps="video/x-raw(ANY)" ! fakesink sync=false
+    t1=$(date +%s.%N); echo "decode $run $(python3 -c "print($t1 - $t0)")" >> "$dir/wall.txt"
+    t0=$(date +%s.%N)
+    GST_DEBUG_FILE="$dir/qc_$run.log" GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_STATES:4,GST_EVENT:4" \
+      "$bin/cudahist-qc" --force -o "$work" "$clip" > "$dir/qc_$run.json"
+    t1=$(date +%s.%N); echo "qc $run $(python3 -c "print($t1 - $t0)")" >> "$dir/wall.txt"
+  done
+  step qc_end_trace cat "$dir/wall.txt"
+  gzip -f "$dir"/*.log
+  rm -rf "$work"
+}
+
 one_process() {  # one_process TAIL FILE...: one gst-launch, a decodebin branch per FILE ending in TAIL
   local tail=$1; shift
   local branches=() f
@@ -500,6 +523,7 @@ for s in $steps; do
   case $s in
     tests) use_gst 122; gpu_tests "" ;;
     qc_start_trace) qc_start_trace_checks ;;
+    qc_end_trace) qc_end_trace_checks ;;
     tests126) use_gst 126; gpu_tests 126 ;;
     decode) use_gst 122; decode_checks "" ;;
     decode126) use_gst 126; decode_checks 126 ;;
