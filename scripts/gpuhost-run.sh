@@ -212,16 +212,19 @@ make_prores_clip() {  # make_prores_clip FILE [FRAMES]: FRAMES (default 600) of 
   "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v "${2:-600}" \
     -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$1"
 }
+make_h264_clip() {  # make_h264_clip FILE: 1200 frames of 1080p H.264 at 8 Mbit/s (x264enc of the GStreamer bundle)
+  gst-launch-1.0 -q videotestsrc num-buffers=1200 pattern=smpte horizontal-speed=4 ! \
+    video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
+    x264enc speed-preset=superfast key-int-max=60 bitrate=8000 ! video/x-h264,profile=high ! h264parse ! \
+    mp4mux ! filesink location="$1"
+}
 make_qc_speed_clips() {  # make_qc_speed_clips DIR
   local work=$1
   # Clips long enough that a process's start (CUDA context, plugin loading)
   # is a small part of its time: 1200 frames of 1080p H.264 at 8 Mbit/s
   # (x264enc of the GStreamer bundle: the FFmpeg bundle has no x264), 600 of
   # ProRes; FFV1 decodes at tens of frames/s, 300 frames are ten seconds.
-  gst-launch-1.0 -q videotestsrc num-buffers=1200 pattern=smpte horizontal-speed=4 ! \
-    video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! \
-    x264enc speed-preset=superfast key-int-max=60 bitrate=8000 ! video/x-h264,profile=high ! h264parse ! \
-    mp4mux ! filesink location="$work/h264-1080p-8M-1200.mp4"
+  make_h264_clip "$work/h264-1080p-8M-1200.mp4"
   "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v 300 \
     -c:v ffv1 -pix_fmt yuv422p10le "$work/ffv1-1080p-422p10.mkv"
   make_prores_clip "$work/prores-1080p-422p10.mov"
@@ -302,23 +305,28 @@ qc_start_trace_checks() {
   rm -rf "$work"
 }
 
-# The end of a run on NVDEC: three runs each of decoding alone and of
-# cudahist-qc over the pack's 1080p H.264 clip, with GStreamer's log of the
-# states and events (timestamps from gst_init) and each run's wall time
-# (wall.txt: NAME RUN SECONDS), in qc_end_trace/.
+# The end of a run on NVDEC: three runs each of cudahist-qc and of decoding
+# alone (with the decoder cudahist-qc chose) over the pack's 90-frame 1080p H.264 clip (QC_END_LONG=1: a
+# 1,200-frame one made here), with GStreamer's log of the states and events
+# (timestamps from gst_init) and each run's wall time (wall.txt: NAME RUN
+# SECONDS), in qc_end_trace/.
 qc_end_trace_checks() {
   use_gst 122
-  local dir=$logs/qc_end_trace clip=$here/media/clip-1080p.mp4 work run t0 t1
+  local dir=$logs/qc_end_trace clip=$here/media/clip-1080p.mp4 work run t0 t1 decoder
   work=$(mktemp -d); mkdir -p "$dir"
+  if [ -n "${QC_END_LONG:-}" ]; then clip=$work/h264-1200.mp4; make_h264_clip "$clip"; fi
   for run in 1 2 3; do
     t0=$(date +%s.%N)
-    GST_DEBUG_FILE="$dir/decode_$run.log" GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_STATES:4,GST_EVENT:4" \
-      gst-launch-1.0 -q filesrc location="$clip" ! decodebin caps="video/x-raw(ANY)" ! fakesink sync=false
-    t1=$(date +%s.%N); echo "decode $run $(python3 -c "print($t1 - $t0)")" >> "$dir/wall.txt"
-    t0=$(date +%s.%N)
-    GST_DEBUG_FILE="$dir/qc_$run.log" GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_STATES:4,GST_EVENT:4" \
-      "$bin/cudahist-qc" --force -o "$work" "$clip" > "$dir/qc_$run.json"
+    GST_DEBUG_FILE="$dir/qc_$run.log" GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_STATES:4,GST_EVENT:5,videodecoder:4" \
+      "$bin/cudahist-qc" --force -o "$work/out" "$clip" > "$dir/qc_$run.json"
     t1=$(date +%s.%N); echo "qc $run $(python3 -c "print($t1 - $t0)")" >> "$dir/wall.txt"
+    # Decoding alone with the decoder cudahist-qc chose (decodebin alone may rank another first).
+    decoder=$(sed -nE 's/.*"decoder":"([^"]*)".*/\1/p' "$dir/qc_$run.json" | head -n 1)
+    t0=$(date +%s.%N)
+    GST_PLUGIN_FEATURE_RANK="$decoder:MAX" GST_DEBUG_FILE="$dir/decode_$run.log" GST_DEBUG_NO_COLOR=1 \
+      GST_DEBUG="GST_STATES:4,GST_EVENT:5,videodecoder:4" \
+      gst-launch-1.0 -q filesrc location="$clip" ! decodebin caps="video/x-raw(ANY)" ! fakesink sync=false
+    t1=$(date +%s.%N); echo "decode($decoder) $run $(python3 -c "print($t1 - $t0)")" >> "$dir/wall.txt"
   done
   step qc_end_trace cat "$dir/wall.txt"
   gzip -f "$dir"/*.log
