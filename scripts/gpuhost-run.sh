@@ -5,7 +5,7 @@
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
 #   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc cudahist_qc cudahist_monitor
 #   scopes videoscope histogram_variants signalstats_variants scope_variants baseline
-#   qc_stages qc_cpu qc_timeline qc_start_trace qc_end_trace (where cudahist-qc's time goes; see each function)
+#   qc_stages qc_cpu qc_timeline qc_start_trace qc_end_trace qc_batch (where cudahist-qc's time goes; see each function)
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
 # oddwidth / nv21: the upstream limits docs/versions.md lists, shown again.
@@ -333,6 +333,30 @@ qc_end_trace_checks() {
   rm -rf "$work"
 }
 
+# A folder's run as a batch: QC_BATCH_FILES (default 16) links to one
+# 1,200-frame 1080p H.264 clip (NVDEC), cudahist-qc -j QC_BATCH_JOBS (default
+# 4), and QC_B's cudahist-qc in the same rounds, taking turns going first;
+# QC_BATCH_ROUNDS (default 3) rounds of wall seconds.
+qc_batch_checks() {
+  use_gst 122
+  source "$here/scripts/qc_common.sh"
+  local work files=() i round jobs=${QC_BATCH_JOBS:-4} exes name
+  work=$(mktemp -d)
+  make_h264_clip "$work/h264.mp4"
+  for ((i = 1; i <= ${QC_BATCH_FILES:-16}; i++)); do ln -s "$work/h264.mp4" "$work/h264-$i.mp4" && files+=("$work/h264-$i.mp4"); done
+  for ((round = 1; round <= ${QC_BATCH_ROUNDS:-3}; round++)); do
+    exes=("$bin/cudahist-qc" ${QC_B:+"$QC_B"})
+    ((round % 2 == 0)) && [ -n "${QC_B:-}" ] && exes=("$QC_B" "$bin/cudahist-qc")
+    for exe in "${exes[@]}"; do
+      name=$([ "$exe" = "$bin/cudahist-qc" ] && echo qc || echo qc_b)
+      echo "round $round $name $(qc_seconds sh -c '"$0" "$@" > /dev/null' "$exe" --force -j "$jobs" -o "$work/out" \
+        "${files[@]}")" >> "$logs/qc_batch.txt"
+    done
+  done
+  step qc_batch cat "$logs/qc_batch.txt"
+  rm -rf "$work"
+}
+
 one_process() {  # one_process TAIL FILE...: one gst-launch, a decodebin branch per FILE ending in TAIL
   local tail=$1; shift
   local branches=() f
@@ -532,6 +556,7 @@ for s in $steps; do
     tests) use_gst 122; gpu_tests "" ;;
     qc_start_trace) qc_start_trace_checks ;;
     qc_end_trace) qc_end_trace_checks ;;
+    qc_batch) qc_batch_checks ;;
     tests126) use_gst 126; gpu_tests 126 ;;
     decode) use_gst 122; decode_checks "" ;;
     decode126) use_gst 126; decode_checks 126 ;;
