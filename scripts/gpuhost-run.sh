@@ -340,7 +340,7 @@ qc_end_trace_checks() {
 qc_batch_checks() {
   use_gst 122
   source "$here/scripts/qc_common.sh"
-  local work files=() i round jobs=${QC_BATCH_JOBS:-4} exes name
+  local work files=() i round jobs=${QC_BATCH_JOBS:-4} exes name seconds
   work=$(mktemp -d)
   make_h264_clip "$work/h264.mp4"
   for ((i = 1; i <= ${QC_BATCH_FILES:-16}; i++)); do ln -s "$work/h264.mp4" "$work/h264-$i.mp4" && files+=("$work/h264-$i.mp4"); done
@@ -349,8 +349,9 @@ qc_batch_checks() {
     ((round % 2 == 0)) && [ -n "${QC_B:-}" ] && exes=("$QC_B" "$bin/cudahist-qc")
     for exe in "${exes[@]}"; do
       name=$([ "$exe" = "$bin/cudahist-qc" ] && echo qc || echo qc_b)
-      echo "round $round $name $(qc_seconds sh -c '"$0" "$@" > /dev/null' "$exe" --force -j "$jobs" -o "$work/out" \
-        "${files[@]}")" >> "$logs/qc_batch.txt"
+      seconds=$(qc_seconds sh -c '"$0" "$@" > /dev/null' "$exe" --force -j "$jobs" -o "$work/out" "${files[@]}") ||
+        seconds="$seconds (failed: exit status $?)"
+      echo "round $round $name $seconds" >> "$logs/qc_batch.txt"
     done
   done
   step qc_batch cat "$logs/qc_batch.txt"
