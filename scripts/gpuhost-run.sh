@@ -306,27 +306,25 @@ qc_start_trace_checks() {
 }
 
 # The end of a run on NVDEC: three runs each of cudahist-qc and of decoding
-# alone (with the decoder cudahist-qc chose) over the pack's 90-frame 1080p H.264 clip (QC_END_LONG=1: a
-# 1,200-frame one made here), with GStreamer's log of the states and events
-# (timestamps from gst_init) and each run's wall time (wall.txt: NAME RUN
-# SECONDS), in qc_end_trace/.
+# alone with the decoder cudahist-qc chose, over the pack's 90-frame 1080p
+# H.264 clip (QC_END_LONG=1: a 1,200-frame one made here), with GStreamer's
+# log of the states and events (timestamps from gst_init) and each run's wall
+# time (wall.txt: NAME RUN SECONDS), in qc_end_trace/.
 qc_end_trace_checks() {
   use_gst 122
-  local dir=$logs/qc_end_trace clip=$here/media/clip-1080p.mp4 work run t0 t1 decoder
+  source "$here/scripts/qc_common.sh"
+  local dir=$logs/qc_end_trace clip=$here/media/clip-1080p.mp4 work run seconds decoder
+  local trace=(GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_STATES:4,GST_EVENT:5,videodecoder:4")
   work=$(mktemp -d); mkdir -p "$dir"
   if [ -n "${QC_END_LONG:-}" ]; then clip=$work/h264-1200.mp4; make_h264_clip "$clip"; fi
   for run in 1 2 3; do
-    t0=$(date +%s.%N)
-    GST_DEBUG_FILE="$dir/qc_$run.log" GST_DEBUG_NO_COLOR=1 GST_DEBUG="GST_STATES:4,GST_EVENT:5,videodecoder:4" \
-      "$bin/cudahist-qc" --force -o "$work/out" "$clip" > "$dir/qc_$run.json"
-    t1=$(date +%s.%N); echo "qc $run $(python3 -c "print($t1 - $t0)")" >> "$dir/wall.txt"
-    # Decoding alone with the decoder cudahist-qc chose (decodebin alone may rank another first).
+    seconds=$(qc_seconds sh -c 'exec "$@" > "$0"' "$dir/qc_$run.json" env "${trace[@]}" \
+      GST_DEBUG_FILE="$dir/qc_$run.log" "$bin/cudahist-qc" --force -o "$work/out" "$clip")
+    echo "qc $run $seconds" >> "$dir/wall.txt"
     decoder=$(sed -nE 's/.*"decoder":"([^"]*)".*/\1/p' "$dir/qc_$run.json" | head -n 1)
-    t0=$(date +%s.%N)
-    GST_PLUGIN_FEATURE_RANK="$decoder:MAX" GST_DEBUG_FILE="$dir/decode_$run.log" GST_DEBUG_NO_COLOR=1 \
-      GST_DEBUG="GST_STATES:4,GST_EVENT:5,videodecoder:4" \
-      gst-launch-1.0 -q filesrc location="$clip" ! decodebin caps="video/x-raw(ANY)" ! fakesink sync=false
-    t1=$(date +%s.%N); echo "decode($decoder) $run $(python3 -c "print($t1 - $t0)")" >> "$dir/wall.txt"
+    seconds=$(export "${trace[@]}" GST_DEBUG_FILE="$dir/decode_$run.log"; qc_seconds qc_decode "$clip" "$decoder" \
+      fakesink sync=false)
+    echo "decode($decoder) $run $seconds" >> "$dir/wall.txt"
   done
   step qc_end_trace cat "$dir/wall.txt"
   gzip -f "$dir"/*.log

@@ -39,7 +39,6 @@ struct Backend {
 };
 Backend ProbeBackend();
 
-
 // "GPU: <name> (N devices)" or "CPU backend (<why>)".
 std::string DescribeBackend(const Backend& backend);
 
