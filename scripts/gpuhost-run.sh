@@ -5,7 +5,7 @@
 # Steps against GStreamer 1.22 (default: tests decode examples bench):
 #   tests decode examples bench sanitize oddwidth nv21 signalstats signalstats_ffmpeg qc cudahist_qc cudahist_monitor
 #   scopes videoscope histogram_variants signalstats_variants scope_variants baseline
-#   qc_stages qc_cpu qc_timeline qc_start_trace qc_end_trace qc_batch (where cudahist-qc's time goes; see each function)
+#   qc_stages qc_cpu qc_timeline qc_start_trace qc_end_trace qc_element_time qc_batch (where cudahist-qc's time goes; see each function)
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
 #   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
 # oddwidth / nv21: the upstream limits docs/versions.md lists, shown again.
@@ -305,6 +305,28 @@ qc_start_trace_checks() {
   rm -rf "$work"
 }
 
+# How long each element of cudahist-qc's pipeline holds a frame, over one
+# and over eight 600-frame ProRes files (GStreamer's latency tracer,
+# bench/tracer_timeline.py --elements): where a lone CPU decoder waits on the
+# element's streaming thread, the element holds each frame about as long as
+# the decoder takes to make one. The logs go to qc_element_time/ (gzip).
+qc_element_time_checks() {
+  use_gst 122
+  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
+  local work dir=$logs/qc_element_time i files=()
+  work=$(mktemp -d); mkdir -p "$dir"
+  make_prores_clip "$work/prores.mov"
+  for i in 1 2 3 4 5 6 7 8; do ln -s "$work/prores.mov" "$work/prores-$i.mov" && files+=("$work/prores-$i.mov"); done
+  for i in 1 8; do
+    GST_TRACERS="latency(flags=element)" GST_DEBUG=GST_TRACER:7 GST_DEBUG_NO_COLOR=1 GST_DEBUG_FILE="$dir/qc_$i.log" \
+      "$bin/cudahist-qc" --force -j "$i" -o "$work/out" "${files[@]:0:$i}" > /dev/null
+    TAIL_LINES=10 step "qc_element_time_$i" bash -c 'python3 "$0" --elements "$1" && echo "decoder: first, span, records: $(python3 "$0" "$1" avdec)"' \
+      "$here/scripts/tracer_timeline.py" "$dir/qc_$i.log"
+  done
+  gzip -f "$dir"/*.log
+  rm -rf "$work"
+}
+
 # The end of a run on NVDEC: three runs each of cudahist-qc and of decoding
 # alone with the decoder cudahist-qc chose, over the pack's 90-frame 1080p
 # H.264 clip (QC_END_LONG=1: a 1,200-frame one made here), with GStreamer's
@@ -555,6 +577,7 @@ for s in $steps; do
     tests) use_gst 122; gpu_tests "" ;;
     qc_start_trace) qc_start_trace_checks ;;
     qc_end_trace) qc_end_trace_checks ;;
+    qc_element_time) qc_element_time_checks ;;
     qc_batch) qc_batch_checks ;;
     tests126) use_gst 126; gpu_tests 126 ;;
     decode) use_gst 122; decode_checks "" ;;
