@@ -306,7 +306,8 @@ qc_start_trace_checks() {
 }
 
 # How long each element of cudahist-qc's pipeline holds a frame, over one
-# and over eight 600-frame ProRes files (GStreamer's latency tracer,
+# and over eight ProRes files of QC_ELEMENT_FRAMES (default 600) frames
+# (GStreamer's latency tracer,
 # bench/tracer_timeline.py --elements): where a lone CPU decoder waits on the
 # element's streaming thread, the element holds each frame about as long as
 # the decoder takes to make one. The logs go to qc_element_time/ (gzip).
@@ -315,7 +316,7 @@ qc_element_time_checks() {
   export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
   local work dir=$logs/qc_element_time i files=()
   work=$(mktemp -d); mkdir -p "$dir"
-  make_prores_clip "$work/prores.mov"
+  make_prores_clip "$work/prores.mov" "${QC_ELEMENT_FRAMES:-600}"
   for i in 1 2 3 4 5 6 7 8; do ln -s "$work/prores.mov" "$work/prores-$i.mov" && files+=("$work/prores-$i.mov"); done
   for i in 1 8; do
     GST_TRACERS="latency(flags=element)" GST_DEBUG=GST_TRACER:7 GST_DEBUG_NO_COLOR=1 GST_DEBUG_FILE="$dir/qc_$i.log" \
