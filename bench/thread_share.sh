@@ -22,6 +22,6 @@ for ((run = 1; run <= runs; run++)); do
   perf report -i "$data" --no-children --sort comm -g none 2>/dev/null |
     awk -v a="$a" -v b="$b" '$2 == a { sa = $1 } $2 == b { sb = $1 }
       END { if (sb + 0 == 0) exit 1; printf "%.4f ", sa / sb }' ||
-    { echo "$0: no samples of $b (perf report --sort comm -i a kept record lists the names)" >&2; exit 1; }
+    { echo "$0: no samples of thread $b (perf report --sort comm names a run's threads)" >&2; exit 1; }
 done
 echo

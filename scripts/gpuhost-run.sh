@@ -208,6 +208,13 @@ qc_checks() {
   rm -rf "$work"
 }
 
+links_to() {  # links_to CLIP N: makes CLIP-1 .. CLIP-N (before CLIP's extension) as links to it, prints their paths
+  local i link
+  for ((i = 1; i <= $2; i++)); do
+    link="${1%.*}-$i.${1##*.}"
+    ln -s "$1" "$link" && echo "$link"
+  done
+}
 make_prores_clip() {  # make_prores_clip FILE [FRAMES]: FRAMES (default 600) of 1080p 10-bit 4:2:2 ProRes 422 HQ
   "$here/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=size=1920x1080:rate=25 -frames:v "${2:-600}" \
     -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le "$1"
@@ -258,12 +265,10 @@ qc_timeline_checks() {
   local work; work=$(mktemp -d)
   make_qc_speed_clips "$work"
   make_prores_clip "$work/prores-3000.mov" 3000
-  local i prores=() prores_long=() h264=()
-  for i in 1 2 3 4 5 6 7 8; do
-    ln -s "$work/prores-1080p-422p10.mov" "$work/prores-$i.mov" && prores+=("$work/prores-$i.mov")
-    ln -s "$work/prores-3000.mov" "$work/prores-long-$i.mov" && prores_long+=("$work/prores-long-$i.mov")
-    ln -s "$work/h264-1080p-8M-1200.mp4" "$work/h264-$i.mp4" && h264+=("$work/h264-$i.mp4")
-  done
+  local prores prores_long h264
+  mapfile -t prores < <(links_to "$work/prores-1080p-422p10.mov" 8)
+  mapfile -t prores_long < <(links_to "$work/prores-3000.mov" 8)
+  mapfile -t h264 < <(links_to "$work/h264-1080p-8M-1200.mp4" 8)
   TAIL_LINES=6 step qc_timeline_cuda_start bash -c 'for i in 1 2 3 4 5; do "$0"; done' "$here/probes/cuda_start_probe"
   export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
   export REPEATS=${QC_TIMELINE_REPEATS:-5}
@@ -289,10 +294,10 @@ qc_timeline_checks() {
 qc_start_trace_checks() {
   use_gst 122
   export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
-  local work dir=$logs/qc_start_trace i files=() exe name
+  local work dir=$logs/qc_start_trace i files exe name
   work=$(mktemp -d); mkdir -p "$dir"
   make_prores_clip "$work/prores.mov"
-  for i in 1 2 3 4 5 6 7 8; do ln -s "$work/prores.mov" "$work/prores-$i.mov" && files+=("$work/prores-$i.mov"); done
+  mapfile -t files < <(links_to "$work/prores.mov" 8)
   for exe in "$bin/cudahist-qc" ${QC_B:+"$QC_B"}; do
     name=$([ "$exe" = "$bin/cudahist-qc" ] && echo qc || echo qc_b)
     for i in 1 8; do
@@ -307,17 +312,17 @@ qc_start_trace_checks() {
 
 # How long each element of cudahist-qc's pipeline holds a frame, over one
 # and over eight ProRes files of QC_ELEMENT_FRAMES (default 600) frames
-# (GStreamer's latency tracer,
-# bench/tracer_timeline.py --elements): where a lone CPU decoder waits on the
-# element's streaming thread, the element holds each frame about as long as
-# the decoder takes to make one. The logs go to qc_element_time/ (gzip).
+# (GStreamer's latency tracer, bench/tracer_timeline.py --elements): where a
+# lone CPU decoder waits on the element's streaming thread, the element holds
+# each frame about as long as the decoder takes to make one. The logs go to
+# qc_element_time/ (gzip).
 qc_element_time_checks() {
   use_gst 122
   export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
-  local work dir=$logs/qc_element_time i files=()
+  local work dir=$logs/qc_element_time i files
   work=$(mktemp -d); mkdir -p "$dir"
   make_prores_clip "$work/prores.mov" "${QC_ELEMENT_FRAMES:-600}"
-  for i in 1 2 3 4 5 6 7 8; do ln -s "$work/prores.mov" "$work/prores-$i.mov" && files+=("$work/prores-$i.mov"); done
+  mapfile -t files < <(links_to "$work/prores.mov" 8)
   for i in 1 8; do
     GST_TRACERS="latency(flags=element)" GST_DEBUG=GST_TRACER:7 GST_DEBUG_NO_COLOR=1 GST_DEBUG_FILE="$dir/qc_$i.log" \
       "$bin/cudahist-qc" --force -j "$i" -o "$work/out" "${files[@]:0:$i}" > /dev/null
@@ -361,10 +366,10 @@ qc_end_trace_checks() {
 qc_batch_checks() {
   use_gst 122
   source "$here/scripts/qc_common.sh"
-  local work files=() i round jobs=${QC_BATCH_JOBS:-4} exes name seconds
+  local work files round jobs=${QC_BATCH_JOBS:-4} exes name seconds
   work=$(mktemp -d)
   make_h264_clip "$work/h264.mp4"
-  for ((i = 1; i <= ${QC_BATCH_FILES:-16}; i++)); do ln -s "$work/h264.mp4" "$work/h264-$i.mp4" && files+=("$work/h264-$i.mp4"); done
+  mapfile -t files < <(links_to "$work/h264.mp4" "${QC_BATCH_FILES:-16}")
   for ((round = 1; round <= ${QC_BATCH_ROUNDS:-3}; round++)); do
     exes=("$bin/cudahist-qc" ${QC_B:+"$QC_B"})
     ((round % 2 == 0)) && [ -n "${QC_B:-}" ] && exes=("$QC_B" "$bin/cudahist-qc")
