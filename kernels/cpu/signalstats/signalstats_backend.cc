@@ -57,6 +57,12 @@ constexpr uint32_t kQcRingRows = 5;
 
 constexpr size_t kCacheLine = 64;
 
+// Where a prefetched row goes: 1 is L2 (__builtin_prefetch's locality), not
+// L1. Sixty requests into L1 at once stall the loop on L1's miss buffers
+// (perf put a quarter of a row's decoding on the prefetch instructions), and
+// L1 is where the histograms' counters live; the row moves up on its first read.
+constexpr int kRowPrefetchLocality = 1;
+
 // --- one component's rows, decoded -----------------------------------------
 
 using DecodeFn = void (*)(const ComponentWalk&, uint32_t, uint32_t, uint16_t*);
@@ -75,37 +81,44 @@ struct RowSource {
 // time, and a row is short (a 1080p luma row is 60 lines), so the hardware's
 // stream prefetcher would start every row cold.
 inline void PrefetchRow(const uint8_t* p, size_t bytes) {
-  for (size_t b = 0; b < bytes; b += kCacheLine) __builtin_prefetch(p + b);
+  for (size_t b = 0; b < bytes; b += kCacheLine) __builtin_prefetch(p + b, 0, kRowPrefetchLocality);
 }
 
 // Row r's first `width` samples as values. kStride 0: the stride is read
-// from the walk at run time.
-template <uint32_t kSampleSize, size_t kStride>
+// from the walk at run time. kUnshifted: the values sit in the words' low
+// bits (planar and semi-planar formats), so a 16-bit word needs only the
+// mask, not the widening that a run-time shift costs.
+template <uint32_t kSampleSize, size_t kStride, bool kUnshifted>
 void DecodeRow(const ComponentWalk& w, uint32_t r, uint32_t width, uint16_t* __restrict out) {
   const uint8_t* __restrict p = w.first + size_t(r) * w.pitch;
   const size_t stride = kStride != 0 ? kStride : w.stride;
-  const uint32_t shift = w.shift, mask = w.mask;
+  const uint32_t shift = kUnshifted ? 0 : w.shift, mask = w.mask;
   if (r + 1 < w.height) PrefetchRow(p + w.pitch, size_t(width) * stride);  // the next row's
   for (uint32_t x = 0; x < width; ++x) out[x] = uint16_t((LoadWord<kSampleSize>(p + x * stride) >> shift) & mask);
 }
 
-template <uint32_t kSampleSize>
+template <uint32_t kSampleSize, bool kUnshifted>
 DecodeFn PickDecoder(size_t stride) {
   // The layouts of the formats signalstats reads: planar (1 or 2 bytes a
   // sample), NV12/P010 chroma and YUY2 luma (2 or 4), YUY2 chroma (4).
-  if (stride == kSampleSize) return DecodeRow<kSampleSize, kSampleSize>;
-  if (stride == 2 * kSampleSize) return DecodeRow<kSampleSize, 2 * kSampleSize>;
-  if (stride == 4 * kSampleSize) return DecodeRow<kSampleSize, 4 * kSampleSize>;
-  return DecodeRow<kSampleSize, 0>;
+  if (stride == kSampleSize) return DecodeRow<kSampleSize, kSampleSize, kUnshifted>;
+  if (stride == 2 * kSampleSize) return DecodeRow<kSampleSize, 2 * kSampleSize, kUnshifted>;
+  if (stride == 4 * kSampleSize) return DecodeRow<kSampleSize, 4 * kSampleSize, kUnshifted>;
+  return DecodeRow<kSampleSize, 0, kUnshifted>;
+}
+
+template <uint32_t kSampleSize>
+DecodeFn PickDecoder(const ComponentWalk& walk) {
+  return walk.shift == 0 ? PickDecoder<kSampleSize, true>(walk.stride) : PickDecoder<kSampleSize, false>(walk.stride);
 }
 
 RowSource SourceOf(const PlaneView& plane) {
   RowSource s;
   s.walk = WalkOf(plane);
   switch (plane.sample_size) {
-    case 1: s.decode = PickDecoder<1>(s.walk.stride); break;
-    case 2: s.decode = PickDecoder<2>(s.walk.stride); break;
-    default: s.decode = PickDecoder<4>(s.walk.stride); break;
+    case 1: s.decode = PickDecoder<1>(s.walk); break;
+    case 2: s.decode = PickDecoder<2>(s.walk); break;
+    default: s.decode = PickDecoder<4>(s.walk); break;
   }
   return s;
 }
