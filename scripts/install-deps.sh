@@ -17,6 +17,7 @@ PACKAGES=(
   shared-mime-info
   prometheus-cpp-dev libsoup-3.0-dev libjson-glib-dev prometheus chromium
   libgstrtspserver-1.0-dev gir1.2-gst-rtsp-server-1.0 python3-prometheus-client python3-pil
+  qemu-user
 )
 
 missing=()
