@@ -7,7 +7,7 @@
 #   scopes videoscope histogram_variants signalstats_variants scope_variants baseline
 #   qc_stages qc_cpu qc_timeline qc_start_trace qc_end_trace qc_element_time qc_batch (where cudahist-qc's time goes; see each function)
 # and, when the pack holds gst126.tar.xz, the same against GStreamer 1.26:
-#   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126
+#   tests126 decode126 examples126 bench126 oddwidth126 nv21126 convert126 cudahist_qc126
 # oddwidth / nv21: the upstream limits docs/versions.md lists, shown again.
 # signalstats_ffmpeg: FFmpeg's signalstats figures against the
 # element's on CUDA frames, and the speed table against ffmpeg (needs
@@ -460,6 +460,22 @@ WRAP
   rm -rf "$work"
 }
 
+# cudahist-qc's report against qcli's document on GStreamer 1.26, CUDA
+# frames: the comparison's clips that need no CPU decoder (the gst126 pack
+# carries no gst-libav): H.264 and HEVC on NVDEC, and v210, whose frames the
+# element copies into CUDA memory itself (upload=true).
+cudahist_qc126_checks() {
+  use_gst 126
+  local clips="$here/media/cudahist-qc/clips with spaces"
+  if [ ! -d "$clips" ] || [ ! -x "$here/ffmpeg/ffprobe" ]; then
+    echo "cudahist_qc126: no clips or ffprobe in the pack (gpuhost-pack.sh needs Debian's ffmpeg)" >> "$summary"
+    return 0
+  fi
+  PATH="$here/ffmpeg:$PATH" TAIL_LINES=8 step cudahist_qc_compare126 python3 "$here/scripts/compare_qcli.py" \
+    "$bin/cudahist-qc" --gpu --clips "$clips" --only "h264 420.mkv" --only "h264 420.mp4" \
+    --only "hevc 420.mp4" --only "v210.mov"
+}
+
 # cudahist-monitor on the GPU, the parts MONITOR_STEPS names (default
 # "fault scale soak status"): its CUDA-error test (cuda_fault_test.py), bench/monitor_scale.sh on the pack's 1080p30
 # 6 Mbit/s H.264 clip (NVDEC, the GPU element, a scope each; MONITOR_STREAMS, default
@@ -626,6 +642,7 @@ for s in $steps; do
     signalstats_ffmpeg) signalstats_checks ;;
     qc) qc_checks ;;
     cudahist_qc) cudahist_qc_checks ;;
+    cudahist_qc126) cudahist_qc126_checks ;;
     qc_stages) qc_stages_checks ;;
     qc_timeline) qc_timeline_checks ;;
     qc_cpu) qc_cpu_checks ;;

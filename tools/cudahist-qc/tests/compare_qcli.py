@@ -178,6 +178,8 @@ def main():
     parser.add_argument("--clips")
     parser.add_argument("--gpu", action="store_true")
     parser.add_argument("--keep")
+    parser.add_argument("--only", action="append", metavar="CLIP",
+                        help="compare this clip of the set only (repeatable); the others are not read")
     args = parser.parse_args()
     if not shutil.which("ffmpeg") or not shutil.which("ffprobe"):
         print("SKIP: ffmpeg/ffprobe not installed")
@@ -194,7 +196,14 @@ def main():
         if not args.clips:
             make_clips(clip_dir)
         backend = [] if args.gpu else ["--cpu"]
-        qc = subprocess.run([args.cudahist_qc] + backend + ["-j", "2", "-o", report_dir, clip_dir],
+        names = sorted(clips())
+        if args.only:
+            unknown = [n for n in args.only if n not in names]
+            if unknown:
+                parser.error(f"--only: no clip named {', '.join(unknown)} in the set")
+            names = sorted(args.only)
+        inputs = [os.path.join(clip_dir, n) for n in names] if args.only else [clip_dir]
+        qc = subprocess.run([args.cudahist_qc] + backend + ["-j", "2", "-o", report_dir] + inputs,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         print(qc.stdout, qc.stderr, sep="")
         if qc.returncode != 0:
@@ -207,7 +216,7 @@ def main():
             print("SKIP: --gpu, but cudahist-qc found no usable GPU (it used the CPU backend)")
             return 77
         all_diffs = []
-        for name in sorted(clips()):
+        for name in names:
             path = os.path.join(clip_dir, name)
             if not os.path.exists(path):
                 all_diffs.append(f"{name}: no such clip in {clip_dir}")
