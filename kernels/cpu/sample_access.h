@@ -60,6 +60,7 @@ struct ComponentWalk {
   size_t stride;
   uint32_t width, height;
   uint32_t shift, mask;
+  uint32_t offset;  // bytes from a pixel's first byte to this component's word
 };
 
 inline ComponentWalk WalkOf(const PlaneView& plane) {
@@ -71,7 +72,32 @@ inline ComponentWalk WalkOf(const PlaneView& plane) {
                        r.width,
                        r.height,
                        plane.shift,
-                       uint32_t((uint64_t(1) << plane.depth) - 1)};
+                       uint32_t((uint64_t(1) << plane.depth) - 1),
+                       plane.offset};
+}
+
+// Samples the fast paths look at together for a flat stretch, counted with
+// one add: sixteen 16-bit values are one AVX2 vector. Flat areas (borders,
+// bars, graphics, black) otherwise spend a load-increment-store per sample
+// on one counter, which the round-robin copies only split; a stretch that is
+// not flat costs one compare.
+constexpr uint32_t kFlatStretch = 16;
+
+// True when the kFlatStretch words of type Word from p are all one value.
+// One vector compare (GCC's vector extension: one or two AVX2 registers in
+// an AVX2 clone, up to four SSE2 registers in the baseline); the compiler
+// does not vectorise the equivalent loop, which ends in a branch.
+template <typename Word>
+inline bool IsFlatStretch(const void* p) {
+  typedef Word Stretch __attribute__((vector_size(kFlatStretch * sizeof(Word))));
+  Stretch stretch;
+  std::memcpy(&stretch, p, sizeof(stretch));
+  const Stretch differ = stretch ^ stretch[0];
+  uint64_t words[sizeof(differ) / sizeof(uint64_t)];
+  std::memcpy(words, &differ, sizeof(differ));
+  uint64_t any = 0;
+  for (uint64_t w : words) any |= w;
+  return any == 0;
 }
 
 }  // namespace cudahist::cpu_detail

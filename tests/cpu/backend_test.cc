@@ -215,6 +215,60 @@ TEST_F(CpuBackend, UltraHdGray8) {
   ExpectBackendEqualsReference(backend, {Make(gray, Distribution::kOneValue).view});
 }
 
+// Writes `word` as the little-endian sample word of column x, row y of the
+// component `plane.view` describes.
+void PutWord(HostPlane& plane, uint32_t x, uint32_t y, uint32_t word) {
+  const PlaneView& v = plane.view;
+  uint8_t* p = plane.storage.data() + plane.data_offset + size_t(y) * v.pitch + size_t(x) * v.pixel_stride + v.offset;
+  for (uint32_t b = 0; b < v.sample_size; ++b) p[b] = uint8_t(word >> (8 * b));
+}
+
+// Stretches of 16 samples that are one value but for one place: a sample one
+// more, another byte of its pixel (another component) changed, or bits outside
+// the value (below the shift, above the depth) set; every fourth stretch is
+// flat. Each of the backend's loops against the reference.
+TEST_F(CpuBackend, EqualsReferenceWhereStretchesAreAlmostFlat) {
+  constexpr uint32_t kStretch = 16, kWidth = 7 * kStretch + 5, kHeight = 4;
+  size_t variant = 0;
+  for (const Format& f : kFormats) {
+    const uint32_t value = (1u << (f.depth - 1)) + 1;
+    const PlaneLayout layout = LayoutOf(f, kWidth, kHeight, variant++);
+    SCOPED_TRACE(Describe(layout, Distribution::kOneValue, 1u << f.depth));
+    HostPlane plane = cudahist_test::MakePlane(layout, Distribution::kOneValue, rng_, value);
+    const uint32_t value_bits = f.depth + f.shift, word_bits = 8 * f.sample_size;
+    const uint32_t outside = f.shift > 0 ? 1u : value_bits < word_bits ? 1u << value_bits : 0u;
+    for (uint32_t y = 0; y < kHeight; ++y) {
+      for (uint32_t s = 0; s * kStretch < kWidth; ++s) {
+        const uint32_t x = s * kStretch + (y * 3 + s * 7) % kStretch;
+        if (x >= kWidth) continue;
+        switch (s % 4) {
+          case 1:
+            PutWord(plane, x, y, (value + 1) << f.shift);
+            break;
+          case 2:
+            if (f.pixel_stride > f.sample_size) {
+              // A byte of the pixel outside this component's word.
+              uint8_t* pixel = plane.storage.data() + plane.data_offset + size_t(y) * plane.view.pitch +
+                               size_t(x) * f.pixel_stride;
+              pixel[(f.offset + f.sample_size) % f.pixel_stride] ^= 0x5a;
+            } else {
+              PutWord(plane, x, y, (value - 1) << f.shift);
+            }
+            break;
+          case 3:
+            PutWord(plane, x, y, (value << f.shift) | outside);
+            break;
+          default:
+            break;
+        }
+      }
+    }
+    cudahist::CpuHistogrammer backend(1u << f.depth);
+    ExpectBackendEqualsReference(backend, {plane.view});
+    if (HasFailure()) return;
+  }
+}
+
 // Wide samples must start naturally aligned: odd starts are refused, not misread.
 TEST_F(CpuBackend, MisalignedWideSamplesAreRefused) {
   for (uint32_t sample_size : {2u, 4u}) {

@@ -12,9 +12,13 @@
 // at compile time, anything else at run time) and whether the word is the
 // value itself (8-bit and 16-bit samples without shift), so the common
 // layouts (GRAY8 / I420 planes, NV12 UV, RGBA, P010 / 16-bit) get tight code.
+// Where a pixel is 1, 2 or 4 bytes, a stretch of kFlatStretch pixels that
+// are all alike (every byte of them, so also this component) is counted
+// with one add.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "cudahist/cpu.h"
 #include "cpu/sample_access.h"
@@ -28,17 +32,40 @@ namespace {
 // 16-bit depths without a measurable gain.
 constexpr uint32_t kCopies = 4;
 
-using cpu_detail::LoadWord;
-
 using cpu_detail::ComponentWalk;
+using cpu_detail::IsFlatStretch;
+using cpu_detail::kFlatStretch;
+using cpu_detail::LoadWord;
 using cpu_detail::WalkOf;
+
+// A whole pixel of kStride bytes as one word, for the flat-stretch compare;
+// void where there is no such word (3-byte pixels, strides known only at run time).
+template <uint32_t kStride>
+struct PixelWordOf {
+  using type = void;
+};
+template <>
+struct PixelWordOf<1> {
+  using type = uint8_t;
+};
+template <>
+struct PixelWordOf<2> {
+  using type = uint16_t;
+};
+template <>
+struct PixelWordOf<4> {
+  using type = uint32_t;
+};
 
 // kStride 0: the stride is read from the walk at run time.
 // kWholeWord: the value is the whole word (no shift, depth = 8 * kSampleSize).
 template <uint32_t kSampleSize, uint32_t kStride, bool kWholeWord>
 void CountValues(const ComponentWalk& w, uint32_t* copies, size_t values) {
+  // The walk's fields as locals: a counter store could alias them (all are
+  // uint32_t or pointers into bytes), and the compiler would reload each
+  // one after every increment.
   const size_t stride = kStride != 0 ? kStride : w.stride;
-  const uint32_t shift = w.shift, mask = w.mask;
+  const uint32_t shift = w.shift, mask = w.mask, width = w.width, offset = w.offset;
   auto value = [&](const uint8_t* p) -> uint32_t {
     const uint32_t word = LoadWord<kSampleSize>(p);
     if constexpr (kWholeWord) return word;
@@ -48,18 +75,35 @@ void CountValues(const ComponentWalk& w, uint32_t* copies, size_t values) {
   uint32_t* c1 = copies + values;
   uint32_t* c2 = copies + 2 * values;
   uint32_t* c3 = copies + 3 * values;
-  static_assert(kCopies == 4, "the unrolled loop below writes four copies");
+  static_assert(kCopies == 4, "count_four writes four copies");
+  static_assert(kFlatStretch % kCopies == 0, "a stretch fills every copy alike");
+  auto count_four = [&](const uint8_t* p) {
+    ++c0[value(p)];
+    ++c1[value(p + stride)];
+    ++c2[value(p + 2 * stride)];
+    ++c3[value(p + 3 * stride)];
+  };
+  using PixelWord = typename PixelWordOf<kStride>::type;
   const uint8_t* row = w.first;
   for (uint32_t y = 0; y < w.height; ++y, row += w.pitch) {
     const uint8_t* p = row;
     uint32_t x = 0;
-    for (; x + kCopies <= w.width; x += kCopies, p += kCopies * stride) {
-      ++c0[value(p)];
-      ++c1[value(p + stride)];
-      ++c2[value(p + 2 * stride)];
-      ++c3[value(p + 3 * stride)];
+    if constexpr (!std::is_void_v<PixelWord>) {
+      // The compare reads the stretch's whole pixels, from the first one's
+      // first byte. The last sample of a row may end before its pixel does
+      // (a tight pitch), so a stretch is compared only while a pixel follows it.
+      for (; x + kFlatStretch < width; x += kFlatStretch, p += kFlatStretch * stride) {
+        // The first and last samples first: on grain and noise they differ,
+        // and the stretch goes straight to the copies without the compare.
+        if (value(p) == value(p + (kFlatStretch - 1) * stride) && IsFlatStretch<PixelWord>(p - offset)) {
+          c0[value(p)] += kFlatStretch;
+          continue;
+        }
+        for (uint32_t i = 0; i < kFlatStretch; i += kCopies) count_four(p + i * stride);
+      }
     }
-    for (; x < w.width; ++x, p += stride) ++c0[value(p)];
+    for (; x + kCopies <= width; x += kCopies, p += kCopies * stride) count_four(p);
+    for (; x < width; ++x, p += stride) ++c0[value(p)];
   }
 }
 

@@ -29,6 +29,8 @@ namespace cudahist {
 namespace {
 
 using cpu_detail::ComponentWalk;
+using cpu_detail::IsFlatStretch;
+using cpu_detail::kFlatStretch;
 using cpu_detail::LoadWord;
 using cpu_detail::WalkOf;
 using detail::ToutOutlierBytes;
@@ -44,12 +46,6 @@ constexpr uint32_t kChunk = 2048;
 // histograms per sample already interleaved, takes two.
 constexpr uint32_t kLumaCopies = 4;
 constexpr uint32_t kChromaCopies = 2;
-
-// Samples looked at together for a flat stretch, counted with one add: one
-// AVX2 vector of 16-bit values. Flat areas (borders, bars, graphics, black)
-// otherwise spend a load-increment-store per sample on the same counter,
-// which the copies only split; a stretch that is not flat costs one compare.
-constexpr uint32_t kFlatStretch = 16;
 
 // Rows of the ring the QC counts keep: TOUT of row y - 2 reads rows y - 4 to
 // y, VREP of row y reads row y - 4.
@@ -170,24 +166,6 @@ CUDAHIST_ROW_LOOP uint64_t SumSquares(const uint16_t* __restrict a, uint32_t n) 
   return SumInChunks(n, [=](uint32_t x) { return uint32_t(a[x]) * a[x]; });
 }
 
-// A flat stretch's values as one vector (GCC's vector extension): one AVX2
-// register in the AVX2 clones, two SSE2 registers in the baseline. The
-// compiler does not vectorise the equivalent loop: it ends in a branch.
-typedef uint16_t StretchVector __attribute__((vector_size(kFlatStretch * sizeof(uint16_t))));
-
-// True when the kFlatStretch values from p are all one value. Inlined into
-// each caller's clone.
-inline bool IsFlat(const uint16_t* __restrict p) {
-  StretchVector stretch;
-  std::memcpy(&stretch, p, sizeof(stretch));
-  const StretchVector differ = stretch ^ p[0];
-  uint64_t words[sizeof(differ) / sizeof(uint64_t)];
-  std::memcpy(words, &differ, sizeof(differ));
-  uint64_t any = 0;
-  for (uint64_t w : words) any |= w;
-  return any == 0;
-}
-
 // Counts each value of `values` into `copies` arrays of `stride` counters:
 // a flat stretch with one add, the others round-robin.
 template <uint32_t kCopies>
@@ -197,7 +175,7 @@ CUDAHIST_ROW_LOOP void CountValues(const uint16_t* __restrict values, uint32_t n
   uint32_t x = 0;
   for (; x + kFlatStretch <= n; x += kFlatStretch) {
     const uint16_t* stretch = values + x;
-    if (IsFlat(stretch)) {
+    if (IsFlatStretch<uint16_t>(stretch)) {
       copies[stretch[0]] += kFlatStretch;
       continue;
     }
@@ -222,7 +200,7 @@ CUDAHIST_ROW_LOOP void CountSatHue(const uint16_t* __restrict u, const uint16_t*
   };
   uint32_t x = 0;
   for (; x + kFlatStretch <= n; x += kFlatStretch) {
-    if (IsFlat(u + x) && IsFlat(v + x)) {
+    if (IsFlatStretch<uint16_t>(u + x) && IsFlatStretch<uint16_t>(v + x)) {
       count(x, 0, kFlatStretch);
       continue;
     }
