@@ -26,8 +26,12 @@ inline uint32_t SampleValue(const PlaneView& plane, uint32_t x, uint32_t y) {
   return (SampleWord(plane, x, y) >> plane.shift) & mask;
 }
 
-template <uint32_t kSampleSize>
-struct WordOf;
+// The unsigned integer of kBytes bytes; void where there is none (3 bytes,
+// or 0 for a size known only at run time).
+template <uint32_t kBytes>
+struct WordOf {
+  using type = void;
+};
 template <>
 struct WordOf<1> {
   using type = uint8_t;

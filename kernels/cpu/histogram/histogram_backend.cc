@@ -37,25 +37,7 @@ using cpu_detail::IsFlatStretch;
 using cpu_detail::kFlatStretch;
 using cpu_detail::LoadWord;
 using cpu_detail::WalkOf;
-
-// A whole pixel of kStride bytes as one word, for the flat-stretch compare;
-// void where there is no such word (3-byte pixels, strides known only at run time).
-template <uint32_t kStride>
-struct PixelWordOf {
-  using type = void;
-};
-template <>
-struct PixelWordOf<1> {
-  using type = uint8_t;
-};
-template <>
-struct PixelWordOf<2> {
-  using type = uint16_t;
-};
-template <>
-struct PixelWordOf<4> {
-  using type = uint32_t;
-};
+using cpu_detail::WordOf;
 
 // kStride 0: the stride is read from the walk at run time.
 // kWholeWord: the value is the whole word (no shift, depth = 8 * kSampleSize).
@@ -83,7 +65,7 @@ void CountValues(const ComponentWalk& w, uint32_t* copies, size_t values) {
     ++c2[value(p + 2 * stride)];
     ++c3[value(p + 3 * stride)];
   };
-  using PixelWord = typename PixelWordOf<kStride>::type;
+  using PixelWord = typename WordOf<kStride>::type;  // a whole pixel, for the flat-stretch compare
   const uint8_t* row = w.first;
   for (uint32_t y = 0; y < w.height; ++y, row += w.pitch) {
     const uint8_t* p = row;
