@@ -205,6 +205,7 @@ fi
 rm -f "$out/ffmpeg.tar.xz"
 [ -d "$out/ffmpeg" ] && pack ffmpeg.tar.xz ffmpeg
 
+rm -f "$out/gst126.tar.xz"  # an earlier pack's: a 1.22 pack alone must fit the carry
 if [ -n "$build126" ]; then
   command -v patchelf >/dev/null || {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends patchelf >/dev/null
