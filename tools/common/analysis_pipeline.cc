@@ -5,6 +5,9 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <cstring>
 #include <future>
 #include <map>
@@ -14,6 +17,8 @@ namespace cudahist_tools {
 namespace {
 
 constexpr const char* kAnalysisFactory = "cudahistogram";
+// The queue between the decoder and the analysis; its thread runs the analysis.
+constexpr const char* kDecodedQueue = "decoded";
 constexpr size_t kDetailLength = 200;
 // Decoded frames held between the decoder's thread and the thread that
 // uploads and counts, so that decoding goes on while a frame is counted.
@@ -256,16 +261,59 @@ std::shared_future<GstContext*> SharedCudaContext(int device) {
 // asking their neighbours) gets the device's shared one, once it is made. It
 // asks from its own thread, which waits here; without a shared context
 // (gst_cuda_context_new failed) it makes one of its own, as it would alone.
-GstBusSyncReply AnswerCudaContextNeed(GstBus*, GstMessage* message, gpointer device) {
+GstBusSyncReply AnswerCudaContextNeed(GstMessage* message, int device) {
   const gchar* type = nullptr;
-  if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_NEED_CONTEXT || !gst_message_parse_context_type(message, &type) ||
-      g_strcmp0(type, GST_CUDA_CONTEXT_TYPE) != 0) {
+  if (!gst_message_parse_context_type(message, &type) || g_strcmp0(type, GST_CUDA_CONTEXT_TYPE) != 0) {
     return GST_BUS_PASS;
   }
-  GstContext* shared = SharedCudaContext(*static_cast<const int*>(device)).get();
+  GstContext* shared = SharedCudaContext(device).get();
   if (!shared) return GST_BUS_PASS;
   gst_element_set_context(GST_ELEMENT(GST_MESSAGE_SRC(message)), shared);
   return GST_BUS_DROP;
+}
+
+// The queue's streaming thread, which carries the analysis, runs only on
+// cores the decoders leave idle (SCHED_IDLE), from the moment it starts (its
+// stream-status ENTER message is posted from that thread). A lone CPU
+// decoder does not keep two cores busy, yet the analysis beside it at normal
+// priority slowed it down: one FFV1 file on two cores ran at 0.87 of
+// decoding alone's frames/s, at 0.95 with the analysis thread idle-only
+// (nice 19 was not enough: no change); on the GPU host's 16 cores, ProRes and
+// NVDEC ran the same either way (bench/RESULTS.md). Where the decoders keep
+// every core busy, the queue fills, the decoder waits on it, and the
+// analysis gets its turn. GStreamer's task pool hands a finished thread to
+// the next task (another pipeline's decoder, say), so the thread takes the
+// usual policy back on LEAVE, also posted from it. If the kernel refuses a
+// policy, the thread keeps the one it has.
+void YieldAnalysisThread(GstMessage* message) {
+  GstStreamStatusType status;
+  GstElement* owner = nullptr;
+  gst_message_parse_stream_status(message, &status, &owner);
+  if (!owner || g_strcmp0(GST_OBJECT_NAME(owner), kDecodedQueue) != 0) return;
+#ifdef SCHED_IDLE
+  sched_param none{};
+  if (status == GST_STREAM_STATUS_TYPE_ENTER) pthread_setschedparam(pthread_self(), SCHED_IDLE, &none);
+  if (status == GST_STREAM_STATUS_TYPE_LEAVE) pthread_setschedparam(pthread_self(), SCHED_OTHER, &none);
+#endif
+}
+
+// What the bus's synchronous handler answers for one pipeline.
+struct SyncAnswers {
+  int cuda_device;            // the device whose shared context answers, or -1: none
+  bool analysis_thread_idle;  // the analysis thread at SCHED_IDLE (YieldAnalysisThread)
+};
+
+GstBusSyncReply OnSyncMessage(GstBus*, GstMessage* message, gpointer data) {
+  const auto* answers = static_cast<const SyncAnswers*>(data);
+  switch (GST_MESSAGE_TYPE(message)) {
+    case GST_MESSAGE_NEED_CONTEXT:
+      return answers->cuda_device >= 0 ? AnswerCudaContextNeed(message, answers->cuda_device) : GST_BUS_PASS;
+    case GST_MESSAGE_STREAM_STATUS:
+      if (answers->analysis_thread_idle) YieldAnalysisThread(message);
+      return GST_BUS_PASS;
+    default:
+      return GST_BUS_PASS;
+  }
 }
 
 GstElement* MakeElement(const char* factory, const char* name, std::string* problem) {
@@ -357,7 +405,7 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
                                        const std::string& pipeline_name, std::string* problem) {
   AnalysisPipeline parts;
   GstElement* decodebin = MakeElement("uridecodebin", "decode", problem);
-  GstElement* decoded = MakeElement("queue", "decoded", problem);
+  GstElement* decoded = MakeElement("queue", kDecodedQueue, problem);
   // The CPU path stays in system memory; the GPU path takes whatever the
   // decoder gives: NVDEC's CUDA memory, or system memory the element uploads.
   GstElement* memory = target.gpu ? nullptr : MakeElement("capsfilter", "memory", problem);
@@ -394,13 +442,12 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   g_object_set(decoded, "max-size-buffers", frames_ahead, "max-size-bytes", 0, "max-size-time", guint64(0), nullptr);
 
   parts.pipeline = gst_pipeline_new(pipeline_name.c_str());
-  if (target.gpu) {
-    SharedCudaContext(target.cuda_device_id);  // starts making it, if not yet
-    GstBus* bus = gst_element_get_bus(parts.pipeline);
-    gst_bus_set_sync_handler(bus, AnswerCudaContextNeed, new int(target.cuda_device_id),
-                             [](gpointer device) { delete static_cast<int*>(device); });
-    gst_object_unref(bus);
-  }
+  if (target.gpu) SharedCudaContext(target.cuda_device_id);  // starts making it, if not yet
+  GstBus* bus = gst_element_get_bus(parts.pipeline);
+  // A live source's frames are counted as they come, at normal priority.
+  gst_bus_set_sync_handler(bus, OnSyncMessage, new SyncAnswers{target.gpu ? target.cuda_device_id : -1, !target.live},
+                           [](gpointer answers) { delete static_cast<SyncAnswers*>(answers); });
+  gst_object_unref(bus);
   gst_bin_add_many(GST_BIN(parts.pipeline), decodebin, decoded, analysis, sink, nullptr);
   bool linked;
   if (memory) {
