@@ -74,6 +74,12 @@ TEST_F(AnalysisPipelineTest, AnUnknownNumberOfStreamsHoldsFourDecodedFrames) {
   EXPECT_EQ(DecodedFramesAhead(), 4u);
 }
 
+// The scheduling policy of the thread that brings each frame to the analysis.
+GstPadProbeReturn RecordPolicy(GstPad*, GstPadProbeInfo*, gpointer policy) {
+  *static_cast<int*>(policy) = sched_getscheduler(0);
+  return GST_PAD_PROBE_OK;
+}
+
 // Pipelines run to their end on a short raw clip.
 class RunningAnalysisPipelineTest : public ::testing::Test {
  protected:
@@ -139,46 +145,34 @@ class RunningAnalysisPipelineTest : public ::testing::Test {
     return cuda;
   }
 
+  // The policy the analysis ran under, on the CPU path, for a live source or not.
+  int AnalysisThreadPolicy(bool live) {
+    cudahist_tools::AnalysisTarget target;
+    target.live = live;
+    std::string problem;
+    const std::string uri = cudahist_tools::InputUri(clip_, &problem);
+    EXPECT_FALSE(uri.empty()) << problem;
+    cudahist_tools::AnalysisPipeline parts = cudahist_tools::BuildAnalysisPipeline(uri, target, "policy", &problem);
+    EXPECT_NE(parts.pipeline, nullptr) << problem;
+    if (!parts.pipeline) return -1;
+    pipelines_.push_back(parts.pipeline);
+    int policy = -1;
+    GstPad* sink = gst_element_get_static_pad(parts.analysis, "sink");
+    gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, RecordPolicy, &policy, nullptr);
+    gst_object_unref(sink);
+    EXPECT_TRUE(RunToEnd(parts.pipeline, nullptr));
+    gst_element_set_state(parts.pipeline, GST_STATE_NULL);  // its threads leave their tasks
+    return policy;
+  }
+
   std::string dir_, clip_;
   std::vector<GstElement*> pipelines_;
 };
 
-// The scheduling policy of the thread that brings each frame to the analysis.
-GstPadProbeReturn RecordPolicy(GstPad*, GstPadProbeInfo*, gpointer policy) {
-  *static_cast<int*>(policy) = sched_getscheduler(0);
-  return GST_PAD_PROBE_OK;
-}
-
-// The policy the analysis ran under, on the CPU path, for a live source or not.
-int AnalysisThreadPolicy(const std::string& uri, bool live) {
-  cudahist_tools::AnalysisTarget target;
-  target.live = live;
-  std::string problem;
-  cudahist_tools::AnalysisPipeline parts = cudahist_tools::BuildAnalysisPipeline(uri, target, "policy", &problem);
-  EXPECT_NE(parts.pipeline, nullptr) << problem;
-  if (!parts.pipeline) return -1;
-  int policy = -1;
-  GstPad* sink = gst_element_get_static_pad(parts.analysis, "sink");
-  gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, RecordPolicy, &policy, nullptr);
-  gst_object_unref(sink);
-  if (gst_element_set_state(parts.pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) ADD_FAILURE();
-  GstBus* bus = gst_element_get_bus(parts.pipeline);
-  GstMessage* end = gst_bus_timed_pop_filtered(bus, 30 * GST_SECOND, GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-  EXPECT_TRUE(end && GST_MESSAGE_TYPE(end) == GST_MESSAGE_EOS) << (end ? cudahist_tools::ErrorText(end) : "no end");
-  if (end) gst_message_unref(end);
-  gst_object_unref(bus);
-  gst_element_set_state(parts.pipeline, GST_STATE_NULL);
-  gst_object_unref(parts.pipeline);
-  return policy;
-}
-
 // A file's analysis takes only the cores the decoders leave; a live source's does not wait for them.
 TEST_F(RunningAnalysisPipelineTest, TheAnalysisOfAFileRunsOnIdleCoresOnlyAndOfALiveSourceAsUsual) {
-  std::string problem;
-  const std::string uri = cudahist_tools::InputUri(clip_, &problem);
-  ASSERT_FALSE(uri.empty()) << problem;
-  EXPECT_EQ(AnalysisThreadPolicy(uri, false), SCHED_IDLE);
-  EXPECT_EQ(AnalysisThreadPolicy(uri, true), SCHED_OTHER);
+  EXPECT_EQ(AnalysisThreadPolicy(false), SCHED_IDLE);
+  EXPECT_EQ(AnalysisThreadPolicy(true), SCHED_OTHER);
 }
 
 // Pipelines run to their end on the GPU path, sharing the device's context.
