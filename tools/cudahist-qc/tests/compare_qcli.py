@@ -189,6 +189,12 @@ def main():
         return 0
     if not args.cudahist_qc:
         parser.error("name cudahist-qc")
+    names = sorted(clips())
+    if args.only:
+        unknown = [n for n in args.only if n not in names]
+        if unknown:
+            parser.error(f"--only: no clip named {', '.join(unknown)} in the set")
+        names = sorted(args.only)
     work = args.keep or tempfile.mkdtemp(prefix="qc compare ")
     clip_dir = args.clips or os.path.join(work, "clips with spaces")
     report_dir = os.path.join(work, "reports")
@@ -196,12 +202,6 @@ def main():
         if not args.clips:
             make_clips(clip_dir)
         backend = [] if args.gpu else ["--cpu"]
-        names = sorted(clips())
-        if args.only:
-            unknown = [n for n in args.only if n not in names]
-            if unknown:
-                parser.error(f"--only: no clip named {', '.join(unknown)} in the set")
-            names = sorted(args.only)
         inputs = [os.path.join(clip_dir, n) for n in names] if args.only else [clip_dir]
         qc = subprocess.run([args.cudahist_qc] + backend + ["-j", "2", "-o", report_dir] + inputs,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
