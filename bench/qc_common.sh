@@ -16,12 +16,20 @@
 #   qc_decode_together DECODER CLIP...
 #                        decoding alone of every CLIP in one process, as
 #                        cudahist-qc -j N runs them: one gst-launch, a branch
-#                        per CLIP into fakesink
+#                        per CLIP into qc_sink
+#   qc_sink              the sink of decoding alone and of the stages, as
+#                        cudahist-qc's: fakevideosink, which accepts frames in
+#                        the decoder's own layout (GstVideoMeta). Behind
+#                        fakesink a gst-libav decoder copies every frame into
+#                        the caps' default layout first, and so decodes slower
+#                        than it can.
 #   qc_seconds COMMAND...
 #                        runs COMMAND (its output as the caller sends it) and
 #                        prints its wall seconds; the exit status is COMMAND's
 #   qc_median VALUE...   the median of the VALUEs (the upper of the two middle
 #                        ones for an even count)
+
+qc_sink=(fakevideosink allocation-meta-flags=0 sync=false)
 
 qc_parse_args() {
   local build
@@ -75,7 +83,7 @@ qc_decode_together() {
   shift
   for f in "$@"; do
     qc_source "$f"
-    branches+=(! fakesink sync=false)
+    branches+=(! "${qc_sink[@]}")
   done
   qc_launch "$chosen" "${branches[@]}"
 }

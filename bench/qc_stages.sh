@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Where cudahist-qc's time goes on one clip, stage by stage, each the median
 # of REPEATS (default 3) whole runs in frames/s:
-#   decode        filesrc ! decodebin ! fakesink (the decoder alone, as qc_speed.sh)
+#   decode        filesrc ! decodebin ! fakevideosink (the decoder alone, as qc_speed.sh)
 #   + upload      ... ! queue ! cudaupload ! fakesink (GPU only: GStreamer's own copy, for comparison)
-#   + analysis    ... ! queue ! cudahistogram upload=true (QC figures) ! fakesink, as cudahist-qc
+#   + analysis    ... ! queue ! cudahistogram upload=true (QC figures) ! fakevideosink, as cudahist-qc
 #                 runs it (GPU; NVDEC's CUDA frames pass, system memory is copied by the element);
-#                 with --cpu ... ! queue ! video/x-raw ! cudahistogram ! fakesink
+#                 with --cpu ... ! queue ! video/x-raw ! cudahistogram ! fakevideosink
 #   cudahist-qc   the command, report written
 #   first frame   seconds cudahist-qc takes for the clip's first frame alone
 #                 (process start, CUDA context, pipeline; cut with ffmpeg -c copy)
@@ -36,12 +36,12 @@ row() { awk -v n="$frames" -v s="$2" -v what="$1" 'BEGIN { printf "| %s | %.3f |
 echo "$(basename "$clip"): $frames frames, $decoder, median of $repeats runs"
 echo "| stage | seconds | frames/s |"
 echo "|---|---|---|"
-row "decode" "$(median launch fakesink sync=false)"
+row "decode" "$(median launch "${qc_sink[@]}")"
 if [ ${#cpu[@]} -eq 0 ]; then
   row "+ upload" "$(median launch queue ! cudaupload ! fakesink sync=false)"
-  row "+ analysis" "$(median launch queue ! cudahistogram $properties upload=true ! fakesink sync=false)"
+  row "+ analysis" "$(median launch queue ! cudahistogram $properties upload=true ! "${qc_sink[@]}")"
 else
-  row "+ analysis" "$(median launch queue ! video/x-raw ! cudahistogram $properties ! fakesink sync=false)"
+  row "+ analysis" "$(median launch queue ! video/x-raw ! cudahistogram $properties ! "${qc_sink[@]}")"
 fi
 total=$(median "$qc" "${cpu[@]}" --force -o "$work" "$clip")
 row "cudahist-qc" "$total"

@@ -121,11 +121,12 @@ fi
 # GStreamer plugins the project's recipes and tests use beyond the bundle's
 # set (scope.sh: compositor, and Motion JPEG in AVI for its file output;
 # cudahist-qc's comparison: the MPEG-TS demuxer; GST_TRACERS timelines of
-# where a pipeline's time goes: coretracers). They go through the bundle
+# where a pipeline's time goes: coretracers; the tools' sink and decoding
+# alone in the speed tables: fakevideosink of debugutilsbad). They go through the bundle
 # as an ELF folder, so that the libraries they need are carried too, then
 # join its plugins. stage_extra_plugins DIR, then
 # join_extra_plugins DIR BUNDLE, in the runtime whose plugins they are.
-extra_plugins="compositor avi mpegtsdemux coretracers"
+extra_plugins="compositor avi mpegtsdemux coretracers debugutilsbad"
 stage_extra_plugins() {
   local dir=$1 arch plugdir p
   arch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)

@@ -325,6 +325,21 @@ GstElement* MakeElement(const char* factory, const char* name, std::string* prob
   return nullptr;
 }
 
+// The sink reads no pixel, and says so where it can. fakevideosink
+// (gst-plugins-bad) accepts frames laid out by their GstVideoMeta; a gst-libav
+// decoder then pushes the frames it decoded into its own pool, where behind
+// fakesink it copies every frame into a pool of the caps' default layout on
+// its one output thread. It exposes no crop meta (allocation-meta-flags=0):
+// the element counts whole frames, so no decoder may leave its cropping to
+// the sink. Without gst-plugins-bad, fakesink.
+GstElement* MakeSink(std::string* problem) {
+  if (GstElement* sink = gst_element_factory_make("fakevideosink", "sink")) {
+    g_object_set(sink, "allocation-meta-flags", 0u, nullptr);
+    return sink;
+  }
+  return MakeElement("fakesink", "sink", problem);
+}
+
 }  // namespace
 
 Backend ProbeBackend() {
@@ -410,7 +425,7 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   // decoder gives: NVDEC's CUDA memory, or system memory the element uploads.
   GstElement* memory = target.gpu ? nullptr : MakeElement("capsfilter", "memory", problem);
   GstElement* analysis = MakeElement(kAnalysisFactory, "analysis", problem);
-  GstElement* sink = MakeElement("fakesink", "sink", problem);
+  GstElement* sink = MakeSink(problem);
   if (!decodebin || !decoded || (!target.gpu && !memory) || !analysis || !sink) {
     for (GstElement* e : {decodebin, decoded, memory, analysis, sink})
       if (e) gst_object_unref(gst_object_ref_sink(e));
@@ -457,7 +472,8 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
     linked = gst_element_link_many(decoded, analysis, sink, nullptr);
   }
   if (!linked) {
-    *problem = "cannot link queue ! " + std::string(memory ? "capsfilter ! " : "") + "cudahistogram ! fakesink";
+    *problem = "cannot link queue ! " + std::string(memory ? "capsfilter ! " : "") + "cudahistogram ! " +
+               GST_OBJECT_NAME(gst_element_get_factory(sink));
     gst_object_unref(parts.pipeline);
     return AnalysisPipeline();
   }

@@ -7,7 +7,8 @@
 //   ! cudahistogram name=analysis signalstats=true [cropdetect=true field-psnr=true]
 //       GPU: upload=true cuda-device-id=N
 //       messages (attach-meta=false) or the meta (post-messages=false)
-//   ! fakesink sync=<live> enable-last-sample=false
+//   ! fakevideosink sync=<live> enable-last-sample=false allocation-meta-flags=0
+//       (fakesink without gst-plugins-bad; see MakeSink)
 //
 // Decoders: on the GPU path nvcodec's NVDEC decoders of the chosen device are
 // tried first (the element counts their CUDA memory); everything else is

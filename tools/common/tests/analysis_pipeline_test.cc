@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/gst.h>
+#include <gst/video/video.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -80,6 +81,26 @@ GstPadProbeReturn RecordPolicy(GstPad*, GstPadProbeInfo*, gpointer policy) {
   return GST_PAD_PROBE_OK;
 }
 
+// Whether a frame is laid out as its GstVideoMeta says and not as its caps'
+// default: still where a gst-libav decoder decoded it (rows padded to the
+// codec's alignment), not copied out into the default layout.
+struct LayoutsSeen {
+  int frames = 0;
+  bool last_in_decoders_layout = false;
+};
+
+GstPadProbeReturn RecordLayout(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
+  auto* seen = static_cast<LayoutsSeen*>(data);
+  GstCaps* caps = gst_pad_get_current_caps(pad);
+  GstVideoInfo vinfo;
+  const bool known = caps && gst_video_info_from_caps(&vinfo, caps);
+  if (caps) gst_caps_unref(caps);
+  const GstVideoMeta* meta = gst_buffer_get_video_meta(GST_PAD_PROBE_INFO_BUFFER(info));
+  seen->last_in_decoders_layout = known && meta && meta->offset[1] != GST_VIDEO_INFO_PLANE_OFFSET(&vinfo, 1);
+  ++seen->frames;
+  return GST_PAD_PROBE_OK;
+}
+
 // Pipelines run to their end on a short raw clip.
 class RunningAnalysisPipelineTest : public ::testing::Test {
  protected:
@@ -107,6 +128,7 @@ class RunningAnalysisPipelineTest : public ::testing::Test {
       gst_object_unref(pipeline);
     }
     if (!clip_.empty()) g_unlink(clip_.c_str());
+    for (const std::string& path : written_) g_unlink(path.c_str());
     if (!dir_.empty()) g_rmdir(dir_.c_str());
   }
 
@@ -165,7 +187,24 @@ class RunningAnalysisPipelineTest : public ::testing::Test {
     return policy;
   }
 
+  // Writes `frames` frames of 64x48 I420 through `encoder` into Matroska as `name` in the test's folder.
+  std::string WriteClip(const char* name, const char* encoder, int frames) {
+    const std::string path = dir_ + "/" + name;
+    const std::string launch = "videotestsrc num-buffers=" + std::to_string(frames) +
+                               " ! video/x-raw,format=I420,width=64,height=48 ! " + encoder +
+                               " ! matroskamux ! filesink location=\"" + path + "\"";
+    GstElement* writer = gst_parse_launch(launch.c_str(), nullptr);
+    EXPECT_NE(writer, nullptr) << launch;
+    if (!writer) return "";
+    EXPECT_TRUE(RunToEnd(writer, nullptr));
+    gst_element_set_state(writer, GST_STATE_NULL);
+    gst_object_unref(writer);
+    written_.push_back(path);
+    return path;
+  }
+
   std::string dir_, clip_;
+  std::vector<std::string> written_;  // by WriteClip, removed in TearDown
   std::vector<GstElement*> pipelines_;
 };
 
@@ -173,6 +212,28 @@ class RunningAnalysisPipelineTest : public ::testing::Test {
 TEST_F(RunningAnalysisPipelineTest, TheAnalysisOfAFileRunsOnIdleCoresOnlyAndOfALiveSourceAsUsual) {
   EXPECT_EQ(AnalysisThreadPolicy(false), SCHED_IDLE);
   EXPECT_EQ(AnalysisThreadPolicy(true), SCHED_OTHER);
+}
+
+// Behind a sink that takes any layout, a CPU decoder's own frames reach the
+// analysis; behind one that does not, gst-libav copies each frame out of its
+// pool on its one output thread, which slowed a lone ProRes decoder by a fifth.
+TEST_F(RunningAnalysisPipelineTest, AGstLibavDecoderHandsTheFramesItDecodedIntoToTheAnalysis) {
+  const std::string clip = WriteClip("ffv1.mkv", "avenc_ffv1", 10);
+  ASSERT_FALSE(clip.empty());
+  std::string problem;
+  const std::string uri = cudahist_tools::InputUri(clip, &problem);
+  ASSERT_FALSE(uri.empty()) << problem;
+  cudahist_tools::AnalysisPipeline parts =
+      cudahist_tools::BuildAnalysisPipeline(uri, cudahist_tools::AnalysisTarget{}, "layout", &problem);
+  ASSERT_NE(parts.pipeline, nullptr) << problem;
+  pipelines_.push_back(parts.pipeline);
+  LayoutsSeen seen;
+  GstPad* sink = gst_element_get_static_pad(parts.analysis, "sink");
+  gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, RecordLayout, &seen, nullptr);
+  gst_object_unref(sink);
+  ASSERT_TRUE(RunToEnd(parts.pipeline, nullptr));
+  EXPECT_EQ(seen.frames, 10);
+  EXPECT_TRUE(seen.last_in_decoders_layout);
 }
 
 // Pipelines run to their end on the GPU path, sharing the device's context.
