@@ -111,7 +111,13 @@ gpu_tests() {  # gpu_tests SUFFIX: the test binaries of the current runtime
   # The tight-layout tests make their frames with ffmpeg: the carried one, where the pack has it.
   PATH="$PATH:$here/ffmpeg" step "element_tests$1" "$bin/element_tests"
   step "cuda_input_tests$1" "$bin/cuda_input_tests"
-  step "tools_tests$1" "$bin/analysis_pipeline_test"
+  # One tools test decodes FFV1 with gst-libav: the carried one runs on GStreamer 1.22 only.
+  if [ -z "$1" ] && [ -d "$here/ffmpeg/gst-plugins" ]; then
+    GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" \
+      step "tools_tests$1" "$bin/analysis_pipeline_test"
+  else
+    step "tools_tests$1" "$bin/analysis_pipeline_test"
+  fi
 }
 decode_checks() {  # decode_checks SUFFIX: NVDEC end to end, gst-inspect, the launch recipes
   CUDAHIST_TEST_CLIP="$here/media/clip-1080p.mp4" step "decode_match$1" "$bin/decode_match_test"

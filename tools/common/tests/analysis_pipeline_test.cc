@@ -218,6 +218,11 @@ TEST_F(RunningAnalysisPipelineTest, TheAnalysisOfAFileRunsOnIdleCoresOnlyAndOfAL
 // analysis; behind one that does not, gst-libav copies each frame out of its
 // pool on its one output thread, which slowed a lone ProRes decoder by a fifth.
 TEST_F(RunningAnalysisPipelineTest, AGstLibavDecoderHandsTheFramesItDecodedIntoToTheAnalysis) {
+  for (const char* factory : {"avenc_ffv1", "avdec_ffv1"}) {
+    GstElementFactory* found = gst_element_factory_find(factory);
+    if (!found) GTEST_SKIP() << factory << " is missing (gst-libav)";
+    gst_object_unref(found);
+  }
   const std::string clip = WriteClip("ffv1.mkv", "avenc_ffv1", 10);
   ASSERT_FALSE(clip.empty());
   std::string problem;
