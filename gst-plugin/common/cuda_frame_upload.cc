@@ -2,8 +2,6 @@
 
 #include <gst/cuda/gstcudamemory.h>
 
-#include <atomic>
-
 #include "common/cuda_support.h"
 #include "common/video_formats.h"
 #include "common/video_frame_access.h"
@@ -20,16 +18,6 @@ constexpr guint kMinUploadFrames = 2;
 // negotiation, upstream is not recycling (a pool that throws frames away, or
 // no pool), and locking each new memory would cost more than its copy.
 constexpr guint kMaxPageLockAttempts = 64;
-
-// Page-locking starts once this many uploads are open in the process. The
-// driver stages copies from pageable memory at 12-14 GB/s for the whole
-// process, which one 1080p stream stays under (ProRes at 800 frames/s needs
-// 7 GB/s) and two or more overrun; and one stream alone ran slower with its
-// frames locked than without, in every A/B on the H100 (bench/RESULTS.md).
-constexpr int kUploadsBeforePageLocking = 2;
-
-// Uploads open in the process: Open counts one, Close gives it back.
-std::atomic<int> open_uploads{0};
 
 // Attached to a memory the element page-locked: unlocks it when the memory is freed.
 struct PageLock {
@@ -103,18 +91,15 @@ bool CudaFrameUpload::Open(GstCudaContext* context, const GstVideoInfo& info, st
   context_ = GST_CUDA_CONTEXT(gst_object_ref(context));
   info_ = info;
   lock_attempts_ = 0;
-  ++open_uploads;
   return true;
 }
 
 void CudaFrameUpload::Close() {
-  if (pool_ != nullptr) --open_uploads;
   StopFramePool(&pool_);
   gst_clear_object(&context_);
 }
 
 void CudaFrameUpload::PageLockMemoriesOf(GstBuffer* host) {
-  if (open_uploads.load(std::memory_order_relaxed) < kUploadsBeforePageLocking) return;
   for (guint i = 0; i < gst_buffer_n_memory(host); ++i) {
     GstMemory* mem = gst_buffer_peek_memory(host, i);
     if (gst_mini_object_get_qdata(GST_MINI_OBJECT(mem), PageLockQuark()) != nullptr) continue;

@@ -9,16 +9,16 @@
 // plane's rows are copied whole: every byte the frame uses, also the last
 // sample pair of packed 4:2:2 of odd width, which gst-cuda's own copy drops.
 //
-// While two or more uploads are open in the process, the system memory of
-// the frames is page-locked for CUDA (cudaHostRegister) the first time a
-// memory is seen, and unlocked when that memory is freed. A decoder's pool
-// hands the same memories round again and again, and a copy from page-locked
-// memory is one DMA. From pageable memory the driver stages every copy
-// through a buffer of its own: on the H100, 12-14 GB/s for the whole process
-// whatever the number of threads, against about 50 GB/s page-locked
-// (bench/probes/host_upload_probe.cu). That is plenty for one stream, which
-// ran faster unlocked. Memory that cannot be locked (not system memory, or
-// overlapping memory locked already) is copied as it is.
+// The system memory of the frames is page-locked for CUDA (cudaHostRegister)
+// the first time a memory is seen, and unlocked when that memory is freed. A
+// decoder's pool hands the same memories round again and again, and a copy
+// from page-locked memory is one DMA. From pageable memory the driver stages
+// every copy through a buffer of its own, on the element's thread: on the
+// H100, 12-14 GB/s for the whole process whatever the number of threads,
+// against about 50 GB/s page-locked (bench/probes/host_upload_probe.cu). A
+// lone ProRes decoder that hands over its own frames outruns the staged copy.
+// Memory that cannot be locked (not system memory, or overlapping memory
+// locked already) is copied as it is.
 #pragma once
 
 #include <cuda_runtime_api.h>
