@@ -2,10 +2,11 @@
 # cudahist-qc's speed on this machine, in frames/s, against the two things it
 # is measured by: FFmpeg running qcli's graph (ffprobe, the way QCTools' reports
 # are made today) and decoding alone with the decoder cudahist-qc used
-# (gst-launch-1.0 ... ! fakevideosink: the ceiling, qc_common.sh's qc_sink). Each for 1 file, and for 8 at
-# once: cudahist-qc -j 8 and decoding alone each in one process (eight
-# decoding processes would each pay the start of GStreamer, nvcodec and CUDA,
-# which cudahist-qc pays once), and 8 ffprobe processes.
+# (gst-launch-1.0 ... ! fakevideosink: the ceiling, qc_common.sh's qc_sink).
+# Each for 1 file, and for 8 at once: cudahist-qc -j 8 and decoding alone
+# each in one process (eight decoding processes would each pay the start of
+# GStreamer, nvcodec and CUDA, which cudahist-qc pays once), and 8 ffprobe
+# processes.
 #
 #   bench/qc_speed.sh [--cpu] [--build DIR | --qc EXE] CLIP...
 #     --cpu        cudahist-qc --cpu (CPU decoders, the element's CPU backend)

@@ -77,6 +77,12 @@ use_gst() {
   fi
 }
 
+# The carried FFmpeg's gst-libav (built for GStreamer 1.22) on the plugin and
+# library paths, until the next use_gst.
+use_carried_libav() {
+  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
+}
+
 {
   date -u '+date: %Y-%m-%d %H:%M UTC'
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem --format=csv
@@ -112,12 +118,10 @@ gpu_tests() {  # gpu_tests SUFFIX: the test binaries of the current runtime
   PATH="$PATH:$here/ffmpeg" step "element_tests$1" "$bin/element_tests"
   step "cuda_input_tests$1" "$bin/cuda_input_tests"
   # One tools test decodes FFV1 with gst-libav: the carried one runs on GStreamer 1.22 only.
-  if [ -z "$1" ] && [ -d "$here/ffmpeg/gst-plugins" ]; then
-    GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" \
-      step "tools_tests$1" "$bin/analysis_pipeline_test"
-  else
+  (
+    if [ -z "$1" ] && [ -d "$here/ffmpeg/gst-plugins" ]; then use_carried_libav; fi
     step "tools_tests$1" "$bin/analysis_pipeline_test"
-  fi
+  )
 }
 decode_checks() {  # decode_checks SUFFIX: NVDEC end to end, gst-inspect, the launch recipes
   CUDAHIST_TEST_CLIP="$here/media/clip-1080p.mp4" step "decode_match$1" "$bin/decode_match_test"
@@ -276,7 +280,7 @@ qc_timeline_checks() {
   mapfile -t prores_long < <(links_to "$work/prores-3000.mov" 8)
   mapfile -t h264 < <(links_to "$work/h264-1080p-8M-1200.mp4" 8)
   TAIL_LINES=6 step qc_timeline_cuda_start bash -c 'for i in 1 2 3 4 5; do "$0"; done' "$here/probes/cuda_start_probe"
-  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
+  use_carried_libav
   export REPEATS=${QC_TIMELINE_REPEATS:-5}
   local timeline=(bash "$here/scripts/qc_timeline.sh" --qc "$bin/cudahist-qc") run
   for run in $runs; do
@@ -299,7 +303,7 @@ qc_timeline_checks() {
 # first frames. The logs go to qc_start_trace/ (gzip).
 qc_start_trace_checks() {
   use_gst 122
-  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
+  use_carried_libav
   local work dir=$logs/qc_start_trace i files exe name
   work=$(mktemp -d); mkdir -p "$dir"
   make_prores_clip "$work/prores.mov"
@@ -324,7 +328,7 @@ qc_start_trace_checks() {
 # qc_element_time/ (gzip).
 qc_element_time_checks() {
   use_gst 122
-  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
+  use_carried_libav
   local work dir=$logs/qc_element_time i files
   work=$(mktemp -d); mkdir -p "$dir"
   make_prores_clip "$work/prores.mov" "${QC_ELEMENT_FRAMES:-600}"
@@ -409,7 +413,7 @@ qc_cpu_checks() {
   local work; work=$(mktemp -d)
   make_prores_clip "$work/prores.mov"
   for i in 1 2 3 4 5 6 7 8; do ln -s "$work/prores.mov" "$work/$i.mov"; done
-  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins"
+  use_carried_libav
   gst-inspect-1.0 cudaupload > /dev/null 2>&1  # the registry, built before anything is timed
   export -f one_process
   local upload="queue max-size-buffers=4 ! cudaupload"

@@ -111,15 +111,9 @@ class RunningAnalysisPipelineTest : public ::testing::Test {
     ASSERT_NE(dir, nullptr);
     dir_ = dir;
     g_free(dir);
-    clip_ = dir_ + "/raw.mkv";
     // Raw video in Matroska: decoded without a decoder, so the element uploads system memory.
-    const std::string launch = "videotestsrc num-buffers=5 ! video/x-raw,format=I420,width=64,height=48 ! "
-                               "matroskamux ! filesink location=\"" + clip_ + "\"";
-    GstElement* writer = gst_parse_launch(launch.c_str(), nullptr);
-    ASSERT_NE(writer, nullptr);
-    ASSERT_TRUE(RunToEnd(writer, nullptr));
-    gst_element_set_state(writer, GST_STATE_NULL);
-    gst_object_unref(writer);
+    clip_ = WriteClip("raw.mkv", nullptr, 5);
+    ASSERT_FALSE(clip_.empty());
   }
 
   void TearDown() override {
@@ -127,7 +121,6 @@ class RunningAnalysisPipelineTest : public ::testing::Test {
       gst_element_set_state(pipeline, GST_STATE_NULL);
       gst_object_unref(pipeline);
     }
-    if (!clip_.empty()) g_unlink(clip_.c_str());
     for (const std::string& path : written_) g_unlink(path.c_str());
     if (!dir_.empty()) g_rmdir(dir_.c_str());
   }
@@ -167,40 +160,53 @@ class RunningAnalysisPipelineTest : public ::testing::Test {
     return cuda;
   }
 
+  // Builds the CPU path's analysis pipeline of `clip` for `target`, with
+  // `probe` on the analysis's sink pad, and plays it to its end; false
+  // (with the failure added) where it could not.
+  bool RunAnalysis(const std::string& clip, const cudahist_tools::AnalysisTarget& target, GstPadProbeCallback probe,
+                   gpointer data) {
+    std::string problem;
+    const std::string uri = cudahist_tools::InputUri(clip, &problem);
+    EXPECT_FALSE(uri.empty()) << problem;
+    cudahist_tools::AnalysisPipeline parts = cudahist_tools::BuildAnalysisPipeline(uri, target, "run", &problem);
+    EXPECT_NE(parts.pipeline, nullptr) << problem;
+    if (!parts.pipeline) return false;
+    pipelines_.push_back(parts.pipeline);
+    GstPad* sink = gst_element_get_static_pad(parts.analysis, "sink");
+    gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, probe, data, nullptr);
+    gst_object_unref(sink);
+    const bool ended = RunToEnd(parts.pipeline, nullptr);
+    gst_element_set_state(parts.pipeline, GST_STATE_NULL);  // its threads leave their tasks
+    return ended;
+  }
+
   // The policy the analysis ran under, on the CPU path, for a live source or not.
   int AnalysisThreadPolicy(bool live) {
     cudahist_tools::AnalysisTarget target;
     target.live = live;
-    std::string problem;
-    const std::string uri = cudahist_tools::InputUri(clip_, &problem);
-    EXPECT_FALSE(uri.empty()) << problem;
-    cudahist_tools::AnalysisPipeline parts = cudahist_tools::BuildAnalysisPipeline(uri, target, "policy", &problem);
-    EXPECT_NE(parts.pipeline, nullptr) << problem;
-    if (!parts.pipeline) return -1;
-    pipelines_.push_back(parts.pipeline);
     int policy = -1;
-    GstPad* sink = gst_element_get_static_pad(parts.analysis, "sink");
-    gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, RecordPolicy, &policy, nullptr);
-    gst_object_unref(sink);
-    EXPECT_TRUE(RunToEnd(parts.pipeline, nullptr));
-    gst_element_set_state(parts.pipeline, GST_STATE_NULL);  // its threads leave their tasks
+    EXPECT_TRUE(RunAnalysis(clip_, target, RecordPolicy, &policy));
     return policy;
   }
 
-  // Writes `frames` frames of 64x48 I420 through `encoder` into Matroska as `name` in the test's folder.
+  // Writes `frames` frames of 64x48 I420, through `encoder` where one is
+  // named, into Matroska as `name` in the test's folder; "" (with the failure
+  // added) where it could not.
   std::string WriteClip(const char* name, const char* encoder, int frames) {
     const std::string path = dir_ + "/" + name;
     const std::string launch = "videotestsrc num-buffers=" + std::to_string(frames) +
-                               " ! video/x-raw,format=I420,width=64,height=48 ! " + encoder +
-                               " ! matroskamux ! filesink location=\"" + path + "\"";
+                               " ! video/x-raw,format=I420,width=64,height=48 ! " +
+                               (encoder ? std::string(encoder) + " ! " : std::string()) +
+                               "matroskamux ! filesink location=\"" + path + "\"";
     GstElement* writer = gst_parse_launch(launch.c_str(), nullptr);
     EXPECT_NE(writer, nullptr) << launch;
     if (!writer) return "";
-    EXPECT_TRUE(RunToEnd(writer, nullptr));
+    written_.push_back(path);
+    const bool written = RunToEnd(writer, nullptr);
+    EXPECT_TRUE(written) << launch;
     gst_element_set_state(writer, GST_STATE_NULL);
     gst_object_unref(writer);
-    written_.push_back(path);
-    return path;
+    return written ? path : "";
   }
 
   std::string dir_, clip_;
@@ -225,18 +231,8 @@ TEST_F(RunningAnalysisPipelineTest, AGstLibavDecoderHandsTheFramesItDecodedIntoT
   }
   const std::string clip = WriteClip("ffv1.mkv", "avenc_ffv1", 10);
   ASSERT_FALSE(clip.empty());
-  std::string problem;
-  const std::string uri = cudahist_tools::InputUri(clip, &problem);
-  ASSERT_FALSE(uri.empty()) << problem;
-  cudahist_tools::AnalysisPipeline parts =
-      cudahist_tools::BuildAnalysisPipeline(uri, cudahist_tools::AnalysisTarget{}, "layout", &problem);
-  ASSERT_NE(parts.pipeline, nullptr) << problem;
-  pipelines_.push_back(parts.pipeline);
   LayoutsSeen seen;
-  GstPad* sink = gst_element_get_static_pad(parts.analysis, "sink");
-  gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, RecordLayout, &seen, nullptr);
-  gst_object_unref(sink);
-  ASSERT_TRUE(RunToEnd(parts.pipeline, nullptr));
+  ASSERT_TRUE(RunAnalysis(clip, cudahist_tools::AnalysisTarget{}, RecordLayout, &seen));
   EXPECT_EQ(seen.frames, 10);
   EXPECT_TRUE(seen.last_in_decoders_layout);
 }
