@@ -262,7 +262,7 @@ qc_stages_checks() {
 }
 
 # Where cudahist-qc's time over decoding alone goes (bench/qc_timeline.sh,
-# GStreamer's latency tracer): first CUDA's start in five fresh processes
+# GStreamer's latency tracer): first CUDA's start and end in five fresh processes
 # (bench/probes/cuda_start_probe.cu), then the runs QC_TIMELINE_RUNS names
 # (default all but prores_8_long): 1080p ProRes, one file of 600 frames
 # (prores_600), one of 3,000 (prores_3000), eight of 600 (prores_8), eight of
