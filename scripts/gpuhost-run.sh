@@ -176,13 +176,14 @@ PY
   rm -rf "$dir"
 }
 
-# The monitor with avdec_*: the bundle's FFmpeg libraries AFTER the GStreamer
-# bundle's lib/, so that its real GLib & co. win over the stubs of the same
-# names; only there (python3 and the rest keep the plain environment).
-write_monitor_with_ffmpeg_libs() {  # write_monitor_with_ffmpeg_libs PATH
+# A program of the pack with avdec_*: the bundle's FFmpeg libraries AFTER the
+# GStreamer bundle's lib/, so that its real GLib & co. win over the stubs of
+# the same names; only there (python3 and the rest keep the plain
+# environment). write_with_carried_libav PATH PROGRAM
+write_with_carried_libav() {
   cat > "$1" <<WRAP
 #!/bin/sh
-LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/monitor" "\$@"
+LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/$2" "\$@"
 WRAP
   chmod +x "$1"
 }
@@ -204,7 +205,7 @@ qc_checks() {
     return 0
   fi
   local work; work=$(mktemp -d)
-  write_monitor_with_ffmpeg_libs "$work/monitor"
+  write_with_carried_libav "$work/monitor" monitor
   local clip name
   for clip in "$media"/*.mp4 "$media"/*.mkv; do
     name=$(basename "$clip"); name=qc_gpu_${name%.*}
@@ -252,12 +253,13 @@ qc_stages_checks() {
   use_gst 122
   local work; work=$(mktemp -d)
   make_qc_speed_clips "$work"
-  local clip
-  for clip in ${QC_STAGES_CLIPS:-h264-1080p-8M-1200.mp4 ffv1-1080p-422p10.mkv prores-1080p-422p10.mov}; do
-    PATH="$here/ffmpeg:$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" \
-      GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=9 step "qc_stages_${clip%%-*}" \
-      bash "$here/scripts/qc_stages.sh" --qc "$bin/cudahist-qc" "$work/$clip"
-  done
+  (
+    use_carried_libav
+    for clip in ${QC_STAGES_CLIPS:-h264-1080p-8M-1200.mp4 ffv1-1080p-422p10.mkv prores-1080p-422p10.mov}; do
+      PATH="$here/ffmpeg:$PATH" TAIL_LINES=9 step "qc_stages_${clip%%-*}" \
+        bash "$here/scripts/qc_stages.sh" --qc "$bin/cudahist-qc" "$work/$clip"
+    done
+  )
   rm -rf "$work"
 }
 
@@ -454,19 +456,16 @@ cudahist_qc_checks() {
     return 0
   fi
   local work; work=$(mktemp -d)
-  # avdec_* with the bundle's FFmpeg libraries after the GStreamer bundle's (as the monitor's wrapper).
-  cat > "$work/cudahist-qc" <<WRAP
-#!/bin/sh
-LD_LIBRARY_PATH="\$LD_LIBRARY_PATH:$here/ffmpeg/lib" GST_PLUGIN_PATH="\$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" exec "$bin/cudahist-qc" "\$@"
-WRAP
-  chmod +x "$work/cudahist-qc"
+  write_with_carried_libav "$work/cudahist-qc" cudahist-qc
   PATH="$here/ffmpeg:$PATH" step cudahist_qc_compare python3 "$here/scripts/compare_qcli.py" "$work/cudahist-qc" \
     --gpu --clips "$media/clips with spaces"
   make_qc_speed_clips "$work"
-  PATH="$here/ffmpeg:$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/ffmpeg/lib" \
-    GST_PLUGIN_PATH="$GST_PLUGIN_PATH:$here/ffmpeg/gst-plugins" TAIL_LINES=12 step cudahist_qc_speed \
-    bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" \
-    $(printf "$work/%s " ${QC_SPEED_CLIPS:-h264-1080p-8M-1200.mp4 ffv1-1080p-422p10.mkv prores-1080p-422p10.mov})
+  (
+    use_carried_libav
+    PATH="$here/ffmpeg:$PATH" TAIL_LINES=12 step cudahist_qc_speed \
+      bash "$here/scripts/qc_speed.sh" --qc "$bin/cudahist-qc" \
+      $(printf "$work/%s " ${QC_SPEED_CLIPS:-h264-1080p-8M-1200.mp4 ffv1-1080p-422p10.mkv prores-1080p-422p10.mov})
+  )
   rm -rf "$work"
 }
 
@@ -566,7 +565,7 @@ signalstats_checks() {
   fi
   use_gst 122
   local work; work=$(mktemp -d)
-  write_monitor_with_ffmpeg_libs "$work/monitor"
+  write_with_carried_libav "$work/monitor" monitor
   step ffmpeg_version "$ffmpeg" -version
   step ffmpeg_bundle_matches bash -c 'status=0
     for c in "$1"/*.mp4 "$1"/*.mkv; do
