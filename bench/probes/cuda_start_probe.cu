@@ -1,6 +1,7 @@
 // bench/probes/cuda_start_probe.cu: what CUDA's start costs a process before
 // it can count its first frame on the GPU, the part of a short file's time
-// that decoding on the CPU does not pay. Prints, in milliseconds since main:
+// that decoding on the CPU does not pay. Prints, in milliseconds since the
+// measuring process began:
 //   cuInit          the driver opens the GPUs (what cudahist-qc's backend probe pays)
 //   context         cuCtxCreate with no flags, as gst_cuda_context_new makes it
 //   first kernel    a launch and its wait: the module is loaded on first use

@@ -28,10 +28,10 @@ constexpr size_t kDetailLength = 200;
 // 0.90 with one). Each is a whole frame of memory.
 constexpr guint kDecodedFramesAhead = 4;
 // A stream decoded alone holds one: its frames are copied right after they
-// are decoded. A lone CPU decoder runs slower beside the element, and more
-// so with more frames held (one 3,000-frame ProRes file on that host: 0.78-
-// 0.94 of decoding alone with one, 0.71-0.82 with four; bench/RESULTS.md;
-// the cause is not known). NVDEC's lone stream is the same either way.
+// are decoded. Four gained nothing (one 3,000-frame ProRes file on an H200:
+// 3.263 s with one, 3.267 s with four; behind fakesink, when the decoder
+// still copied every frame itself, four was slower: bench/RESULTS.md).
+// NVDEC's lone stream is the same either way.
 constexpr guint kDecodedFramesAheadAlone = 1;
 
 std::string CudaErrorText(CUresult result) {
