@@ -263,14 +263,39 @@ qc_stages_checks() {
   rm -rf "$work"
 }
 
+# cuda_start_probe beside decoding: PROBE run five times while eight ProRes
+# decoders (CLIP..., one gst-launch-1.0) keep the cores busy, the first run
+# started with them, as cudahist-qc -j 8 makes its context while its decoders
+# start. Decoding is stopped after the fifth.
+cuda_start_beside_decoding() {  # cuda_start_beside_decoding PROBE CLIP...
+  local probe=$1 branches=() f decoding i
+  shift
+  for f in "$@"; do branches+=(filesrc location="$f" ! qtdemux ! avdec_prores ! fakevideosink sync=false); done
+  gst-launch-1.0 -q "${branches[@]}" &
+  decoding=$!
+  for i in 1 2 3 4 5; do "$probe"; done
+  echo "load $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+  kill "$decoding" && wait "$decoding" 2>/dev/null
+  return 0
+}
+
+make_concatenated_clip() {  # make_concatenated_clip OUT CLIP N: CLIP N times over, without re-encoding
+  local list i; list=$(mktemp)
+  for ((i = 0; i < $3; i++)); do echo "file '$2'" >> "$list"; done
+  "$here/ffmpeg/ffmpeg" -nostdin -v error -f concat -safe 0 -i "$list" -c copy "$1"
+  rm -f "$list"
+}
+
 # Where cudahist-qc's time over decoding alone goes (bench/qc_timeline.sh,
-# GStreamer's latency tracer): first CUDA's start and end in five fresh processes
-# (bench/probes/cuda_start_probe.cu), then the runs QC_TIMELINE_RUNS names
-# (default all but prores_8_long): 1080p ProRes, one file of 600 frames
-# (prores_600), one of 3,000 (prores_3000), eight of 600 (prores_8), eight of
-# 3,000 (prores_8_long); H.264 on NVDEC, one 1,200-frame file (h264_1) and
-# eight (h264_8). QC_TIMELINE_REPEATS: runs of each (default 5); QC_B: a
-# second cudahist-qc timed in the same rounds (qc_timeline.sh).
+# GStreamer's latency tracer): first CUDA's start and end in five fresh
+# processes (bench/probes/cuda_start_probe.cu), alone and beside eight
+# decoding ProRes streams, then the runs QC_TIMELINE_RUNS names (default all
+# but prores_8_long and prores_12000): 1080p ProRes, one file of 600 frames
+# (prores_600), one of 3,000 (prores_3000), one of 12,000 (prores_12000),
+# eight of 600 (prores_8), eight of 3,000 (prores_8_long); H.264 on NVDEC,
+# one 1,200-frame file (h264_1) and eight (h264_8). QC_TIMELINE_REPEATS: runs
+# of each (default 5); QC_B: a second cudahist-qc timed in the same rounds
+# (qc_timeline.sh).
 qc_timeline_checks() {
   use_gst 122
   local runs=" ${QC_TIMELINE_RUNS:-prores_600 prores_3000 prores_8 h264_1 h264_8} "
@@ -281,14 +306,18 @@ qc_timeline_checks() {
   mapfile -t prores < <(links_to "$work/prores-1080p-422p10.mov" 8)
   mapfile -t prores_long < <(links_to "$work/prores-3000.mov" 8)
   mapfile -t h264 < <(links_to "$work/h264-1080p-8M-1200.mp4" 8)
+  [[ $runs == *" prores_12000 "* ]] && make_concatenated_clip "$work/prores-12000.mov" "$work/prores-3000.mov" 4
   TAIL_LINES=6 step qc_timeline_cuda_start bash -c 'for i in 1 2 3 4 5; do "$0"; done' "$here/probes/cuda_start_probe"
   use_carried_libav
+  TAIL_LINES=6 step qc_timeline_cuda_start_beside_decoding \
+    cuda_start_beside_decoding "$here/probes/cuda_start_probe" "${prores_long[@]}"
   export REPEATS=${QC_TIMELINE_REPEATS:-5}
   local timeline=(bash "$here/scripts/qc_timeline.sh" --qc "$bin/cudahist-qc") run
   for run in $runs; do
     case $run in
       prores_600) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "$work/prores-1080p-422p10.mov" ;;
       prores_3000) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "$work/prores-3000.mov" ;;
+      prores_12000) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "$work/prores-12000.mov" ;;
       prores_8) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "${prores[@]}" ;;
       prores_8_long) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "${prores_long[@]}" ;;
       h264_1) TAIL_LINES=6 step qc_timeline_$run "${timeline[@]}" "$work/h264-1080p-8M-1200.mp4" ;;
