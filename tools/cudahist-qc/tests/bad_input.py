@@ -10,7 +10,8 @@ report (or temporary file) is left for a file that failed.
   - an interlaced 4:2:0 file of 242 lines: written, with a warning of what its report cannot carry;
   - an unreadable folder (mode 000; run as nobody when we are root);
   - paths with spaces and non-ASCII characters (every file below has both);
-  - a full disk while writing (a file-size limit, RLIMIT_FSIZE: the write fails with EFBIG);
+  - a full disk while writing: a real one (a tmpfs filled to its last page, mounted in a mount
+    namespace of the test's own: ENOSPC), and a file-size limit (RLIMIT_FSIZE: EFBIG);
   - an existing report: left alone and skipped, replaced with --force.
 
 Usage: bad_input.py CUDAHIST_QC.  Exit: 0 pass, 1 fail, 77 skip (no ffmpeg).
@@ -37,8 +38,8 @@ def ffmpeg(*args):
     subprocess.run(["ffmpeg", "-v", "error", "-y"] + list(args), check=True)
 
 
-def run_qc(qc, args, preexec=None, user=None):
-    command = [qc] + args
+def run_qc(qc, args, preexec=None, user=None, prefix=()):
+    command = list(prefix) + [qc] + args
     if user is not None:
         command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"] + command
     p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec)
@@ -46,6 +47,24 @@ def run_qc(qc, args, preexec=None, user=None):
     by_input = {line["input"]: line for line in lines if "input" in line}
     summary = next((line for line in lines if line.get("summary")), {})
     return p, by_input, summary
+
+
+# Runs what follows it with FOLDER ($0) as a 64 KiB tmpfs filled to its last
+# page, then lists on stderr, after FULL_DISK_MARK, what the run left there
+# besides the filler, and unmounts it. The mount namespace is the test's own;
+# its mounts may still reach the parent's where they are shared (a chroot's
+# root cannot be made private), hence the unmount.
+FULL_DISK = ('mount -t tmpfs -o size=64k tmpfs "$0" || exit 2; '
+             'dd if=/dev/zero of="$0/filler" bs=4k 2>/dev/null; '
+             '"$@"; status=$?; echo "{mark}" >&2; ls -A "$0" | grep -vx filler >&2; umount "$0"; exit $status')
+FULL_DISK_MARK = "--- left on the full disk:"
+
+
+def on_full_disk(folder):
+    unshare = ["unshare", "--mount", "--propagation", "unchanged"]
+    if os.geteuid() != 0:  # mounting a tmpfs needs root in a user namespace of our own
+        unshare.insert(1, "--map-root-user")
+    return unshare + ["sh", "-c", FULL_DISK.format(mark=FULL_DISK_MARK), folder]
 
 
 def leftovers(folder):
@@ -139,7 +158,20 @@ def main():
         with gzip.open(report) as f:
             check(b"lavfi.signalstats.YMIN" in f.read(), "--force replaces it with a report")
 
-        # A full disk: a file-size limit makes the report's writes fail (EFBIG).
+        # A full disk: the report's writes fail with ENOSPC.
+        out = os.path.join(work, "full disk ø")
+        os.makedirs(out)
+        p, results, _ = run_qc(qc, ["-o", out, whole], prefix=on_full_disk(out))
+        print(p.stdout + p.stderr)
+        r = results.get(whole, {})
+        check(p.returncode == 1 and r.get("status") == "failed" and "cannot write the report" in r.get("error", "")
+              and "No space left on device" in r.get("error", ""),
+              f"a full disk (ENOSPC): the file fails with the system's error ({r.get('error')})")
+        check(whole in p.stderr.split(FULL_DISK_MARK)[0], "a full disk (ENOSPC): the error names the file")
+        left = p.stderr.split(FULL_DISK_MARK)[-1].split() if FULL_DISK_MARK in p.stderr else None
+        check(left == [], f"a full disk (ENOSPC): neither a report nor a temporary file is left ({left})")
+
+        # A file-size limit makes the report's writes fail (EFBIG).
         small_limit = 4096
         out = os.path.join(work, "full disk")
         os.makedirs(out)
