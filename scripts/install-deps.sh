@@ -14,7 +14,7 @@ PACKAGES=(
   ffmpeg gstreamer1.0-libav
   python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 python3-matplotlib python3-numpy
   gobject-introspection libgirepository1.0-dev
-  shared-mime-info
+  shared-mime-info parallel jq
   prometheus-cpp-dev libsoup-3.0-dev libjson-glib-dev prometheus chromium
   libgstrtspserver-1.0-dev gir1.2-gst-rtsp-server-1.0 python3-prometheus-client python3-pil
   qemu-user
