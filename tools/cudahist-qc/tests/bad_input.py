@@ -25,17 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
-
-
-def ffmpeg(*args):
-    subprocess.run(["ffmpeg", "-v", "error", "-y"] + list(args), check=True)
+from checks import check, ffmpeg, verdict
 
 
 def run_qc(qc, args, preexec=None, user=None, prefix=()):
@@ -229,11 +219,7 @@ def main():
         check(p.returncode == 0 and summary.get("jobs") == 3, f"-j 3 runs 3 files at once ({summary})")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    if failures:
-        print(f"FAIL: {len(failures)} checks failed")
-        return 1
-    print("PASS")
-    return 0
+    return verdict()
 
 
 if __name__ == "__main__":

@@ -22,19 +22,10 @@ import subprocess
 import sys
 import tempfile
 
-failures = []
+from checks import check, ffmpeg, verdict
+
 HOSTS_ON_THE_PAGE = "--sshlogin 1/gpu1,1/gpu2,1/gpu3"
 THIS_MACHINE = "--sshlogin 1/:"
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
-
-
-def ffmpeg(*args):
-    subprocess.run(["ffmpeg", "-v", "error", "-y"] + list(args), check=True)
 
 
 def shell_blocks(page):
@@ -134,11 +125,7 @@ def main():
         check(p.returncode == 0 and json.loads(p.stdout) == [], f"the page's jq line names nothing now ({p.stdout!r})")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    if failures:
-        print(f"FAIL: {len(failures)} checks failed")
-        return 1
-    print("PASS")
-    return 0
+    return verdict()
 
 
 if __name__ == "__main__":
