@@ -64,6 +64,9 @@ def run(command, cwd, env):
 
 
 def make_collection(archive):
+    """Two good clips and a truncated one below ARCHIVE, and a text file the
+    page's find leaves out; returns the good ones, the truncated one, and the
+    whole clip (outside ARCHIVE) that later mends it."""
     good = os.path.join(archive, "reel 1 ü.mkv")
     ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "6", "-c:v", "ffv1", good)
     below = os.path.join(archive, "box 2")
