@@ -28,10 +28,11 @@ import tempfile
 from checks import check, ffmpeg, verdict
 
 
-def run_qc(qc, args, preexec=None, user=None, prefix=()):
+def run_qc(qc, args, preexec=None, prefix=()):
+    """cudahist-qc ARGS, behind PREFIX (a command that runs it: as_user,
+    on_full_disk); returns the process, its JSON lines by input, and its
+    summary line."""
     command = list(prefix) + [qc] + args
-    if user is not None:
-        command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"] + command
     p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec)
     lines = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
     by_input = {line["input"]: line for line in lines if "input" in line}
@@ -48,6 +49,10 @@ FULL_DISK = ('mount -t tmpfs -o size=64k tmpfs "$0" || exit 2; '
              'dd if=/dev/zero of="$0/filler" bs=4k 2>/dev/null; '
              '"$@"; status=$?; echo "{mark}" >&2; ls -A "$0" | grep -vx filler >&2; umount "$0"; exit $status')
 FULL_DISK_MARK = "--- left on the full disk:"
+
+
+def as_user(uid):
+    return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
 
 
 def on_full_disk(folder):
@@ -181,14 +186,14 @@ def main():
         os.chmod(locked, 0)
         second = os.path.join(work, "second good.mkv")
         shutil.copy(good, second)
-        user = None
+        prefix = ()
         if os.geteuid() == 0:  # root reads any folder: run as nobody, who does not
-            user = 65534
+            prefix = as_user(65534)
             os.chmod(second, 0o644)
             os.chmod(work, 0o777)
             env_registry = os.path.join(work, "registry.bin")
             os.environ["GST_REGISTRY"] = env_registry
-        p, results, summary = run_qc(qc, [locked, second], user=user)
+        p, results, summary = run_qc(qc, [locked, second], prefix=prefix)
         print(p.stdout + p.stderr)
         r = results.get(locked, {})
         check(p.returncode == 1 and r.get("status") == "failed" and "cannot read the folder" in r.get("error", ""),
