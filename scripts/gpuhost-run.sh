@@ -264,18 +264,19 @@ qc_stages_checks() {
 }
 
 # cuda_start_probe beside decoding: PROBE run five times while eight ProRes
-# decoders (CLIP..., one gst-launch-1.0) keep the cores busy, the first run
+# decoders keep the cores busy (CLIP..., decoded alone in one process as
+# qc_timeline.sh times it: qc_common.sh's qc_decode_together), the first run
 # started with them, as cudahist-qc -j 8 makes its context while its decoders
 # start. Decoding is stopped after the fifth.
 cuda_start_beside_decoding() {  # cuda_start_beside_decoding PROBE CLIP...
-  local probe=$1 branches=() f decoding i
+  local probe=$1 decoding i
   shift
-  for f in "$@"; do branches+=(filesrc location="$f" ! qtdemux ! avdec_prores ! fakevideosink sync=false); done
-  gst-launch-1.0 -q "${branches[@]}" &
+  (source "$here/scripts/qc_common.sh" && qc_decode_together avdec_prores "$@") &
   decoding=$!
   for i in 1 2 3 4 5; do "$probe"; done
   echo "load $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
-  kill "$decoding" && wait "$decoding" 2>/dev/null
+  pkill -TERM -P "$decoding"  # gst-launch-1.0, the subshell's child; the subshell then ends
+  wait "$decoding" 2>/dev/null
   return 0
 }
 
