@@ -82,6 +82,8 @@ if [ -d /usr/lib/python3/dist-packages/prometheus_client ]; then
     "$out/scripts/python/"
 fi
 cp scripts/gpuhost-run.sh "$out/"
+rm -rf "$out/steps"; mkdir -p "$out/steps"
+cp scripts/gpuhost/*.sh "$out/steps/" 2>/dev/null || true
 
 # The probes of bench/probes/: small CUDA programs that measure what the host
 # offers (copies from host memory, CUDA's start), for sm_90.

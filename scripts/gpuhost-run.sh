@@ -633,6 +633,10 @@ signalstats_checks() {
   rm -rf "$work"
 }
 
+# Steps of one subject each live in scripts/gpuhost/SUBJECT.sh (packed as
+# .gpuhost/steps/), as functions named step_NAME, run by `gpuhost-run.sh OUT NAME`.
+for f in "$here"/steps/*.sh; do [ -e "$f" ] && source "$f"; done
+
 for s in $steps; do
   case $s in
     tests) use_gst 122; gpu_tests "" ;;
@@ -805,6 +809,9 @@ print(\"cuInit %.3f s, cuCtxCreate %.3f s\" % (t1 - t0, t2 - t1))"; done'
           --json "$logs/element_bench126.$round.json"
       done
       TAIL_LINES=16 step ordering_rounds python3 "$here/scripts/ordering_rounds.py" "$logs" ;;
+    *)
+      if declare -F "step_$s" > /dev/null; then "step_$s"
+      else echo "=== $s: no such step" >> "$summary"; fi ;;
   esac
 done
 
