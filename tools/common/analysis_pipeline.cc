@@ -12,6 +12,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <vector>
 
 namespace cudahist_tools {
 namespace {
@@ -33,6 +34,12 @@ constexpr guint kDecodedFramesAhead = 4;
 // still copied every frame itself, four was slower: bench/RESULTS.md).
 // NVDEC's lone stream is the same either way.
 constexpr guint kDecodedFramesAheadAlone = 1;
+
+unsigned RuntimeMinorVersion() {
+  guint major = 0, minor = 0, micro = 0, nano = 0;
+  gst_version(&major, &minor, &micro, &nano);
+  return minor;
+}
 
 std::string CudaErrorText(CUresult result) {
   const char* text = nullptr;
@@ -61,41 +68,68 @@ void SetIfPresent(GstElement* element, const char* property, int value) {
     g_object_set(element, property, value, nullptr);
 }
 
-// nvcodec registers one decoder per GPU: nvh264dec for device 0,
-// nvh264device1dec for device 1, and so on.
-bool IsNvdecFactory(const char* name) {
-  const size_t n = std::strlen(name);
-  return std::strncmp(name, "nv", 2) == 0 && n > 5 && std::strcmp(name + n - 3, "dec") == 0;
+bool IsDecoderFactory(GstElementFactory* factory) {
+  const char* klass = gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS);
+  return klass && std::strstr(klass, "Decoder");
 }
 
-bool NvdecOfDevice(const char* name, int device) {
-  const char* marker = std::strstr(name, "device");
-  if (device == 0) return marker == nullptr;
-  return marker && std::atoi(marker + 6) == device;
+bool IsVideoCaps(GstCaps* caps) {
+  if (!caps || gst_caps_is_empty(caps) || gst_caps_is_any(caps)) return false;
+  const char* name = gst_structure_get_name(gst_caps_get_structure(caps, 0));
+  return g_str_has_prefix(name, "video/") || g_str_has_prefix(name, "image/");
 }
 
-struct SortChoice {
-  bool gpu;
-  int device;
+struct DecoderSort {
+  DecoderPolicy policy;
+  std::shared_ptr<DecoderNote> note;
 };
 
-// decodebin's candidates for one stream, reordered: on the GPU the chosen
-// device's NVDEC decoders first and other devices' never; on the CPU no NVDEC.
-GValueArray* SortFactories(GstElement*, GstPad*, GstCaps*, GValueArray* factories, gpointer data) {
-  const SortChoice* choice = static_cast<const SortChoice*>(data);
+// decodebin's candidates for one stream: parsers and demuxers first, as
+// decodebin ranks them, then the video decoders in the order ChooseDecoders
+// gives (a GPU decoder only where it is shown exact). Putting a decoder
+// before the parser would plug it on the unparsed stream, where a decoder
+// that needs parsed input (1.22's nvh264dec: byte-stream) cannot link and
+// the next one, whatever it is, wins.
+GValueArray* SortFactories(GstElement*, GstPad*, GstCaps* caps, GValueArray* factories, gpointer data) {
+  if (!IsVideoCaps(caps)) return nullptr;
+  auto* sort = static_cast<DecoderSort*>(data);
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  GValueArray* preferred = g_value_array_new(factories->n_values);
-  GValueArray* rest = g_value_array_new(factories->n_values);
+  std::vector<std::string> decoders;
+  std::map<std::string, GValue*> by_name;
+  GValueArray* sorted = g_value_array_new(factories->n_values);
   for (guint i = 0; i < factories->n_values; ++i) {
     GValue* value = g_value_array_get_nth(factories, i);
-    const char* name = GST_OBJECT_NAME(g_value_get_object(value));
-    if (!IsNvdecFactory(name)) g_value_array_append(rest, value);
-    else if (choice->gpu && NvdecOfDevice(name, choice->device)) g_value_array_append(preferred, value);
+    auto* factory = GST_ELEMENT_FACTORY(g_value_get_object(value));
+    if (!IsDecoderFactory(factory)) {
+      g_value_array_append(sorted, value);
+      continue;
+    }
+    decoders.push_back(GST_OBJECT_NAME(factory));
+    by_name[decoders.back()] = value;
   }
-  for (guint i = 0; i < rest->n_values; ++i) g_value_array_append(preferred, g_value_array_get_nth(rest, i));
-  g_value_array_free(rest);
+  if (decoders.empty()) {
+    g_value_array_free(sorted);
+    return nullptr;
+  }
+  // A parser offered beside the decoders of a stream not parsed yet comes
+  // first and describes the stream better: the choice that counts is made
+  // on its caps (decodebin offers the parser again there, and skips it).
+  gboolean parsed = FALSE;
+  gst_structure_get_boolean(gst_caps_get_structure(caps, 0), "parsed", &parsed);
+  const bool parser_first = sorted->n_values > 0 && !parsed;
+  const StreamKind stream = StreamKindOfCaps(caps);
+  const DecoderChoice choice = ChooseDecoders(decoders, stream, sort->policy);
+  for (const std::string& name : choice.order) g_value_array_append(sorted, by_name[name]);
   G_GNUC_END_IGNORE_DEPRECATIONS
-  return preferred;
+  if (parser_first) return sorted;
+  // A stream the named decoder does not take is left without a decoder:
+  // decodebin then fails it as one it has no decoder for, and the
+  // program reports the problem noted here.
+  std::lock_guard<std::mutex> hold(sort->note->lock);
+  sort->note->stream = DescribeStream(stream);
+  sort->note->why = choice.why;
+  sort->note->problem = choice.problem;
+  return sorted;
 }
 
 struct LinkState {
@@ -479,9 +513,16 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   }
 
   // Both live as long as the pipeline: freed with the decodebin.
-  auto* sort = new SortChoice{target.gpu, target.cuda_device_id};
+  parts.decoding = std::make_shared<DecoderNote>();
+  DecoderPolicy policy;
+  policy.gpu = target.gpu;
+  policy.cuda_device = target.cuda_device_id;
+  policy.gpu_for_tolerance_codecs = target.gpu_for_tolerance_codecs;
+  policy.forced = target.decoder;
+  policy.gst_minor = RuntimeMinorVersion();
+  auto* sort = new DecoderSort{policy, parts.decoding};
   g_signal_connect_data(decodebin, "autoplug-sort", G_CALLBACK(SortFactories), sort,
-                        [](gpointer data, GClosure*) { delete static_cast<SortChoice*>(data); },
+                        [](gpointer data, GClosure*) { delete static_cast<DecoderSort*>(data); },
                         GConnectFlags(0));
   auto* link = new LinkState{decoded, analysis, false, ""};
   g_signal_connect_data(decodebin, "pad-added", G_CALLBACK(OnPadAdded), link,

@@ -10,10 +10,11 @@
 //   ! fakevideosink sync=<live> enable-last-sample=false allocation-meta-flags=0
 //       (fakesink without gst-plugins-bad; see MakeSink)
 //
-// Decoders: on the GPU path nvcodec's NVDEC decoders of the chosen device are
-// tried first (the element counts their CUDA memory); everything else is
-// decoded by GStreamer's CPU decoders and the element copies it into CUDA
-// memory itself (upload=true), so nvcodec is loaded only where NVDEC decodes.
+// Decoders (decoder_choice.h): on the GPU path the chosen device's NVDEC
+// decoder where it is shown to decode the stream as FFmpeg does (the element
+// counts their CUDA memory); everything else is decoded by GStreamer's CPU
+// decoders, FFmpeg's first, and the element copies it into CUDA memory itself
+// (upload=true), so nvcodec is loaded only where NVDEC decodes.
 // Without a GPU no NVDEC decoder is used and the element counts system memory
 // on its CPU backend. Raw v210 (uncompressed 10-bit 4:2:2) is repacked to
 // I422_10LE on the way (videoconvert, sample for sample). A decoded format
@@ -27,7 +28,11 @@
 #include <gst/gst.h>
 
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
+
+#include "decoder_choice.h"
 
 namespace cudahist_tools {
 
@@ -53,6 +58,20 @@ struct AnalysisTarget {
   // Figures as GstCudaHistogramMeta on each buffer (read in a pad probe),
   // instead of a bus message per frame.
   bool figures_in_meta = false;
+  // NVDEC also for the codecs that leave the IDCT to a tolerance (MPEG-2 ...):
+  // the monitor's choice; cudahist-qc decodes them as FFmpeg does.
+  bool gpu_for_tolerance_codecs = false;
+  // A decoder the user named for the video stream ("": ChooseDecoders picks).
+  std::string decoder;
+};
+
+// What the decoder choice said of the video stream, written on a streaming
+// thread when decodebin picks its decoder.
+struct DecoderNote {
+  std::mutex lock;
+  std::string stream;  // DescribeStream of the video stream
+  std::string why;     // why the GPU decoder offered was passed over ("": it was not)
+  std::string problem;  // no offered decoder may decode it (a --decoder that does not take it)
 };
 
 // The analysis pipeline for one input and its parts. `pipeline` owns the rest.
@@ -60,6 +79,7 @@ struct AnalysisPipeline {
   GstElement* pipeline = nullptr;
   GstElement* decodebin = nullptr;  // uridecodebin
   GstElement* analysis = nullptr;   // cudahistogram
+  std::shared_ptr<DecoderNote> decoding;
 };
 
 // Builds the pipeline above, or returns an empty one with the reason in

@@ -1,5 +1,8 @@
 #include "coded_pictures.h"
 
+#include <gst/codecparsers/gstmpegvideoparser.h>
+
+#include <cstdio>
 #include <cstring>
 #include <initializer_list>
 
@@ -17,6 +20,26 @@ char H265Letter(guint8 slice_type) {
     case GST_H265_I_SLICE: return 'I';
     default: return '?';
   }
+}
+
+// FFmpeg's letters for MPEG-1/2's picture_coding_type 1 to 4.
+char Mpeg12Letter(GstMpegVideoPictureType type) {
+  switch (type) {
+    case GST_MPEG_VIDEO_PICTURE_TYPE_I: return 'I';
+    case GST_MPEG_VIDEO_PICTURE_TYPE_P: return 'P';
+    case GST_MPEG_VIDEO_PICTURE_TYPE_B: return 'B';
+    case GST_MPEG_VIDEO_PICTURE_TYPE_D: return 'I';  // FFmpeg decodes D pictures as I
+    default: return '?';
+  }
+}
+
+// As FFmpeg's av_timecode_make_mpeg_tc_string: ';' before the frames of a
+// drop-frame time code.
+std::string GopTimecode(const GstMpegVideoGop& gop) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%02u:%02u:%02u%c%02u", gop.hour, gop.minute, gop.second,
+                gop.drop_frame_flag ? ';' : ':', gop.frame);
+  return text;
 }
 
 // HEVC's coded pictures are NAL unit types 0 to 31 (VCL), its random access
@@ -64,6 +87,10 @@ void CodedPictures::SetCaps(const GstCaps* caps) {
     codec_ = Codec::kH265;
     h265_ = gst_h265_parser_new();
   } else {
+    int version = 0;
+    if (std::strcmp(name, "video/mpeg") == 0 && gst_structure_get_int(s, "mpegversion", &version) &&
+        (version == 1 || version == 2))
+      codec_ = Codec::kMpeg12;
     return;
   }
   // Byte-stream packets carry their parameter sets in band; avc and hvc1
@@ -112,8 +139,9 @@ CodedPicture CodedPictures::Read(GstBuffer* packet) {
   if (codec_ == Codec::kOther) return CodedPicture();
   GstMapInfo map;
   if (!gst_buffer_map(packet, &map, GST_MAP_READ)) return CodedPicture();
-  const CodedPicture picture =
-      codec_ == Codec::kH264 ? ReadH264(map.data, map.size) : ReadH265(map.data, map.size);
+  const CodedPicture picture = codec_ == Codec::kH264   ? ReadH264(map.data, map.size)
+                              : codec_ == Codec::kH265 ? ReadH265(map.data, map.size)
+                                                       : ReadMpeg12(map.data, map.size);
   gst_buffer_unmap(packet, &map);
   return picture;
 }
@@ -131,7 +159,7 @@ CodedPicture CodedPictures::ReadH264(const guint8* data, gsize size) {
       GstH264SliceHdr slice;
       if (gst_h264_parser_parse_slice_hdr(h264_, &nalu, &slice, FALSE, FALSE) == GST_H264_PARSER_OK &&
           slice.first_mb_in_slice == 0)
-        return CodedPicture{true, kH264Letters[slice.type % 5], nalu.type == GST_H264_NAL_SLICE_IDR};
+        return CodedPicture{true, kH264Letters[slice.type % 5], nalu.type == GST_H264_NAL_SLICE_IDR, "", false};
     }
   }
   return CodedPicture();
@@ -150,7 +178,30 @@ CodedPicture CodedPictures::ReadH265(const guint8* data, gsize size) {
       GstH265SliceHdr slice;
       if (gst_h265_parser_parse_slice_hdr(h265_, &nalu, &slice) == GST_H265_PARSER_OK &&
           slice.first_slice_segment_in_pic_flag)
-        return CodedPicture{true, H265Letter(slice.type), IsH265Irap(nalu.type)};
+        return CodedPicture{true, H265Letter(slice.type), IsH265Irap(nalu.type), "", false};
+    }
+  }
+  return CodedPicture();
+}
+
+CodedPicture CodedPictures::ReadMpeg12(const guint8* data, gsize size) {
+  CodedPicture picture;
+  GstMpegVideoPacket packet;
+  for (guint offset = 0; gst_mpeg_video_parse(&packet, data, size, offset); offset = packet.offset) {
+    if (packet.type == GST_MPEG_VIDEO_PACKET_EXTENSION) {
+      GstMpegVideoSequenceExt extension;
+      if (gst_mpeg_video_packet_parse_sequence_extension(&packet, &extension)) low_delay_ = extension.low_delay;
+    } else if (packet.type == GST_MPEG_VIDEO_PACKET_GOP) {
+      GstMpegVideoGop gop;
+      if (gst_mpeg_video_packet_parse_gop(&packet, &gop)) picture.timecode = GopTimecode(gop);
+    } else if (packet.type == GST_MPEG_VIDEO_PACKET_PICTURE) {
+      GstMpegVideoPictureHdr header;
+      if (!gst_mpeg_video_packet_parse_picture_header(&packet, &header)) return CodedPicture();
+      picture.known = true;
+      picture.type = Mpeg12Letter(GstMpegVideoPictureType(header.pic_type));
+      picture.key = header.pic_type == GST_MPEG_VIDEO_PICTURE_TYPE_I;
+      picture.low_delay = low_delay_;
+      return picture;
     }
   }
   return CodedPicture();

@@ -7,6 +7,9 @@
 // FFmpeg's H.264 and HEVC decoders take a frame's type from the slice that
 // starts the picture (first_mb_in_slice 0, first_slice_segment_in_pic_flag),
 // and call it a key frame when that picture is IDR (H.264) or IRAP (HEVC).
+// Its MPEG-1/2 decoder takes the picture header's coding type and calls I
+// pictures key frames; the picture after a GOP header carries the GOP's time
+// code, which ffprobe prints as the frame's `timecode` tag.
 // Other codecs are left to the demuxer's flags and the intra-only list.
 #pragma once
 
@@ -14,12 +17,16 @@
 #include <gst/codecparsers/gsth265parser.h>
 #include <gst/gst.h>
 
+#include <string>
+
 namespace qc {
 
 struct CodedPicture {
   bool known = false;  // a picture of a codec read here starts in the packet
   char type = '?';     // FFmpeg's letter: 'I', 'P', 'B', and 'i', 'p' for H.264's switching slices
-  bool key = false;    // IDR (H.264) or IRAP (HEVC)
+  bool key = false;    // IDR (H.264), IRAP (HEVC), I (MPEG-1/2)
+  std::string timecode;  // the GOP header's before the picture, as FFmpeg prints it ("" none)
+  bool low_delay = false;  // MPEG-2's sequence says so: FFmpeg outputs each picture as it decodes it
 };
 
 class CodedPictures {
@@ -35,19 +42,21 @@ class CodedPictures {
   void SetCaps(const GstCaps* caps);
 
   // The picture that starts in `packet`; not known where the codec is
-  // neither H.264 nor HEVC, or no picture starts there.
+  // not one of those above, or no picture starts there.
   CodedPicture Read(GstBuffer* packet);
 
  private:
-  enum class Codec { kOther, kH264, kH265 };
+  enum class Codec { kOther, kH264, kH265, kMpeg12 };
 
   void ReadH264Config(const guint8* data, gsize size);
   void ReadH265Config(const guint8* data, gsize size);
   CodedPicture ReadH264(const guint8* data, gsize size);
   CodedPicture ReadH265(const guint8* data, gsize size);
+  CodedPicture ReadMpeg12(const guint8* data, gsize size);
 
   Codec codec_ = Codec::kOther;
   guint8 nal_length_size_ = 0;  // 0: start codes (byte-stream)
+  bool low_delay_ = false;      // MPEG-2's sequence extension
   GstH264NalParser* h264_ = nullptr;
   GstH265Parser* h265_ = nullptr;
 };

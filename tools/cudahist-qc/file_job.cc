@@ -122,6 +122,10 @@ void FileJob::OnDemuxerDone(GstElement*, gpointer self) { static_cast<FileJob*>(
 
 std::string FileJob::Explain(const std::string& pipeline_error) const {
   if (demuxer_done_ && !demuxer_has_video_) return "no video stream in the file";
+  if (parts_.decoding) {
+    std::lock_guard<std::mutex> lock(parts_.decoding->lock);
+    if (!parts_.decoding->problem.empty()) return parts_.decoding->problem;
+  }
   if (figures_missing_ && !analysis_warning_.empty()) return "no QC figures: " + analysis_warning_;
   if (!missing_decoder_.empty())
     return "unsupported codec: GStreamer has no " + missing_decoder_ + " here (a plugin package may add it)";
@@ -179,12 +183,16 @@ std::string FileJob::WriteFrame(GstBuffer* buffer) {
   if (result_.decoder.empty()) result_.decoder = "none (raw video)";  // no decoder was plugged before the first frame
   FrameAttributes attributes = AttributesOfBuffer(buffer, info_, segment_);
   field_order_seen_ = field_order_seen_ || attributes.field_order_known;
-  bool key = false;
-  if (GST_BUFFER_PTS_IS_VALID(buffer) &&
-      ledger_.Take(GST_BUFFER_PTS(buffer), &attributes.pkt_size, &attributes.pkt_pos, &key, &attributes.pict_type))
-    attributes.key_frame = key;
-  else if (attributes.key_frame)
+  PacketFacts packet;
+  if (GST_BUFFER_PTS_IS_VALID(buffer) && ledger_.Take(GST_BUFFER_PTS(buffer), &packet)) {
+    attributes.pkt_size = packet.size;
+    attributes.pkt_pos = packet.pos;
+    attributes.key_frame = packet.key;
+    attributes.pict_type = packet.picture_type;
+    attributes.timecode = packet.timecode;
+  } else if (attributes.key_frame) {
     attributes.pict_type = 'I';  // no packet seen: the decoder's key flag
+  }
   ledger_.TimeBase(&attributes.time_base_num, &attributes.time_base_den);
   if (!writer_.Write(FrameElement(attributes, figures), &problem)) return problem;
   ++frames_written_;
@@ -232,9 +240,16 @@ gboolean FileJob::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
   return G_SOURCE_REMOVE;
 }
 
+void FileJob::NoteDecoderWhy() {
+  if (!parts_.decoding) return;
+  std::lock_guard<std::mutex> lock(parts_.decoding->lock);
+  result_.decoder_why = parts_.decoding->why;
+}
+
 void FileJob::Fail(const std::string& error) {
   if (finished_) return;
   finished_ = true;
+  NoteDecoderWhy();
   result_.status = JobResult::Status::kFailed;
   result_.error = error;
   {
@@ -262,6 +277,7 @@ void FileJob::Succeed() {
   }
   if (!written) return Fail(problem);
   finished_ = true;
+  NoteDecoderWhy();
   result_.status = JobResult::Status::kWritten;
   result_.seconds = double(g_get_monotonic_time() - started_us_) / 1e6;
   on_done_(this);

@@ -24,6 +24,7 @@ struct JobResult {
   Status status = Status::kFailed;
   std::string error;
   std::string decoder;  // the decoder factory decodebin chose
+  std::string decoder_why;  // why it is not the GPU decoder offered ("": it is, or none was offered)
   std::string backend;  // "gpu:N" or "cpu"
   bool has_audio = false;
   std::string warning;  // what the report cannot carry as qcli's would (LayoutWarning)
@@ -65,6 +66,8 @@ class FileJob {
   std::string Truncation() const;
   // The frame's element and its report entry; "" or the problem.
   std::string WriteFrame(GstBuffer* buffer);
+  // The decoder choice's word on the video stream, into the result.
+  void NoteDecoderWhy();
   void Fail(const std::string& error);
   void Succeed();
   void Stop();

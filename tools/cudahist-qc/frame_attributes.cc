@@ -198,18 +198,43 @@ GstPadProbeReturn PacketLedger::OnPacket(GstPad*, GstPadProbeInfo* info, gpointe
   const CodedPicture picture = ledger->coded_pictures_.Read(buffer);
   const bool key = picture.known ? picture.key : !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT);
   const char type = picture.known ? picture.type : (ledger->intra_only_ || key) ? 'I' : '?';
-  ledger->packets_[GST_BUFFER_PTS(buffer)] = Packet{size, pos, key, type};
+  ledger->packets_[GST_BUFFER_PTS(buffer)] = PacketFacts{size, pos, key, type, ""};
+  if (picture.known) ledger->PlaceTimecode(GST_BUFFER_PTS(buffer), picture);
   return GST_PAD_PROBE_OK;
 }
 
-bool PacketLedger::Take(GstClockTime pts, int64_t* size, int64_t* pos, bool* key, char* picture_type) {
+// FFmpeg's MPEG-1/2 decoder tags the frame it outputs while decoding the
+// packet that held the GOP header. It outputs a B picture at once and an I
+// or P picture when the next I or P is decoded (one frame of delay; none
+// when the sequence is low_delay), so the time code of a GOP lands on the
+// reference picture decoded before the GOP's I picture; without one (the
+// first GOP) on the next frame output: a B picture that follows, or else
+// the I picture itself.
+void PacketLedger::PlaceTimecode(GstClockTime pts, const CodedPicture& picture) {
+  const bool reference = picture.type != 'B';
+  if (GST_CLOCK_TIME_IS_VALID(timecode_waits_at_) && timecode_waits_at_ != pts) {
+    if (!reference) std::swap(packets_[pts].timecode, packets_[timecode_waits_at_].timecode);
+    timecode_waits_at_ = GST_CLOCK_TIME_NONE;
+  }
+  if (!picture.timecode.empty()) {
+    auto previous = packets_.find(last_reference_pts_);
+    if (picture.low_delay || !reference) {
+      packets_[pts].timecode = picture.timecode;
+    } else if (previous != packets_.end()) {
+      previous->second.timecode = picture.timecode;
+    } else {
+      packets_[pts].timecode = picture.timecode;
+      timecode_waits_at_ = pts;
+    }
+  }
+  if (reference) last_reference_pts_ = pts;
+}
+
+bool PacketLedger::Take(GstClockTime pts, PacketFacts* facts) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto packet = packets_.find(pts);
   if (packet == packets_.end()) return false;
-  *size = packet->second.size;
-  *pos = packet->second.pos;
-  *key = packet->second.key;
-  *picture_type = packet->second.picture_type;
+  *facts = packet->second;
   // Packets older than this frame that no frame took (dropped by the decoder) are forgotten.
   packets_.erase(packets_.begin(), std::next(packet));
   return true;

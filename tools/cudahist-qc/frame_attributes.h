@@ -32,6 +32,15 @@ struct FrameAttributes {
   bool field_order_known = false;  // a TFF flag on the buffer, or a field order in the caps
   int repeat_pict = 0;
   int time_base_num = 0, time_base_den = 0;  // the stream's, when the container's is known
+  std::string timecode;  // ffprobe's `timecode` tag: the GOP header's of MPEG-1/2 ("" none)
+};
+
+// What the demuxer's packet of a frame says of it.
+struct PacketFacts {
+  int64_t size = -1, pos = -1;  // -1: unknown
+  bool key = false;
+  char picture_type = '?';
+  std::string timecode;
 };
 
 // FFmpeg's pixel format name for the samples of a GStreamer format as
@@ -56,7 +65,7 @@ class PacketLedger {
   // FFmpeg's decoder says for H.264 and HEVC, else the demuxer's flag) and
   // its picture type ('?' where neither the codec's parser nor the
   // intra-only list tells). False when none was seen.
-  bool Take(GstClockTime pts, int64_t* size, int64_t* pos, bool* key, char* picture_type);
+  bool Take(GstClockTime pts, PacketFacts* facts);
 
   // The container's time base when it is fixed by the format (Matroska: 1/1000).
   void TimeBase(int* num, int* den) const;
@@ -64,24 +73,23 @@ class PacketLedger {
   std::string CodedCaps() const;
 
  private:
-  struct Packet {
-    int64_t size, pos;
-    bool key;
-    char picture_type;
-  };
   static void OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer self);
   static void OnPadAdded(GstElement* element, GstPad* pad, gpointer self);
   static GstPadProbeReturn OnPacket(GstPad*, GstPadProbeInfo* info, gpointer self);
   static GstPadProbeReturn OnRangeRead(GstPad*, GstPadProbeInfo* info, gpointer self);
   void WatchPacketPad(GstPad* pad);
+  void PlaceTimecode(GstClockTime pts, const CodedPicture& picture);
 
   mutable std::mutex mutex_;
-  std::map<GstClockTime, Packet> packets_;
+  std::map<GstClockTime, PacketFacts> packets_;
   CodedPictures coded_pictures_;
   std::string coded_caps_;
   int64_t last_read_size_ = -1, last_read_offset_ = -1;
   bool watching_ = false;
   bool intra_only_ = false;  // FFV1, ProRes, DV, JPEG...: every picture is I
+  // MPEG-1/2 pictures in decode order, for the frame FFmpeg tags with a GOP's time code.
+  GstClockTime last_reference_pts_ = GST_CLOCK_TIME_NONE;  // the last I or P picture's
+  GstClockTime timecode_waits_at_ = GST_CLOCK_TIME_NONE;   // a first GOP's I picture, holding its time code
   int time_base_num_ = 0, time_base_den_ = 0;
 };
 

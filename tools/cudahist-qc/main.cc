@@ -27,9 +27,11 @@ constexpr const char* kSummary =
     "signalstats=stat=tout+vrep+brng, cropdetect=reset=1 and the PSNR between the two fields), computed\n"
     "by the cudahistogram element. QCTools, qct-parse and other readers of qcli's reports read it.\n"
     "\n"
-    "Decoding: NVDEC where a GPU decodes the codec; otherwise GStreamer's CPU decoders, with frames\n"
-    "uploaded to the GPU; without a GPU, the element's CPU backend. Reports are video-only: audio\n"
-    "(qcli's lavfi.r128.* loudness) is not analysed.\n"
+    "Decoding: NVDEC where it is shown to decode the stream as FFmpeg does (docs/versions.md);\n"
+    "otherwise FFmpeg's decoder (gst-libav), with frames uploaded to the GPU: MPEG-2, MPEG-4 Part 2\n"
+    "and VC-1 always, interlaced H.264 from GStreamer 1.24 on. Each file's line names its decoder and\n"
+    "why a GPU decoder was passed over; --decoder forces one. Without a GPU, the element's CPU\n"
+    "backend. Reports are video-only: audio (qcli's lavfi.r128.* loudness) is not analysed.\n"
     "\n"
     "A report that exists is left alone and its file skipped, so an interrupted run resumes where it\n"
     "stopped (--force writes them again). A report is written under a temporary name and renamed when\n"
@@ -52,6 +54,7 @@ struct Options {
   gchar* output_dir = nullptr;
   gboolean force = FALSE;
   gboolean cpu = FALSE;
+  gchar* decoder = nullptr;
   gchar** inputs = nullptr;
 };
 
@@ -141,6 +144,7 @@ class Scheduler {
       cudahist_tools::AnalysisTarget target;
       target.gpu = backend_.gpu && !options_.cpu;
       target.figures_in_meta = true;
+      if (options_.decoder) target.decoder = options_.decoder;
       target.cuda_device_id = target.gpu ? LeastLoadedDevice() : 0;
       target.streams_at_once = std::min(jobs_, int(running_.size() + 1 + pending_.size()));
       ++device_load_[target.cuda_device_id];
@@ -204,6 +208,10 @@ int main(int argc, char** argv) {
       {"force", 'f', 0, G_OPTION_ARG_NONE, &options.force, "Write reports that already exist again", nullptr},
       {"cpu", 0, 0, G_OPTION_ARG_NONE, &options.cpu,
        "Decode on the CPU and count in system memory (the element's CPU backend) even with a GPU", nullptr},
+      {"decoder", 0, 0, G_OPTION_ARG_STRING, &options.decoder,
+       "Decode the video with this GStreamer decoder (nvmpeg2videodec, avdec_h264 ...) instead of the one "
+       "chosen for its stream; a file whose stream it does not decode fails, naming the decoders that do",
+       "NAME"},
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &options.inputs, nullptr, "FILE|DIR..."},
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
   std::string error;
@@ -221,6 +229,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   gst_init(nullptr, nullptr);
+  if (options.decoder) {
+    const std::string problem = cudahist_tools::CheckDecoderName(options.decoder);
+    if (!problem.empty()) {
+      std::fprintf(stderr, "cudahist-qc: --decoder: %s\n", problem.c_str());
+      return 2;
+    }
+  }
   const cudahist_tools::Backend backend = cudahist_tools::ProbeBackend();
   const int jobs = options.jobs > 0 ? options.jobs : DefaultJobs(backend, options.cpu);
   const bool interactive = isatty(STDERR_FILENO);
@@ -240,5 +255,6 @@ int main(int argc, char** argv) {
   }
   g_strfreev(options.inputs);
   g_free(options.output_dir);
+  g_free(options.decoder);
   return failed ? 1 : 0;
 }

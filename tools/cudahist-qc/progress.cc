@@ -116,8 +116,9 @@ void Progress::Finished(const JobResult& r) {
     else if (r.status == JobResult::Status::kSkipped)
       std::fprintf(stderr, "skipped %s: %s exists (--force replaces it)\n", r.input.c_str(), r.report.c_str());
     else
-      std::fprintf(stderr, "wrote %s: %llu frames, %s frames/s, %s%s%s%s\n", r.report.c_str(),
+      std::fprintf(stderr, "wrote %s: %llu frames, %s frames/s, %s%s%s%s%s%s\n", r.report.c_str(),
                    (unsigned long long)r.frames, Rate(r.frames, r.seconds).c_str(), r.decoder.c_str(),
+                   r.decoder_why.empty() ? "" : " (", r.decoder_why.empty() ? "" : (r.decoder_why + ")").c_str(),
                    r.has_audio ? "; audio not analysed (video-only report)" : "",
                    r.warning.empty() ? "" : "; warning: ", r.warning.c_str());
     return;
@@ -132,6 +133,7 @@ void Progress::Finished(const JobResult& r) {
   if (r.status == JobResult::Status::kWritten)
     line += ",\"frames\":" + std::to_string(r.frames) + ",\"seconds\":" + OneDecimal(r.seconds) +
             ",\"fps\":" + Rate(r.frames, r.seconds) + ",\"decoder\":" + JsonString(r.decoder) +
+            (r.decoder_why.empty() ? "" : ",\"why\":" + JsonString(r.decoder_why)) +
             ",\"backend\":" + JsonString(r.backend);
   if (r.has_audio) line += std::string(",\"audio\":\"") + kVideoOnly + "\"";
   if (!r.warning.empty()) line += ",\"warning\":" + JsonString(r.warning);

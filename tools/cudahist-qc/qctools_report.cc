@@ -132,6 +132,8 @@ std::string ReportPathFor(const std::string& input, const std::string& output_di
 
 std::string FrameElement(const FrameAttributes& attributes, const FrameFigures& figures) {
   std::string text = "        <frame" + FrameAttributesText(attributes) + ">\n";
+  if (!attributes.timecode.empty())
+    text += "            <tag key=\"timecode\" value=\"" + attributes.timecode + "\"/>\n";
   const std::vector<FigureField>& fields = FrameFigureFields();
   for (size_t i = 0; i < fields.size() && i < figures.values.size(); ++i) {
     if (!figures.present[i]) continue;

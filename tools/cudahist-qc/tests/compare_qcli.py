@@ -88,6 +88,20 @@ def clips():
                              "lutyuv=y='clip(val*1.6-50,0,255)':u='clip((val-128)*4+128,0,255)':"
                              "v='clip((val-128)*4+128,0,255)'"] + n + ffv1 + ["-pix_fmt", "yuv420p"],
         "odd size ünï.mkv": ["-f", "lavfi", "-i", "testsrc2=size=333x77:rate=25"] + n + ffv1 + ["-pix_fmt", "yuv420p"],
+        # Interlaced, as broadcast and tape archives are: x264's MBAFF with
+        # B-frames (the stream GPU decoders differ on, docs/versions.md), and
+        # MPEG-2 of both field orders in transport streams, the 1080i one with
+        # the GOP header's time code.
+        "h264 mbaff.mp4": ["-f", "lavfi", "-i", f"testsrc2=size={W}x{H}:rate=30000/1001"] + n + h264 +
+                          ["-flags", "+ildct+ilme", "-field_order", "tt", "-x264-params", "b-pyramid=normal",
+                           "-bf", "3"],
+        "h264 mbaff.mkv": ["-f", "lavfi", "-i", f"testsrc2=size={W}x{H}:rate=25"] + n + h264 +
+                          ["-flags", "+ildct+ilme", "-field_order", "bb"],
+        "mpeg2 1080i tff.ts": ["-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=25"] + n +
+                              ["-c:v", "mpeg2video", "-g", "4", "-flags", "+ildct+ilme", "-top", "1", "-b:v", "20M",
+                               "-timecode", "10:00:00:00"],
+        "mpeg2 480i bff.ts": ["-f", "lavfi", "-i", "testsrc2=size=720x480:rate=30000/1001"] + n +
+                             ["-c:v", "mpeg2video", "-g", "4", "-bf", "2", "-flags", "+ildct+ilme", "-top", "0", "-b:v", "6M"],
     }
 
 
