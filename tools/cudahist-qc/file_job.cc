@@ -183,6 +183,7 @@ std::string FileJob::WriteFrame(GstBuffer* buffer) {
   if (result_.decoder.empty()) result_.decoder = "none (raw video)";  // no decoder was plugged before the first frame
   FrameAttributes attributes = AttributesOfBuffer(buffer, info_, segment_);
   field_order_seen_ = field_order_seen_ || attributes.field_order_known;
+  laid_out_by_caps_ = laid_out_by_caps_ || !gst_buffer_get_video_meta(buffer);
   PacketFacts packet;
   if (GST_BUFFER_PTS_IS_VALID(buffer) && ledger_.Take(GST_BUFFER_PTS(buffer), &packet)) {
     attributes.pkt_size = packet.size;
@@ -269,7 +270,7 @@ void FileJob::Succeed() {
     std::lock_guard<std::mutex> lock(mutex_);  // the streaming thread wrote the frames
     written = writer_.Finish(&problem);
     if (have_info_) {
-      std::string warning = LayoutWarning(info_, field_order_seen_, result_.decoder);
+      std::string warning = LayoutWarning(info_, field_order_seen_, laid_out_by_caps_, result_.decoder);
       const std::string depth = DepthWarning(ledger_.CodedCaps(), info_);
       if (!depth.empty()) warning += (warning.empty() ? "" : "; ") + depth;
       result_.warning = warning;

@@ -101,6 +101,7 @@ class FileJob {
   GstVideoInfo info_;
   bool have_info_ = false;
   bool field_order_seen_ = false;
+  bool laid_out_by_caps_ = false;  // a frame came without a GstVideoMeta
   GstSegment segment_;
 };
 

@@ -97,10 +97,13 @@ class PacketLedger {
 // as qcli's would ("" when nothing): GStreamer's avdec decoders write
 // interlaced 4:2:0 with an odd number of chroma rows (heights 2 mod 4, such
 // as 486) with V where FFmpeg's layout has it, a row before where the caps'
-// layout puts it (docs/versions.md), so the V figures differ from FFmpeg's;
-// and an interlaced stream whose field order GStreamer was not told is
-// reported with top_field_first 0.
-std::string LayoutWarning(const GstVideoInfo& info, bool field_order_seen, const std::string& decoder);
+// layout puts it (docs/versions.md). A frame with a GstVideoMeta (the
+// analysis asks for it, and avdec gives it) is read where the meta says, so
+// only frames laid out by their caps (`laid_out_by_caps`) get V figures
+// that differ from FFmpeg's. An interlaced stream whose field order
+// GStreamer was not told is reported with top_field_first 0.
+std::string LayoutWarning(const GstVideoInfo& info, bool field_order_seen, bool laid_out_by_caps,
+                          const std::string& decoder);
 
 // What a report of `coded` video decoded to `decoded` cannot carry as qcli's
 // would because the decoder gives fewer bits than FFmpeg's ("" when
