@@ -1,6 +1,8 @@
 #include "frame_attributes.h"
 
+#include <cstdio>
 #include <cstring>
+#include <iterator>
 
 namespace qc {
 namespace {
@@ -237,9 +239,24 @@ bool PacketLedger::Take(GstClockTime pts, PacketFacts* facts) {
   auto packet = packets_.find(pts);
   if (packet == packets_.end()) return false;
   *facts = packet->second;
-  // Packets older than this frame that no frame took (dropped by the decoder) are forgotten.
+  // Packets older than this frame that no frame took were dropped by the decoder.
+  const guint64 dropped = guint64(std::distance(packets_.begin(), packet));
+  if (frame_taken_ && dropped > 0) {
+    if (lost_ == 0) first_lost_ = packets_.begin()->first;
+    lost_ += dropped;
+  }
+  frame_taken_ = true;
   packets_.erase(packets_.begin(), std::next(packet));
   return true;
+}
+
+std::string PacketLedger::LostPictures() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (lost_ == 0) return "";
+  char at[32];
+  std::snprintf(at, sizeof at, "%.3f s", double(first_lost_) / GST_SECOND);
+  return "damaged stream: " + std::to_string(lost_) + " coded picture" + (lost_ > 1 ? "s" : "") +
+         " gave no frame, the first at " + at + " (a corrupt or missing picture the decoder dropped)";
 }
 
 std::string PacketLedger::CodedCaps() const {

@@ -67,6 +67,11 @@ class PacketLedger {
   // intra-only list tells). False when none was seen.
   bool Take(GstClockTime pts, PacketFacts* facts);
 
+  // "" or what says the stream is damaged: coded pictures after the first
+  // decoded frame that the decoder gave no frame for (a corrupt or missing
+  // reference: FFmpeg's decoder drops such pictures too).
+  std::string LostPictures() const;
+
   // The container's time base when it is fixed by the format (Matroska: 1/1000).
   void TimeBase(int* num, int* den) const;
   // The video stream's caps as the demuxer gave them ("" before), as text.
@@ -91,6 +96,9 @@ class PacketLedger {
   GstClockTime last_reference_pts_ = GST_CLOCK_TIME_NONE;  // the last I or P picture's
   GstClockTime timecode_waits_at_ = GST_CLOCK_TIME_NONE;   // a first GOP's I picture, holding its time code
   int time_base_num_ = 0, time_base_den_ = 0;
+  bool frame_taken_ = false;  // pictures before the first frame (an open GOP's) are not lost
+  guint64 lost_ = 0;
+  GstClockTime first_lost_ = GST_CLOCK_TIME_NONE;
 };
 
 // What a report of frames decoded with `decoder` in this layout cannot carry
