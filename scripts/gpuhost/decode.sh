@@ -3,7 +3,7 @@
 # GStreamer 1.22 and 1.26. The clips are made here, where Debian's encoders
 # are (the pack's FFmpeg has none), with FFmpeg's md5s of every frame.
 
-pack_decode() {  # pack_decode OUT: the matrix's clips and FFmpeg's decode of them, and the bad input
+prepare_decode() {  # prepare_decode OUT: the matrix's clips and FFmpeg's decode of them, and the bad input
   local clips=$1/decode-matrix bad=$1/decode-bad
   if [ ! -s "$clips/expected.json" ]; then
     rm -rf "$clips"
@@ -57,5 +57,23 @@ step_decode_bad_input() {
   local work; work=$(mktemp -d)
   write_with_carried_libav "$work/cudahist-qc" cudahist-qc
   TAIL_LINES=8 step decode_bad_input "$work/cudahist-qc" -o "$work/reports" "$bad/profile change.ts" "$bad/damaged.mkv"
+  rm -rf "$work"
+}
+
+# decode_reports: cudahist-qc's reports on the GPU (GStreamer 1.22, the
+# decoders the choice picks, FFmpeg's through the carried gst-libav where
+# NVDEC is passed over) against the carried ffprobe's QCTools graph, for the
+# comparison's clips: interlaced H.264 and MPEG-2 among them.
+step_decode_reports() {
+  local clips="$here/media/cudahist-qc/clips with spaces"
+  if [ ! -d "$clips" ] || [ ! -x "$here/ffmpeg/ffprobe" ]; then
+    echo "=== decode_reports: no clips or ffprobe in the pack" >> "$summary"
+    return 0
+  fi
+  use_gst 122
+  local work; work=$(mktemp -d)
+  write_with_carried_libav "$work/cudahist-qc" cudahist-qc
+  PATH="$here/ffmpeg:$PATH" TAIL_LINES=24 step decode_reports python3 "$here/scripts/compare_qcli.py" \
+    "$work/cudahist-qc" --gpu --clips "$clips"
   rm -rf "$work"
 }
