@@ -178,9 +178,13 @@ def have_element(name):
 def decode(decoded_frames, clip, decoder, raw=None):
     """(frames as dicts, error text)."""
     args = [decoded_frames, clip, decoder] + (["--raw", raw] if raw else [])
-    result = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+    try:
+        result = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    except subprocess.TimeoutExpired as stuck:
+        return [json.loads(line) for line in (stuck.stdout or b"").decode().splitlines()
+                if line.startswith("{")], "no end after 60 s"
     frames = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
-    error = result.stderr.strip().splitlines()[-1] if result.returncode != 0 and result.stderr.strip() else ""
+    error = " ".join(result.stderr.split())[:300] if result.returncode != 0 else ""
     if result.returncode != 0 and not error:
         error = f"exit {result.returncode}"
     return frames, error

@@ -4,8 +4,9 @@
 // same pixel format lays them out (planar, the component's own width and
 // height rounded up as FFmpeg rounds them, 8-bit samples as bytes, deeper
 // ones as little-endian 16-bit values). Equal md5s mean equal samples.
-// An NVDEC decoder's CUDA frames come through cudadownload, as the programs
-// count them. The frames are read where the decoder wrote them (its
+// decodebin plugs the demuxer and parser, as in the programs, and only
+// DECODER among the decoders. An NVDEC decoder's CUDA frames come through
+// cudadownload. The frames are read where the decoder wrote them (its
 // GstVideoMeta: the sink accepts it, as the analysis pipeline's does).
 // --raw writes those samples too, frame after frame, for the sample
 // differences (tests/decode/decode_matrix.py).
@@ -60,6 +61,16 @@ std::string Md5(const std::vector<guint8>& bytes) {
   std::string text = sum;
   g_free(sum);
   return text;
+}
+
+// decodebin's GstAutoplugSelectResult, which no public header declares.
+enum AutoplugSelect { kTry = 0, kSkip = 2 };
+
+// decodebin may plug any element but decoders other than the one named.
+gint OnlyTheNamedDecoder(GstElement*, GstPad*, GstCaps*, GstElementFactory* factory, gpointer name) {
+  const char* klass = gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS);
+  if (!klass || !std::strstr(klass, "Decoder")) return kTry;
+  return std::strcmp(GST_OBJECT_NAME(factory), static_cast<const char*>(name)) == 0 ? kTry : kSkip;
 }
 
 // The sink takes frames laid out by their GstVideoMeta, as fakevideosink
@@ -123,9 +134,10 @@ int main(int argc, char** argv) {
   // NVDEC's CUDA memory comes down as the programs' frames do.
   const bool nvdec = decoder.rfind("nv", 0) == 0;
   gchar* location = g_strescape(argv[1], nullptr);
-  const std::string description = "filesrc location=\"" + std::string(location) + "\" ! parsebin ! " + decoder +
-                                  (nvdec ? " ! video/x-raw(memory:CUDAMemory) ! cudadownload" : "") +
-                                  " ! appsink name=sink sync=false";
+  const std::string description = "filesrc location=\"" + std::string(location) +
+                                  "\" ! decodebin name=decode expose-all-streams=false caps=video/x-raw(ANY) ! " +
+                                  (nvdec ? "video/x-raw(memory:CUDAMemory) ! cudadownload ! " : "") +
+                                  "appsink name=sink sync=false";
   g_free(location);
   GError* error = nullptr;
   GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
@@ -140,33 +152,41 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "decoded_frames: cannot write %s\n", argv[4]);
     return 1;
   }
+  GstElement* decodebin = gst_bin_get_by_name(GST_BIN(pipeline), "decode");
+  g_signal_connect(decodebin, "autoplug-select", G_CALLBACK(OnlyTheNamedDecoder), argv[2]);
+  gst_object_unref(decodebin);
   GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
   GstPad* pad = gst_element_get_static_pad(sink, "sink");
   gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, AcceptVideoMeta, nullptr, nullptr);
   gst_object_unref(pad);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  // An error stops the stream without an EOS: the appsink would wait for a
+  // sample for ever, so the bus is read between short waits.
   int status = 0;
   guint64 index = 0;
-  while (GstSample* sample = gst_app_sink_pull_sample(GST_APP_SINK(sink))) {
-    const bool printed = PrintFrame(sample, index++, raw);
-    gst_sample_unref(sample);
-    if (!printed) {
+  GstBus* bus = gst_element_get_bus(pipeline);
+  for (;;) {
+    if (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), GST_SECOND / 10)) {
+      const bool printed = PrintFrame(sample, index++, raw);
+      gst_sample_unref(sample);
+      if (printed) continue;
       std::fprintf(stderr, "decoded_frames: frame %llu could not be read\n", (unsigned long long)(index - 1));
       status = 1;
       break;
     }
-  }
-  GstBus* bus = gst_element_get_bus(pipeline);
-  if (GstMessage* message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) {
-    GError* failure = nullptr;
-    gchar* debug = nullptr;
-    gst_message_parse_error(message, &failure, &debug);
-    std::fprintf(stderr, "decoded_frames: %s: %s (%s)\n", GST_OBJECT_NAME(GST_MESSAGE_SRC(message)),
-                 failure->message, debug ? debug : "");
-    g_clear_error(&failure);
-    g_free(debug);
-    gst_message_unref(message);
-    status = 1;
+    if (GstMessage* message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) {
+      GError* failure = nullptr;
+      gchar* debug = nullptr;
+      gst_message_parse_error(message, &failure, &debug);
+      std::fprintf(stderr, "decoded_frames: %s: %s (%s)\n", GST_OBJECT_NAME(GST_MESSAGE_SRC(message)),
+                   failure->message, debug ? debug : "");
+      g_clear_error(&failure);
+      g_free(debug);
+      gst_message_unref(message);
+      status = 1;
+      break;
+    }
+    if (gst_app_sink_is_eos(GST_APP_SINK(sink))) break;
   }
   gst_object_unref(bus);
   gst_element_set_state(pipeline, GST_STATE_NULL);
