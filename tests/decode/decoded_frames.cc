@@ -1,12 +1,16 @@
-// decoded_frames FILE DECODER [--raw OUT]: the frames DECODER hands over for
+// decoded_frames FILE DECODER [--bits N] [--raw OUT]: the frames DECODER hands over for
 // FILE, one JSON line each: the format, size and scan GStreamer gives, and an
 // md5 of every component's samples, laid out as FFmpeg's raw output of the
 // same pixel format lays them out (planar, the component's own width and
 // height rounded up as FFmpeg rounds them, 8-bit samples as bytes, deeper
 // ones as little-endian 16-bit values). Equal md5s mean equal samples.
+// --bits N: the stream's bit depth; samples the decoder gives in more bits
+// (NVDEC's P016 for 10-bit video) are shifted down to N, and the frame says
+// whether a bit shifted out was set ("low_bits").
 // decodebin plugs the demuxer and parser, as in the programs, and only
-// DECODER among the decoders. An NVDEC decoder's CUDA frames come through
-// cudadownload. The frames are read where the decoder wrote them (its
+// DECODER among the decoders. An NVDEC decoder's frames come through
+// cudadownload: its CUDA memory where it gives that (1.22's parser-based
+// decoders may give system memory, which cudadownload passes on). The frames are read where the decoder wrote them (its
 // GstVideoMeta: the sink accepts it, as the analysis pipeline's does).
 // --raw writes those samples too, frame after frame, for the sample
 // differences (tests/decode/decode_matrix.py).
@@ -17,6 +21,7 @@
 #include <gst/video/video.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -26,8 +31,9 @@ namespace {
 // FFmpeg's rows and columns of a subsampled component: AV_CEIL_RSHIFT.
 int CeilShift(int size, int shift) { return -((-size) >> shift); }
 
-// The component's samples in FFmpeg's raw layout.
-std::vector<guint8> ComponentSamples(const GstVideoFrame& frame, int component, int width, int height) {
+// The component's samples in FFmpeg's raw layout, in `bits` bits (0: the format's own).
+std::vector<guint8> ComponentSamples(const GstVideoFrame& frame, int component, int width, int height, int bits,
+                                     bool* low_bits) {
   const GstVideoFormatInfo* format = frame.info.finfo;
   const int w = CeilShift(width, GST_VIDEO_FORMAT_INFO_W_SUB(format, component));
   const int h = CeilShift(height, GST_VIDEO_FORMAT_INFO_H_SUB(format, component));
@@ -36,6 +42,7 @@ std::vector<guint8> ComponentSamples(const GstVideoFrame& frame, int component, 
   const int pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, component);
   const int row_stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame, component);
   const bool little_endian = GST_VIDEO_FORMAT_INFO_IS_LE(format);
+  const int drop = bits > 0 && depth > bits ? depth - bits : 0;
   const auto* base = static_cast<const guint8*>(GST_VIDEO_FRAME_COMP_DATA(&frame, component));
   std::vector<guint8> samples;
   samples.reserve(size_t(w) * h * (depth > 8 ? 2 : 1));
@@ -48,7 +55,13 @@ std::vector<guint8> ComponentSamples(const GstVideoFrame& frame, int component, 
         continue;
       }
       const guint16 word = little_endian ? GST_READ_UINT16_LE(at) : GST_READ_UINT16_BE(at);
-      const guint16 value = guint16((word >> shift) & ((1u << depth) - 1));
+      guint16 value = guint16((word >> shift) & ((1u << depth) - 1));
+      if (value & ((1u << drop) - 1)) *low_bits = true;
+      value = guint16(value >> drop);
+      if (depth - drop <= 8) {
+        samples.push_back(guint8(value));
+        continue;
+      }
       samples.push_back(guint8(value & 0xff));
       samples.push_back(guint8(value >> 8));
     }
@@ -63,11 +76,34 @@ std::string Md5(const std::vector<guint8>& bytes) {
   return text;
 }
 
+// decodebin's candidates: its parsers and demuxers as it ranks them, then
+// the named decoder and no other (as the programs' decoder choice orders
+// them: a decoder put before the parser would be tried on the unparsed
+// stream).
+GValueArray* OnlyTheNamedDecoder(GstElement*, GstPad*, GstCaps*, GValueArray* factories, gpointer name) {
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  GValueArray* kept = g_value_array_new(factories->n_values);
+  GValue* decoder = nullptr;
+  for (guint i = 0; i < factories->n_values; ++i) {
+    GValue* value = g_value_array_get_nth(factories, i);
+    auto* factory = GST_ELEMENT_FACTORY(g_value_get_object(value));
+    const char* klass = gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS);
+    if (!klass || !std::strstr(klass, "Decoder")) g_value_array_append(kept, value);
+    else if (std::strcmp(GST_OBJECT_NAME(factory), static_cast<const char*>(name)) == 0) decoder = value;
+  }
+  if (decoder) g_value_array_append(kept, decoder);
+  if (kept->n_values == 0) {  // decodebin takes no empty list: SkipOtherDecoders refuses them
+    g_value_array_free(kept);
+    kept = nullptr;
+  }
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  return kept;
+}
+
 // decodebin's GstAutoplugSelectResult, which no public header declares.
 enum AutoplugSelect { kTry = 0, kSkip = 2 };
 
-// decodebin may plug any element but decoders other than the one named.
-gint OnlyTheNamedDecoder(GstElement*, GstPad*, GstCaps*, GstElementFactory* factory, gpointer name) {
+gint SkipOtherDecoders(GstElement*, GstPad*, GstCaps*, GstElementFactory* factory, gpointer name) {
   const char* klass = gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS);
   if (!klass || !std::strstr(klass, "Decoder")) return kTry;
   return std::strcmp(GST_OBJECT_NAME(factory), static_cast<const char*>(name)) == 0 ? kTry : kSkip;
@@ -82,7 +118,7 @@ GstPadProbeReturn AcceptVideoMeta(GstPad*, GstPadProbeInfo* info, gpointer) {
   return GST_PAD_PROBE_OK;
 }
 
-bool PrintFrame(GstSample* sample, guint64 index, FILE* raw) {
+bool PrintFrame(GstSample* sample, guint64 index, int bits, FILE* raw) {
   GstVideoInfo info;
   if (!gst_video_info_from_caps(&info, gst_sample_get_caps(sample))) return false;
   GstBuffer* buffer = gst_sample_get_buffer(sample);
@@ -103,8 +139,9 @@ bool PrintFrame(GstSample* sample, guint64 index, FILE* raw) {
                       : GST_BUFFER_FLAG_IS_SET(buffer, GST_VIDEO_BUFFER_FLAG_BOTTOM_FIELD) ? "bottom"
                                                                                             : "both") +
                      "\",\"components\":[";
+  bool low_bits = false;
   for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); ++c) {
-    const std::vector<guint8> samples = ComponentSamples(frame, int(c), width, height);
+    const std::vector<guint8> samples = ComponentSamples(frame, int(c), width, height, bits, &low_bits);
     if (raw && std::fwrite(samples.data(), 1, samples.size(), raw) != samples.size()) {
       gst_video_frame_unmap(&frame);
       return false;
@@ -112,7 +149,7 @@ bool PrintFrame(GstSample* sample, guint64 index, FILE* raw) {
     line += std::string(c ? "," : "") + "\"" + Md5(samples) + "\"";
   }
   gst_video_frame_unmap(&frame);
-  std::printf("%s]}\n", line.c_str());
+  std::printf("%s],\"low_bits\":%s}\n", line.c_str(), low_bits ? "true" : "false");
   return true;
 }
 
@@ -120,8 +157,15 @@ bool PrintFrame(GstSample* sample, guint64 index, FILE* raw) {
 
 int main(int argc, char** argv) {
   gst_init(&argc, &argv);
-  if (argc != 3 && !(argc == 5 && std::strcmp(argv[3], "--raw") == 0)) {
-    std::fprintf(stderr, "usage: decoded_frames FILE DECODER [--raw OUT]\n");
+  int bits = 0;
+  const char* raw_path = nullptr;
+  for (int i = 3; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--bits") == 0) bits = std::atoi(argv[i + 1]);
+    else if (std::strcmp(argv[i], "--raw") == 0) raw_path = argv[i + 1];
+    else argc = 0;
+  }
+  if (argc < 3 || argc % 2 == 0) {
+    std::fprintf(stderr, "usage: decoded_frames FILE DECODER [--bits N] [--raw OUT]\n");
     return 2;
   }
   const std::string decoder = argv[2];
@@ -135,8 +179,8 @@ int main(int argc, char** argv) {
   const bool nvdec = decoder.rfind("nv", 0) == 0;
   gchar* location = g_strescape(argv[1], nullptr);
   const std::string description = "filesrc location=\"" + std::string(location) +
-                                  "\" ! decodebin name=decode expose-all-streams=false caps=video/x-raw(ANY) ! " +
-                                  (nvdec ? "video/x-raw(memory:CUDAMemory) ! cudadownload ! " : "") +
+                                  "\" ! decodebin name=decode expose-all-streams=false caps=\"video/x-raw(ANY)\" ! " +
+                                  (nvdec ? "cudadownload ! " : "") +
                                   "appsink name=sink sync=false";
   g_free(location);
   GError* error = nullptr;
@@ -147,13 +191,14 @@ int main(int argc, char** argv) {
     return 1;
   }
   g_clear_error(&error);
-  FILE* raw = argc == 5 ? std::fopen(argv[4], "wb") : nullptr;
-  if (argc == 5 && !raw) {
-    std::fprintf(stderr, "decoded_frames: cannot write %s\n", argv[4]);
+  FILE* raw = raw_path ? std::fopen(raw_path, "wb") : nullptr;
+  if (raw_path && !raw) {
+    std::fprintf(stderr, "decoded_frames: cannot write %s\n", raw_path);
     return 1;
   }
   GstElement* decodebin = gst_bin_get_by_name(GST_BIN(pipeline), "decode");
-  g_signal_connect(decodebin, "autoplug-select", G_CALLBACK(OnlyTheNamedDecoder), argv[2]);
+  g_signal_connect(decodebin, "autoplug-sort", G_CALLBACK(OnlyTheNamedDecoder), argv[2]);
+  g_signal_connect(decodebin, "autoplug-select", G_CALLBACK(SkipOtherDecoders), argv[2]);
   gst_object_unref(decodebin);
   GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
   GstPad* pad = gst_element_get_static_pad(sink, "sink");
@@ -167,7 +212,7 @@ int main(int argc, char** argv) {
   GstBus* bus = gst_element_get_bus(pipeline);
   for (;;) {
     if (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), GST_SECOND / 10)) {
-      const bool printed = PrintFrame(sample, index++, raw);
+      const bool printed = PrintFrame(sample, index++, bits, raw);
       gst_sample_unref(sample);
       if (printed) continue;
       std::fprintf(stderr, "decoded_frames: frame %llu could not be read\n", (unsigned long long)(index - 1));

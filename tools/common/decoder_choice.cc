@@ -23,19 +23,20 @@ struct ExactGpuDecoder {
   const char* decoder;  // device 0's factory name
   unsigned first_minor, last_minor;
   Scans scans;
+  unsigned max_bit_depth;  // deeper streams: not shown exact (or given in more bits than they have)
 };
 constexpr ExactGpuDecoder kExactGpuDecoders[] = {
-    {"video/x-h264", "nvh264dec", 22, 23, Scans::kAll},
+    {"video/x-h264", "nvh264dec", 22, 23, Scans::kAll, 8},
     // The stateless decoder decodes interlaced (MBAFF, B-frames) H.264
     // inexactly: 28 of 29 frames of a 480i x264 clip differ.
-    {"video/x-h264", "nvh264sldec", 22, 23, Scans::kProgressive},
-    {"video/x-h264", "nvh264dec", 24, kLatest, Scans::kProgressive},
-    {"video/x-h265", "nvh265dec", 22, 23, Scans::kAll},
-    {"video/x-h265", "nvh265sldec", 22, 23, Scans::kProgressive},
-    {"video/x-h265", "nvh265dec", 24, kLatest, Scans::kProgressive},
-    {"video/x-vp8", "nvvp8dec", 22, kLatest, Scans::kAll},
-    {"video/x-vp9", "nvvp9dec", 22, kLatest, Scans::kAll},
-    {"video/x-av1", "nvav1dec", 22, kLatest, Scans::kAll},
+    {"video/x-h264", "nvh264sldec", 22, 23, Scans::kProgressive, 8},
+    {"video/x-h264", "nvh264dec", 24, kLatest, Scans::kProgressive, 8},
+    {"video/x-h265", "nvh265dec", 22, 23, Scans::kAll, 8},
+    {"video/x-h265", "nvh265sldec", 22, 23, Scans::kProgressive, 8},
+    {"video/x-h265", "nvh265dec", 24, kLatest, Scans::kProgressive, 8},
+    {"video/x-vp8", "nvvp8dec", 22, kLatest, Scans::kAll, 8},
+    {"video/x-vp9", "nvvp9dec", 22, kLatest, Scans::kAll, 8},
+    {"video/x-av1", "nvav1dec", 22, kLatest, Scans::kAll, 8},
 };
 
 // Codecs whose standard lets decoders differ within an IDCT accuracy.
@@ -88,6 +89,7 @@ bool ShownExact(const std::string& factory, const StreamKind& stream, unsigned g
     if (stream.codec != entry.codec || name != entry.decoder) continue;
     if (gst_minor < entry.first_minor || gst_minor > entry.last_minor) continue;
     if (stream.interlaced && entry.scans == Scans::kProgressive) continue;
+    if (stream.bit_depth > entry.max_bit_depth) continue;
     return true;
   }
   return false;

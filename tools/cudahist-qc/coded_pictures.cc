@@ -148,6 +148,8 @@ CodedPicture CodedPictures::Read(GstBuffer* packet) {
 
 CodedPicture CodedPictures::ReadH264(const guint8* data, gsize size) {
   GstH264NalUnit nalu;
+  GstH264PicTiming timing{};
+  bool timed = false;
   for (guint offset = 0; offset < size; offset = nalu.offset + nalu.size) {
     const GstH264ParserResult found =
         nal_length_size_ ? gst_h264_parser_identify_nalu_avc(h264_, data, offset, size, nal_length_size_, &nalu)
@@ -155,14 +157,87 @@ CodedPicture CodedPictures::ReadH264(const guint8* data, gsize size) {
     if (found != GST_H264_PARSER_OK && found != GST_H264_PARSER_NO_NAL_END) break;
     if (nalu.type == GST_H264_NAL_SPS || nalu.type == GST_H264_NAL_PPS) {
       gst_h264_parser_parse_nal(h264_, &nalu);
+    } else if (nalu.type == GST_H264_NAL_SEI) {
+      GArray* messages = nullptr;
+      if (gst_h264_parser_parse_sei(h264_, &nalu, &messages) == GST_H264_PARSER_OK) {
+        for (guint i = 0; i < messages->len; ++i) {
+          const GstH264SEIMessage& message = g_array_index(messages, GstH264SEIMessage, i);
+          if (message.payloadType != GST_H264_SEI_PIC_TIMING) continue;
+          timing = message.payload.pic_timing;
+          timed = true;
+        }
+      }
+      if (messages) g_array_free(messages, TRUE);
     } else if (nalu.type == GST_H264_NAL_SLICE || nalu.type == GST_H264_NAL_SLICE_IDR) {
       GstH264SliceHdr slice;
-      if (gst_h264_parser_parse_slice_hdr(h264_, &nalu, &slice, FALSE, FALSE) == GST_H264_PARSER_OK &&
-          slice.first_mb_in_slice == 0)
-        return CodedPicture{true, kH264Letters[slice.type % 5], nalu.type == GST_H264_NAL_SLICE_IDR, "", false};
+      if (gst_h264_parser_parse_slice_hdr(h264_, &nalu, &slice, FALSE, FALSE) != GST_H264_PARSER_OK ||
+          slice.first_mb_in_slice != 0)
+        continue;
+      CodedPicture picture;
+      picture.known = true;
+      picture.type = kH264Letters[slice.type % 5];
+      picture.key = nalu.type == GST_H264_NAL_SLICE_IDR;
+      ReadH264Scan(slice, timed ? &timing : nullptr, &picture);
+      return picture;
     }
   }
   return CodedPicture();
+}
+
+// How many clock timestamps a pic_struct carries (H.264, table D-1).
+int ClockTimestamps(guint8 pic_struct) {
+  static const int kCount[] = {1, 1, 1, 2, 2, 3, 3, 2, 3};
+  return pic_struct < G_N_ELEMENTS(kCount) ? kCount[pic_struct] : 0;
+}
+
+// FFmpeg's h264_field_start (libavcodec/h264_slice.c), for frame pictures;
+// a field picture's pair is left to the decoder's flags.
+void CodedPictures::ReadH264Scan(const GstH264SliceHdr& slice, const GstH264PicTiming* timing,
+                                 CodedPicture* picture) {
+  const GstH264SPS* sps = slice.pps ? slice.pps->sequence : nullptr;
+  if (!sps || slice.field_pic_flag) return;
+  const bool mbaff = sps->mb_adaptive_frame_field_flag;
+  const bool pic_struct_present =
+      sps->vui_parameters_present_flag && sps->vui_parameters.pic_struct_present_flag && timing != nullptr;
+  bool interlaced = false;
+  int repeat = 0;
+  if (pic_struct_present) {
+    switch (timing->pic_struct) {
+      case GST_H264_SEI_PIC_STRUCT_TOP_FIELD:
+      case GST_H264_SEI_PIC_STRUCT_BOTTOM_FIELD: interlaced = true; break;
+      case GST_H264_SEI_PIC_STRUCT_TOP_BOTTOM:
+      case GST_H264_SEI_PIC_STRUCT_BOTTOM_TOP: interlaced = mbaff || previous_interlaced_; break;
+      case GST_H264_SEI_PIC_STRUCT_TOP_BOTTOM_TOP:
+      case GST_H264_SEI_PIC_STRUCT_BOTTOM_TOP_BOTTOM: repeat = 1; break;
+      case GST_H264_SEI_PIC_STRUCT_FRAME_DOUBLING: repeat = 2; break;
+      case GST_H264_SEI_PIC_STRUCT_FRAME_TRIPLING: repeat = 4; break;
+      default: break;
+    }
+    // FFmpeg ORs 1 << ct_type over the clock timestamps: progressive 1, interlaced 2.
+    unsigned ct_types = 0;
+    for (int i = 0; i < ClockTimestamps(timing->pic_struct); ++i)
+      if (timing->clock_timestamp_flag[i]) ct_types |= 1u << timing->clock_timestamp[i].ct_type;
+    if ((ct_types & 3) && timing->pic_struct <= GST_H264_SEI_PIC_STRUCT_BOTTOM_TOP) interlaced = ct_types & 2;
+  } else {
+    interlaced = mbaff;
+  }
+  previous_interlaced_ = interlaced;
+  // The two fields' order counts of a frame differ by what its slice header
+  // and SPS add to the bottom one.
+  int bottom_minus_top = 0;
+  if (sps->pic_order_cnt_type == 0) bottom_minus_top = slice.delta_pic_order_cnt_bottom;
+  else if (sps->pic_order_cnt_type == 1)
+    bottom_minus_top = sps->offset_for_top_to_bottom_field + slice.delta_pic_order_cnt[1];
+  bool top_first;
+  if (bottom_minus_top != 0) top_first = bottom_minus_top > 0;
+  else if (pic_struct_present)
+    top_first = timing->pic_struct == GST_H264_SEI_PIC_STRUCT_TOP_BOTTOM ||
+                timing->pic_struct == GST_H264_SEI_PIC_STRUCT_TOP_BOTTOM_TOP;
+  else top_first = interlaced;
+  picture->scan_known = true;
+  picture->interlaced = interlaced;
+  picture->top_field_first = top_first;
+  picture->repeat_pict = repeat;
 }
 
 CodedPicture CodedPictures::ReadH265(const guint8* data, gsize size) {
@@ -177,8 +252,13 @@ CodedPicture CodedPictures::ReadH265(const guint8* data, gsize size) {
     } else if (IsH265Picture(nalu.type)) {
       GstH265SliceHdr slice;
       if (gst_h265_parser_parse_slice_hdr(h265_, &nalu, &slice) == GST_H265_PARSER_OK &&
-          slice.first_slice_segment_in_pic_flag)
-        return CodedPicture{true, H265Letter(slice.type), IsH265Irap(nalu.type), "", false};
+          slice.first_slice_segment_in_pic_flag) {
+        CodedPicture picture;
+        picture.known = true;
+        picture.type = H265Letter(slice.type);
+        picture.key = IsH265Irap(nalu.type);
+        return picture;
+      }
     }
   }
   return CodedPicture();

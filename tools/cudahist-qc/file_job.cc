@@ -196,7 +196,6 @@ std::string FileJob::WriteFrame(GstBuffer* buffer) {
   }
   if (result_.decoder.empty()) result_.decoder = "none (raw video)";  // no decoder was plugged before the first frame
   FrameAttributes attributes = AttributesOfBuffer(buffer, info_, segment_);
-  field_order_seen_ = field_order_seen_ || attributes.field_order_known;
   laid_out_by_caps_ = laid_out_by_caps_ || !gst_buffer_get_video_meta(buffer);
   PacketFacts packet;
   if (GST_BUFFER_PTS_IS_VALID(buffer) && ledger_.Take(GST_BUFFER_PTS(buffer), &packet)) {
@@ -205,9 +204,16 @@ std::string FileJob::WriteFrame(GstBuffer* buffer) {
     attributes.key_frame = packet.key;
     attributes.pict_type = packet.picture_type;
     attributes.timecode = packet.timecode;
+    if (packet.picture.scan_known) {  // FFmpeg's reading of the bitstream, whatever the decoder's flags say
+      attributes.interlaced = packet.picture.interlaced;
+      attributes.top_field_first = packet.picture.top_field_first;
+      attributes.field_order_known = true;
+      attributes.repeat_pict = packet.picture.repeat_pict;
+    }
   } else if (attributes.key_frame) {
     attributes.pict_type = 'I';  // no packet seen: the decoder's key flag
   }
+  field_order_seen_ = field_order_seen_ || attributes.field_order_known;
   ledger_.TimeBase(&attributes.time_base_num, &attributes.time_base_den);
   if (!writer_.Write(FrameElement(attributes, figures), &problem)) return problem;
   ++frames_written_;

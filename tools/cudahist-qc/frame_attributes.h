@@ -41,6 +41,7 @@ struct PacketFacts {
   bool key = false;
   char picture_type = '?';
   std::string timecode;
+  CodedPicture picture;  // what the bitstream says of the frame's scan (H.264)
 };
 
 // FFmpeg's pixel format name for the samples of a GStreamer format as

@@ -78,6 +78,15 @@ TEST(ChooseDecoders, InterlacedH264OnTheCpuFrom124) {
   EXPECT_EQ(progressive.why, "");
 }
 
+TEST(ChooseDecoders, DeeperStreamsOnTheCpuWhereNotShownExact) {
+  const auto choice = ChooseDecoders(
+      {"nvh265dec", "avdec_h265"},
+      KindOf("video/x-h265, interlace-mode=progressive, chroma-format=4:2:0, bit-depth-luma=(uint)10, parsed=true"),
+      Gpu(26));
+  EXPECT_EQ(choice.order, (std::vector<std::string>{"avdec_h265"}));
+  EXPECT_NE(choice.why.find("HEVC progressive 4:2:0 10-bit"), std::string::npos) << choice.why;
+}
+
 TEST(ChooseDecoders, ToleranceCodecsAsFfmpegUnlessAsked) {
   const std::vector<std::string> offered = {"nvmpeg2videodec", "avdec_mpeg2video", "mpeg2dec"};
   const auto qc = ChooseDecoders(offered, KindOf(kMpeg2Interlaced), Gpu(22));
