@@ -122,6 +122,15 @@ void FileJob::OnDemuxerDone(GstElement*, gpointer self) { static_cast<FileJob*>(
 
 std::string FileJob::Explain(const std::string& pipeline_error) const {
   if (demuxer_done_ && !demuxer_has_video_) return "no video stream in the file";
+  // Caps refused after frames came: the stream changed to something the
+  // decoder or the element does not take.
+  if (frames_written_ > 0 && pipeline_error.find("not-negotiated") != std::string::npos) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return "the stream changed after " + std::to_string(frames_written_) + " frames (at " + SecondsText(position_) +
+           ") to a format " + result_.decoder + " does not take" +
+           (result_.decoder.rfind("avdec_", 0) == 0 ? "" : " (--decoder avdec_... decodes it on the CPU)") + ": " +
+           pipeline_error;
+  }
   if (parts_.decoding) {
     std::lock_guard<std::mutex> lock(parts_.decoding->lock);
     if (!parts_.decoding->problem.empty()) return parts_.decoding->problem;
