@@ -99,20 +99,16 @@ struct SignalStatsCounts {
   uint32_t hue[kHueBins];
 };
 
-// signalstats' figures, with its names (YMIN ... BRNG). The integers are what
-// it prints with %d, the doubles what it prints with %g.
+// signalstats' figures: the SignalStats and BitDepth figures of
+// cudahist/figures.def, in its order, each a member of the type it gives
+// (y_min ... v_bitdepth): the integers are what signalstats prints with %d,
+// the doubles what it prints with %g. BRNG is a fraction of the luma pixels
+// (0..1); YBITDEPTH, UBITDEPTH, VBITDEPTH are the bits set in the OR of every
+// sample value of the component (8 for 10-bit video that uses only multiples
+// of 4).
 struct SignalStatsFigures {
-  int y_min, y_low, y_high, y_max;
-  int u_min, u_low, u_high, u_max;
-  int v_min, v_low, v_high, v_max;
-  int sat_min, sat_low, sat_high, sat_max;
-  int hue_med;
-  double y_avg, u_avg, v_avg, sat_avg, hue_avg;
-  double y_dif, u_dif, v_dif;
-  double brng;  // fraction of the luma pixels (0..1)
-  // YBITDEPTH, UBITDEPTH, VBITDEPTH: the bits set in the OR of every sample
-  // value of the component (8 for 10-bit video that uses only multiples of 4)
-  int y_bitdepth, u_bitdepth, v_bitdepth;
+#define SIGNALSTATS_FIGURE(group, member, name, ffmpeg_key, type, unit) type member;
+#include "cudahist/figures.def"
 };
 
 // The rest of QCTools' graph (qcli's
@@ -167,18 +163,18 @@ struct CropFigures {
   int x1, x2, y1, y2, w, h, x, y;
 };
 
-// The figures with FFmpeg's names. tout and vrep are what signalstats prints
-// with %g. The PSNR figures are what psnr prints with %f after its own
-// conversion to float: each double here holds that float's value, so "%f"
-// of it prints FFmpeg's text; an mse of 0 gives psnr +inf ("inf").
+// The QC figures: the ToutVrep, CropDetect and FieldPsnr figures of
+// cudahist/figures.def, in its order (tout, vrep, crop_x1 ... crop_y,
+// psnr_mse_y ... psnr_avg). tout and vrep are what signalstats prints with
+// %g. The PSNR figures are what psnr prints with %f after its own conversion
+// to float: each double here holds that float's value, so "%f" of it prints
+// FFmpeg's text; an mse of 0 gives psnr +inf ("inf").
 struct QcFigures {
-  double tout, vrep;
-  bool has_crop;  // the line sums were counted (QcCounts::has_line_sums)
-  CropFigures crop;
+  bool has_crop;        // the line sums were counted (QcCounts::has_line_sums)
   bool has_field_psnr;  // even height: FFmpeg's graph refuses odd heights
                         // (field=top and field=bottom differ in height)
-  double mse_y, mse_u, mse_v, mse_avg;
-  double psnr_y, psnr_u, psnr_v, psnr_avg;
+#define QC_FIGURE(group, has_flag, member, name, ffmpeg_key, type, unit) type member;
+#include "cudahist/figures.def"
 };
 
 // cropdetect=reset=1's rule for a frame it does not skip (reset=1 starts
