@@ -1,5 +1,4 @@
-// signalstats on the GPU: SignalStatsCounter, PinnedSignalStats and
-// PinnedQcCounts.
+// signalstats on the GPU: SignalStatsCounter.
 //
 // ONE launch per frame writes the whole SignalStatsCounts. Each thread takes
 // units of kSignalStatsRun consecutive chroma samples of one chroma row, with
@@ -21,7 +20,6 @@
 // one a band of rows (qc_band.cuh), finishing through their own ticket.
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -438,33 +436,5 @@ Status SignalStatsTimeline(std::vector<unsigned long long>* marks, uint32_t* blo
 }
 
 }  // namespace detail
-
-Status PinnedSignalStats::Create(std::unique_ptr<PinnedSignalStats>* out) {
-  if (out == nullptr) return Status::InvalidArgument("out: null");
-  void* data = nullptr;
-  // Portable and mapped, as PinnedCounts: any context's kernel may write it.
-  CUDAHIST_RETURN_IF_ERROR(CudaStatus(
-      cudaHostAlloc(&data, sizeof(SignalStatsCounts), cudaHostAllocPortable | cudaHostAllocMapped),
-      "cudaHostAlloc(signalstats counts)"));
-  std::memset(data, 0, sizeof(SignalStatsCounts));
-  out->reset(new PinnedSignalStats(static_cast<SignalStatsCounts*>(data)));
-  return Status::Ok();
-}
-
-PinnedSignalStats::~PinnedSignalStats() { cudaFreeHost(counts_); }
-
-Status PinnedQcCounts::Create(std::unique_ptr<PinnedQcCounts>* out) {
-  if (out == nullptr) return Status::InvalidArgument("out: null");
-  void* data = nullptr;
-  // Portable and mapped, as PinnedSignalStats: the last QC block writes it.
-  CUDAHIST_RETURN_IF_ERROR(
-      CudaStatus(cudaHostAlloc(&data, sizeof(QcCounts), cudaHostAllocPortable | cudaHostAllocMapped),
-                 "cudaHostAlloc(QC counts)"));
-  std::memset(data, 0, sizeof(QcCounts));
-  out->reset(new PinnedQcCounts(static_cast<QcCounts*>(data)));
-  return Status::Ok();
-}
-
-PinnedQcCounts::~PinnedQcCounts() { cudaFreeHost(counts_); }
 
 }  // namespace cudahist

@@ -80,9 +80,9 @@ struct YuvPlanes {
 Status ValidateYuvPlanes(const YuvPlanes& frame, const YuvPlanes* previous);
 
 // What one frame's count holds: plain data, written whole by every Compute
-// (device or pinned host memory; PinnedSignalStats below). Arrays are sized
-// for 10 bits; with depth d only the first 2^d entries of y, u, v and sat are
-// used (the rest are zero).
+// (device or pinned host memory: Pinned<SignalStatsCounts>, cudahist/pinned.h).
+// Arrays are sized for 10 bits; with depth d only the first 2^d entries of y,
+// u, v and sat are used (the rest are zero).
 struct SignalStatsCounts {
   uint32_t depth;
   uint32_t has_previous;     // 0: the dif sums are 0 (no previous frame)
@@ -143,9 +143,9 @@ constexpr uint32_t kQcMaxHeight = 8192;  // rows of its row sums
 constexpr int kCropDetectSkippedFrames = 2;  // cropdetect's skip: frames it leaves without figures
 
 // What one frame's QC count holds: plain data (device memory or
-// PinnedQcCounts for the GPU), written whole by every computation. Regions wider than
-// kQcMaxWidth or taller than kQcMaxHeight get everything but the line sums
-// (has_line_sums 0, cropdetect unknown).
+// Pinned<QcCounts> for the GPU), written whole by every computation. Regions
+// wider than kQcMaxWidth or taller than kQcMaxHeight get everything but the
+// line sums (has_line_sums 0, cropdetect unknown).
 struct QcCounts {
   uint32_t depth;
   uint32_t width, height;                // the luma region
@@ -224,9 +224,9 @@ class CpuSignalStats {
 
 // The GPU path: owns the device copies of the sat/hue tables (made once, in
 // Create, for 8 and 10 bits) and its scratch. Compute enqueues ONE launch on
-// `stream` that writes *counts whole (device memory or PinnedSignalStats)
+// `stream` that writes *counts whole (device memory or Pinned<SignalStatsCounts>)
 // and, when `qc_counts` is given, *qc_counts whole too (ReferenceQcCounts'
-// contract; device memory or PinnedQcCounts): no memset, copy or second
+// contract; device memory or Pinned<QcCounts>): no memset, copy or second
 // kernel. It allocates nothing and synchronises nothing. Frame and previous
 // are device pointers in the current context. One counter serves one stream
 // at a time. The launch may be captured into a CUDA graph: every launch of
@@ -246,34 +246,6 @@ class SignalStatsCounter {
  private:
   explicit SignalStatsCounter(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
-};
-
-// Page-locked SignalStatsCounts that a kernel writes directly.
-class PinnedSignalStats {
- public:
-  static Status Create(std::unique_ptr<PinnedSignalStats>* out);
-  ~PinnedSignalStats();
-  PinnedSignalStats(const PinnedSignalStats&) = delete;
-  PinnedSignalStats& operator=(const PinnedSignalStats&) = delete;
-  SignalStatsCounts* get() { return counts_; }
-
- private:
-  explicit PinnedSignalStats(SignalStatsCounts* counts) : counts_(counts) {}
-  SignalStatsCounts* counts_;
-};
-
-// Page-locked QcCounts that the launch writes directly.
-class PinnedQcCounts {
- public:
-  static Status Create(std::unique_ptr<PinnedQcCounts>* out);
-  ~PinnedQcCounts();
-  PinnedQcCounts(const PinnedQcCounts&) = delete;
-  PinnedQcCounts& operator=(const PinnedQcCounts&) = delete;
-  QcCounts* get() { return counts_; }
-
- private:
-  explicit PinnedQcCounts(QcCounts* counts) : counts_(counts) {}
-  QcCounts* counts_;
 };
 
 }  // namespace cudahist
