@@ -23,10 +23,8 @@ struct FigureField {
   const char* unit;  // what the number counts, e.g. "code value"
 };
 
-// Every figure of cudahist/figures.def, in ffprobe's order: signalstats'
-// 26 with YBITDEPTH, UBITDEPTH, VBITDEPTH, TOUT, VREP before BRNG;
-// cropdetect's x1 x2 y1 y2 w h x y; psnr's mse.y psnr.y mse.u psnr.u mse.v
-// psnr.v mse_avg psnr_avg.
+// Every figure of cudahist/figures.def, in its order: ffprobe's order of the
+// tags of QCTools' graph (signalstats', then cropdetect's, then psnr's).
 const std::vector<FigureField>& FrameFigureFields();
 
 struct FrameFigures {
