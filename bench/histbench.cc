@@ -555,8 +555,8 @@ void CaseRunner::RunCudahist(cudahist::Algorithm algorithm) {
   AddTimed(method, Time(launch_into(counts)), note);
   if (c_.per_frame && algorithm == cudahist::Algorithm::kAuto) {
     // The element's way: counts written straight into pinned host memory.
-    std::unique_ptr<cudahist::PinnedCounts> pinned;
-    const cudahist::Status ps = cudahist::PinnedCounts::Create(words(), &pinned);
+    std::unique_ptr<cudahist::Pinned<uint32_t>> pinned;
+    const cudahist::Status ps = cudahist::Pinned<uint32_t>::Create(words(), &pinned);
     if (ps.ok()) {
       AddTimed(method + "+pinned", Time(launch_into(pinned->data())), "counts into pinned host memory");
     } else {

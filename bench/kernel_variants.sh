@@ -8,8 +8,9 @@
 #       build folder (KERNEL_VARIANTS_BUILD, default build-variants: sm_90, no
 #       plugin, no examples) with the meson option
 #       kernel-variants=MODULE:NAME=FLAGS,... (bench/meson.build: the module's
-#       kernel sources compiled again with FLAGS, the CUDAHIST_* macros of its
-#       *_tuning.h and launch/walk_tuning.h), builds the module's benchmark once
+#       kernel sources compiled again with FLAGS, which override fields of its
+#       policies: -DCUDAHIST_TUNE_HISTOGRAM=p.privatized.threads=512;...,
+#       kernels/launch/policy.h), builds the module's benchmark once
 #       per variant and copies it, stripped, to OUTDIR/BENCHMARK-NAME. Earlier
 #       variants of the same module in OUTDIR are removed; OUTDIR/variants.txt
 #       lists every variant there as "BENCHMARK-NAME FLAGS". The rest of the

@@ -173,17 +173,17 @@ void PrintTimeline(const char* what) {
 // and its QC counts, against the references; "" when all are equal.
 std::string Verify(cudahist::SignalStatsCounter& counter, const std::vector<cudahist_test::YuvFrame>& distinct,
                    const DeviceFrames& device, cudaStream_t stream) {
-  std::unique_ptr<cudahist::PinnedSignalStats> pinned;
-  std::unique_ptr<cudahist::PinnedQcCounts> pinned_qc;
-  cudahist::Status s = cudahist::PinnedSignalStats::Create(&pinned);
-  if (s.ok()) s = cudahist::PinnedQcCounts::Create(&pinned_qc);
+  std::unique_ptr<cudahist::Pinned<cudahist::SignalStatsCounts>> pinned;
+  std::unique_ptr<cudahist::Pinned<cudahist::QcCounts>> pinned_qc;
+  cudahist::Status s = cudahist::Pinned<cudahist::SignalStatsCounts>::Create(&pinned);
+  if (s.ok()) s = cudahist::Pinned<cudahist::QcCounts>::Create(&pinned_qc);
   if (!s.ok()) return s.message();
   static cudahist::QcCounts want_qc;
   const int n = int(distinct.size());
   for (int i = 0; i < n; ++i) {
     for (bool with_previous : {false, true}) {
       const int p = (i + n - 1) % n;
-      s = counter.Compute(device[i], with_previous ? &device[p] : nullptr, stream, pinned->get(), pinned_qc->get());
+      s = counter.Compute(device[i], with_previous ? &device[p] : nullptr, stream, pinned->data(), pinned_qc->data());
       if (!s.ok()) return s.message();
       const std::string synced = ErrorText(cudaStreamSynchronize(stream));
       if (!synced.empty()) return synced;
@@ -193,8 +193,8 @@ std::string Verify(cudahist::SignalStatsCounter& counter, const std::vector<cuda
       if (!s.ok()) return s.message();
       s = cudahist::ReferenceQcCounts(distinct[size_t(i)].view, &want_qc);
       if (!s.ok()) return s.message();
-      std::string diff = cudahist_test::CountsDifference(*pinned->get(), want);
-      if (diff.empty()) diff = cudahist_test::QcCountsDifference(*pinned_qc->get(), want_qc);
+      std::string diff = cudahist_test::CountsDifference(*pinned->data(), want);
+      if (diff.empty()) diff = cudahist_test::QcCountsDifference(*pinned_qc->data(), want_qc);
       if (!diff.empty()) return "frame " + std::to_string(i) + (with_previous ? " with previous: " : ": ") + diff;
     }
   }
@@ -259,11 +259,11 @@ int Run(const Options& o) {
   }
   uint32_t* histogram_counts = nullptr;
   cudahist::SignalStatsCounts* device_counts = nullptr;
-  std::unique_ptr<cudahist::PinnedSignalStats> pinned;
-  std::unique_ptr<cudahist::PinnedQcCounts> pinned_qc;
+  std::unique_ptr<cudahist::Pinned<cudahist::SignalStatsCounts>> pinned;
+  std::unique_ptr<cudahist::Pinned<cudahist::QcCounts>> pinned_qc;
   if (cudaMalloc(reinterpret_cast<void**>(&histogram_counts), 3 * 256 * sizeof(uint32_t)) != cudaSuccess ||
       cudaMalloc(reinterpret_cast<void**>(&device_counts), sizeof(cudahist::SignalStatsCounts)) != cudaSuccess ||
-      !cudahist::PinnedSignalStats::Create(&pinned).ok() || !cudahist::PinnedQcCounts::Create(&pinned_qc).ok()) {
+      !cudahist::Pinned<cudahist::SignalStatsCounts>::Create(&pinned).ok() || !cudahist::Pinned<cudahist::QcCounts>::Create(&pinned_qc).ok()) {
     std::fprintf(stderr, "allocating the counts failed\n");
     return 1;
   }
@@ -288,9 +288,9 @@ int Run(const Options& o) {
       {"histogram", TimePasses(histogram, n, n, repeats, stream)},
       {"signalstats+prev", TimePasses(signalstats(true, device_counts), n, n, repeats, stream)},
       {"signalstats", TimePasses(signalstats(false, device_counts), n, n, repeats, stream)},
-      {"signalstats+prev pinned", TimePasses(signalstats(true, pinned->get()), n, n, repeats, stream)},
+      {"signalstats+prev pinned", TimePasses(signalstats(true, pinned->data()), n, n, repeats, stream)},
       {"signalstats+prev+qc pinned",
-       TimePasses(signalstats(true, pinned->get(), pinned_qc->get()), n, n, repeats, stream)},
+       TimePasses(signalstats(true, pinned->data(), pinned_qc->data()), n, n, repeats, stream)},
   };
   int rc = 0;
   for (const Row& r : rows) {

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # bench/tune_privatized.sh: variants of the histogram kernels' tuning (the
-# CUDAHIST_* macros of kernels/histogram/histogram_tuning.h and
-# kernels/launch/walk_tuning.h: threads, loads, copies budget, bank swizzle,
-# programmatic launch, batch chunks and walk) timed side by side in one run
-# on the GPU host.
+# policies of kernels/histogram/histogram_tuning.h and
+# kernels/launch/walk_tuning.h: threads, loads, copies budget, chunks a
+# thread, the equal-words stride) timed side by side in one run on the GPU
+# host. A variant overrides fields of the policies (kernels/launch/policy.h).
 #
 #   bench/tune_privatized.sh [OUTDIR] NAME=FLAGS...      here, before gpuhost-pack.sh
 #       one histbench per variant, for sm_90, as OUTDIR/histbench-NAME (default
 #       OUTDIR: build-variants/kernel-variants, which gpuhost-pack.sh packs), built
 #       by bench/kernel_variants.sh: the histogram kernels and the launch plan
 #       compiled again per variant. Example:
-#         bench/tune_privatized.sh base= loads4="-DCUDAHIST_PRIVATIZED_LOADS=4"
+#         bench/tune_privatized.sh base= loads4="-DCUDAHIST_TUNE_HISTOGRAM=p.privatized.loads_per_thread=4"
 #   bench/tune_privatized.sh run BINDIR OUTDIR [ROUNDS] [FILTER]   on the GPU host
 #       every BINDIR/histbench-NAME, ROUNDS times (default 2) in alternation,
 #       on the cases that FILTER selects (histbench --filter; default frames/),

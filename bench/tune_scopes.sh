@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# bench/tune_scopes.sh: variants of the scope kernels (kernels/scopes/scopes_tuning.h,
-# its CUDAHIST_* macros) built here and timed side by side in one run on the
-# GPU host.
+# bench/tune_scopes.sh: variants of the scope kernels' policy
+# (kernels/scopes/scopes_tuning.h, overridden as kernels/launch/policy.h says)
+# built here and timed side by side in one run on the GPU host.
 #
 #   bench/tune_scopes.sh build [OUTDIR] [NAME=FLAGS | NAME]...
 #       one scopebench per variant, for sm_90, as OUTDIR/scopebench-NAME
@@ -37,26 +37,21 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=bench/kernel_variants.sh
 source "$(dirname "${BASH_SOURCE[0]}")/kernel_variants.sh"
 
-# The standard set: base (the defaults), each technique of the column kernel
-# alone and in the combinations measured (CUDAHIST_COLUMN_* of
-# kernels/scopes/scopes_tuning.h, which says what each does), the column
-# kernel without the defaults of its third round (r2cols), and the joint
-# kernel's earlier forms (jsl8: sliced through the accumulator; jbase: one
-# block per item, cooperative). Every round's figures: docs/tuning.md.
+# The standard set: base (the defaults) and the numbers measured beside them
+# before (docs/tuning.md has every round's figures; scopes_tuning.h says what
+# each field does): 1024 threads at V = 1 (th1024), 256 (th256), bands of 32
+# columns only (rl32), 12 rows in flight against 16 (rows16), the joint
+# kernel's b range in 4 and 16 parts (jparts4, jparts16) and one block an SM
+# (jblocks1).
 standard_variants=(
   "base="
-  "lean=-DCUDAHIST_COLUMN_LEAN_COUNT=1"
-  "words=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_WORD_LOADS=1"
-  "shfl=-DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1"
-  "vlean=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1"
-  "vwords=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1"
-  "native=-DCUDAHIST_COLUMN_NATIVE_PARTIALS=1"
-  "vall=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1 -DCUDAHIST_COLUMN_NATIVE_PARTIALS=1"
-  "vw256=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_WORD_LOADS=1 -DCUDAHIST_COLUMN_THREADS_NARROW=256 -DCUDAHIST_COLUMN_MIN_BLOCKS_NARROW=4"
-  "vleanpf=-DCUDAHIST_COLUMN_LEAN_COUNT=1 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=1 -DCUDAHIST_COLUMN_COUNTERS16=1 -DCUDAHIST_COLUMN_LEAN_ITEM=1 -DCUDAHIST_COLUMN_PREFETCH_NARROW=1 -DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=12"
-  "r2cols=-DCUDAHIST_COLUMN_ROWS_IN_FLIGHT_NARROW=32 -DCUDAHIST_COLUMN_PREFETCH_NARROW=0 -DCUDAHIST_COLUMN_LEAN_COUNT=0 -DCUDAHIST_COLUMN_SHUFFLE_FLUSH=0 -DCUDAHIST_COLUMN_COUNTERS16=0 -DCUDAHIST_COLUMN_NATIVE_PARTIALS=0 -DCUDAHIST_COLUMN_LEAN_ITEM=0"
-  "jsl8=-DCUDAHIST_JOINT_DIRECT=0"
-  "jbase=-DCUDAHIST_JOINT_SLICED=0 -DCUDAHIST_JOINT_DIRECT=0"
+  "th1024=-DCUDAHIST_TUNE_SCOPES=p.column.threads_narrow=1024;p.column.min_blocks_narrow=1"
+  "th256=-DCUDAHIST_TUNE_SCOPES=p.column.threads_narrow=256;p.column.min_blocks_narrow=4"
+  "rl32=-DCUDAHIST_TUNE_SCOPES=p.column.min_row_lanes=32"
+  "rows16=-DCUDAHIST_TUNE_SCOPES=p.column.rows_in_flight_narrow=16"
+  "jparts4=-DCUDAHIST_TUNE_SCOPES=p.joint.parts=4"
+  "jparts16=-DCUDAHIST_TUNE_SCOPES=p.joint.parts=16"
+  "jblocks1=-DCUDAHIST_TUNE_SCOPES=p.joint.blocks_per_sm=1"
 )
 
 # A standard variant's NAME=FLAGS by its NAME.
@@ -122,7 +117,7 @@ profile() {
   for c in a b c d; do
     local rc=0
     timeout 120 "$ncu" --clock-control none --metrics "$metrics" --section SpeedOfLight --section WarpStateStats --section Occupancy \
-      --section LaunchStats -k regex:'ColumnHistogramKernel|JointHistogramKernel|JointSlicedKernel' -c 1 \
+      --section LaunchStats -k regex:'ColumnHistogramKernel|JointSlicedKernel' -c 1 \
       "$binary" --cases "$c" --methods cudahist --repeats 1 > "$out/ncu-$c.log" 2>&1 || rc=$?
     echo "ncu ($c): exit $rc"
     grep -E "gpu__time_duration|dram__throughput|dram__bytes|lts__t_sectors|wavefronts_mem_shared|bank_conflicts|smsp__inst_executed|warps_active|sm__cycles_active|gpc__cycles_elapsed|Stall|Grid Size|Block Size|Registers|Achieved Occupancy" \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/tune_signalstats.sh: variants of the signalstats kernel's tuning
-# (the CUDAHIST_SIGNALSTATS_* macros of kernels/signalstats/signalstats_tuning.h) timed
-# side by side in one run on the GPU host. Not part of CI.
+# (its policy, kernels/signalstats/signalstats_tuning.h, overridden as
+# kernels/launch/policy.h says) timed side by side in one run on the GPU host.
+# Not part of CI.
 #
 #   bench/tune_signalstats.sh build [OUTDIR]      here, before gpuhost-pack.sh
 #       one signalstats_bench per variant below, and `default` (no flags), as
@@ -26,18 +27,18 @@
 #       (gpuhost-run.sh step signalstats_variants, after the table.)
 set -euo pipefail
 
-# NAME=FLAGS, one per variant; what each macro changes and why is in
-# kernels/signalstats/signalstats_tuning.h beside it, the figures of earlier
-# rounds in docs/tuning.md. timeline (kernels/signalstats/signalstats_timeline.h)
-# is the default kernel with a mark at each phase of every block's chain: it
-# prints where a launch's time goes (its own __syncthreads make it a little
-# slower than the default); ticket is the accumulator's path (its ticket and
-# the last block's write) for counts in device memory too; ticket_timeline its
-# timeline.
+# NAME=FLAGS, one per variant; what each policy field does and why it has
+# its value is in kernels/signalstats/signalstats_tuning.h beside it, the
+# figures of earlier rounds in docs/tuning.md. timeline
+# (kernels/signalstats/signalstats_timeline.h) is the default kernel with a
+# mark at each phase of every block's chain: it prints where a launch's time
+# goes (its own __syncthreads make it a little slower than the default); the
+# accumulator's path (pinned counts) is the benchmark's own `pinned` row.
+# run2 and copies64k re-measure the unit's run and the copies' budget.
 VARIANTS=(
   "timeline=-DCUDAHIST_SIGNALSTATS_TIMELINE=1"
-  "ticket=-DCUDAHIST_SIGNALSTATS_DIRECT=0"
-  "ticket_timeline=-DCUDAHIST_SIGNALSTATS_DIRECT=0 -DCUDAHIST_SIGNALSTATS_TIMELINE=1"
+  "run2=-DCUDAHIST_TUNE_SIGNALSTATS=p.run=2"
+  "copies64k=-DCUDAHIST_TUNE_SIGNALSTATS=p.copies_budget_bytes=65536"
 )
 
 # shellcheck source=bench/kernel_variants.sh

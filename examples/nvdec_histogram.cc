@@ -112,7 +112,7 @@ class NvdecHistogram {
     cudahist::HistogramSpec spec;
     spec.bins = bins_;
     cudahist::Status s = cudahist::Histogrammer::Create(spec, 3, &histogrammer_);
-    if (s.ok()) s = cudahist::PinnedCounts::Create(cudahist::CountsLength(spec, 3), &counts_);
+    if (s.ok()) s = cudahist::Pinned<uint32_t>::Create(cudahist::CountsLength(spec, 3), &counts_);
     if (!s.ok()) return Fail("cudahist: " + s.message(), failure);
 
     CUVIDPARSERPARAMS params = {};
@@ -264,7 +264,7 @@ class NvdecHistogram {
   CUvideoparser parser_ = nullptr;
   CUvideodecoder decoder_ = nullptr;
   std::unique_ptr<cudahist::Histogrammer> histogrammer_;
-  std::unique_ptr<cudahist::PinnedCounts> counts_;
+  std::unique_ptr<cudahist::Pinned<uint32_t>> counts_;
   unsigned width_ = 0, height_ = 0;  // displayed size
   unsigned coded_width_ = 0, coded_height_ = 0;
   unsigned long decode_surfaces_ = 0;

@@ -1,7 +1,12 @@
 #include "signalstats_output.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <initializer_list>
+
+#include "cudahist/figures.h"
 
 namespace examples {
 namespace {
@@ -14,6 +19,25 @@ std::string Number(double value, bool integer) {
   return text;
 }
 
+// A figure's name in this output: its FFmpeg key without "lavfi." and
+// "signalstats." ("YMIN", "TOUT", "cropdetect.x1", "psnr.mse.y").
+const char* OutputName(const char* ffmpeg_key) {
+  for (const char* prefix : {"lavfi.signalstats.", "lavfi."}) {
+    if (g_str_has_prefix(ffmpeg_key, prefix)) return ffmpeg_key + std::strlen(prefix);
+  }
+  return ffmpeg_key;
+}
+
+// The figures of `groups` (cudahist/figures.def), in its order.
+std::vector<SignalStatsField> FieldsOf(std::initializer_list<cudahist::FigureGroup> groups) {
+  std::vector<SignalStatsField> fields;
+  for (const cudahist::Figure& f : cudahist::kFigures) {
+    if (std::find(groups.begin(), groups.end(), f.group) == groups.end()) continue;
+    fields.push_back({f.name, OutputName(f.ffmpeg_key), f.integer});
+  }
+  return fields;
+}
+
 std::string Pts(double pts) {
   char text[40];
   std::snprintf(text, sizeof text, "%g", pts);
@@ -23,41 +47,13 @@ std::string Pts(double pts) {
 }  // namespace
 
 const std::vector<SignalStatsField>& SignalStatsFields() {
-  static const std::vector<SignalStatsField> fields = {
-      {"y-min", "YMIN", true},       {"y-low", "YLOW", true},       {"y-avg", "YAVG", false},
-      {"y-high", "YHIGH", true},     {"y-max", "YMAX", true},       {"u-min", "UMIN", true},
-      {"u-low", "ULOW", true},       {"u-avg", "UAVG", false},      {"u-high", "UHIGH", true},
-      {"u-max", "UMAX", true},       {"v-min", "VMIN", true},       {"v-low", "VLOW", true},
-      {"v-avg", "VAVG", false},      {"v-high", "VHIGH", true},     {"v-max", "VMAX", true},
-      {"sat-min", "SATMIN", true},   {"sat-low", "SATLOW", true},   {"sat-avg", "SATAVG", false},
-      {"sat-high", "SATHIGH", true}, {"sat-max", "SATMAX", true},   {"hue-med", "HUEMED", true},
-      {"hue-avg", "HUEAVG", false},  {"y-dif", "YDIF", false},      {"u-dif", "UDIF", false},
-      {"v-dif", "VDIF", false},      {"brng", "BRNG", false},
-  };
+  static const std::vector<SignalStatsField> fields = FieldsOf({cudahist::FigureGroup::kSignalStats});
   return fields;
 }
 
 const std::vector<SignalStatsField>& QcFigureFields() {
-  static const std::vector<SignalStatsField> fields = {
-      {"tout", "TOUT", false},
-      {"vrep", "VREP", false},
-      {"crop-x1", "cropdetect.x1", true},
-      {"crop-x2", "cropdetect.x2", true},
-      {"crop-y1", "cropdetect.y1", true},
-      {"crop-y2", "cropdetect.y2", true},
-      {"crop-w", "cropdetect.w", true},
-      {"crop-h", "cropdetect.h", true},
-      {"crop-x", "cropdetect.x", true},
-      {"crop-y", "cropdetect.y", true},
-      {"psnr-mse-y", "psnr.mse.y", false},
-      {"psnr-y", "psnr.psnr.y", false},
-      {"psnr-mse-u", "psnr.mse.u", false},
-      {"psnr-u", "psnr.psnr.u", false},
-      {"psnr-mse-v", "psnr.mse.v", false},
-      {"psnr-v", "psnr.psnr.v", false},
-      {"psnr-mse-avg", "psnr.mse_avg", false},
-      {"psnr-avg", "psnr.psnr_avg", false},
-  };
+  static const std::vector<SignalStatsField> fields = FieldsOf(
+      {cudahist::FigureGroup::kToutVrep, cudahist::FigureGroup::kCropDetect, cudahist::FigureGroup::kFieldPsnr});
   return fields;
 }
 

@@ -31,7 +31,8 @@ struct SignalStatsField {
   bool integer;               // G_TYPE_INT in the message; else G_TYPE_DOUBLE
 };
 
-// Every figure, in the order signalstats prints them.
+// signalstats' figures (cudahist/figures.def's SignalStats group), in the
+// order signalstats prints them.
 const std::vector<SignalStatsField>& SignalStatsFields();
 
 enum class SignalStatsFormat { kJsonLines, kCsv };
@@ -44,7 +45,8 @@ bool ParseSignalStatsFormat(const std::string& text, SignalStatsFormat* format);
 // without signalstats=true, or a format without Y, U and V).
 std::string ReadSignalStats(const GstStructure* message, std::vector<double>* figures);
 
-// The QC figures the messages may carry, in the order FFmpeg prints them.
+// The QC figures the messages may carry (the ToutVrep, CropDetect and
+// FieldPsnr groups), in the order FFmpeg prints them.
 const std::vector<SignalStatsField>& QcFigureFields();
 
 // The QC figures present in one message: (index into QcFigureFields(), value).

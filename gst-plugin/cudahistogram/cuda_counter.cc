@@ -12,7 +12,7 @@ bool CudaCounter::EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n,
   histogrammer_.reset();
   pinned_.reset();
   return LibraryOk(cudahist::Histogrammer::Create(spec, n, &histogrammer_), error) &&
-         LibraryOk(cudahist::PinnedCounts::Create(cudahist::CountsLength(spec, n), &pinned_), error);
+         LibraryOk(cudahist::Pinned<uint32_t>::Create(cudahist::CountsLength(spec, n), &pinned_), error);
 }
 
 bool CudaCounter::EnsureSignalStats(bool with_qc, std::string* error) {
@@ -20,11 +20,11 @@ bool CudaCounter::EnsureSignalStats(bool with_qc, std::string* error) {
     signalstats_.reset();
     pinned_signalstats_.reset();
     if (!LibraryOk(cudahist::SignalStatsCounter::Create(&signalstats_), error) ||
-        !LibraryOk(cudahist::PinnedSignalStats::Create(&pinned_signalstats_), error)) {
+        !LibraryOk(cudahist::Pinned<cudahist::SignalStatsCounts>::Create(&pinned_signalstats_), error)) {
       return false;
     }
   }
-  return !with_qc || pinned_qc_ || LibraryOk(cudahist::PinnedQcCounts::Create(&pinned_qc_), error);
+  return !with_qc || pinned_qc_ || LibraryOk(cudahist::Pinned<cudahist::QcCounts>::Create(&pinned_qc_), error);
 }
 
 bool CudaCounter::Count(cudaStream_t stream, const cudahist::HistogramSpec& spec, const cudahist::PlaneView* planes,
@@ -41,13 +41,13 @@ bool CudaCounter::CountSignalStats(cudaStream_t stream, const cudahist::YuvPlane
                                    const cudahist::YuvPlanes* previous, const cudahist::SignalStatsCounts** counts,
                                    const cudahist::QcCounts** qc, std::string* error) {
   if (!EnsureSignalStats(qc != nullptr, error) ||
-      !LibraryOk(signalstats_->Compute(planes, previous, stream, pinned_signalstats_->get(),
-                                       qc != nullptr ? pinned_qc_->get() : nullptr),
+      !LibraryOk(signalstats_->Compute(planes, previous, stream, pinned_signalstats_->data(),
+                                       qc != nullptr ? pinned_qc_->data() : nullptr),
                  error)) {
     return false;
   }
-  *counts = pinned_signalstats_->get();
-  if (qc != nullptr) *qc = pinned_qc_->get();
+  *counts = pinned_signalstats_->data();
+  if (qc != nullptr) *qc = pinned_qc_->data();
   return true;
 }
 

@@ -39,10 +39,10 @@ class CudaCounter {
   bool EnsureSignalStats(bool with_qc, std::string* error);
 
   std::unique_ptr<cudahist::Histogrammer> histogrammer_;
-  std::unique_ptr<cudahist::PinnedCounts> pinned_;
+  std::unique_ptr<cudahist::Pinned<uint32_t>> pinned_;
   std::unique_ptr<cudahist::SignalStatsCounter> signalstats_;
-  std::unique_ptr<cudahist::PinnedSignalStats> pinned_signalstats_;
-  std::unique_ptr<cudahist::PinnedQcCounts> pinned_qc_;
+  std::unique_ptr<cudahist::Pinned<cudahist::SignalStatsCounts>> pinned_signalstats_;
+  std::unique_ptr<cudahist::Pinned<cudahist::QcCounts>> pinned_qc_;
 };
 
 }  // namespace cudahistogram

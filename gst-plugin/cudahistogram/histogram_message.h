@@ -13,10 +13,9 @@
 //   histograms    GValueArray (one per component) of GValueArray of guint64 counts
 //   mean, stddev, min, max        GValueArray of gdouble, in sample code values
 //   clipped-low, clipped-high     GValueArray of gdouble, fractions 0..1
-//   y-min ... brng   signalstats' figures of the last frame, when it has them
-//                    (signalstats_message.h)
-//   tout vrep, crop-x1 ... crop-y, psnr-mse-y ... psnr-avg   the last frame's
-//                    QC figures, where asked for and reported (signalstats_message.h)
+//   the figures   signalstats' figures of the last frame, when it has them,
+//                 and its QC figures, where asked for and reported, each
+//                 under its name in cudahist/figures.def (signalstats_message.h)
 //
 // Statistics from the counts: with bins == 2^depth a bin is one code value and
 // every statistic is exact. With coarser bins, mean and stddev use each bin's

@@ -371,9 +371,8 @@ gst_cuda_histogram_meta_set_qc_figures (GstCudaHistogramMeta * meta,
       sizeof (meta->qc_figures));
 }
 
-/* Every figure of the two structs under the name of its field in the
- * element's "cudahistogram" message: the one place these names are given.
- * The order is the message's. */
+/* Every figure of the two structs under its name in the element's message,
+ * in the message's order: cudahist/figures.def, where each is declared. */
 typedef struct
 {
   const gchar *name;
@@ -383,49 +382,20 @@ typedef struct
   gsize has_flag;
 } FigureField;
 
-#define STATS_INT(name, member) { name, G_STRUCT_OFFSET (GstCudaSignalStats, member), TRUE, FALSE, 0 }
-#define STATS_DOUBLE(name, member) { name, G_STRUCT_OFFSET (GstCudaSignalStats, member), FALSE, FALSE, 0 }
-#define QC_FIELD(name, member, integer, flag) \
-  { name, G_STRUCT_OFFSET (GstCudaQcFigures, member), integer, TRUE, G_STRUCT_OFFSET (GstCudaQcFigures, flag) }
+#define FIGURE_IS_INTEGER_int TRUE
+#define FIGURE_IS_INTEGER_double FALSE
 
 static const FigureField signal_stats_fields[] = {
-  STATS_INT ("y-min", y_min), STATS_INT ("y-low", y_low),
-  STATS_INT ("y-high", y_high), STATS_INT ("y-max", y_max),
-  STATS_INT ("u-min", u_min), STATS_INT ("u-low", u_low),
-  STATS_INT ("u-high", u_high), STATS_INT ("u-max", u_max),
-  STATS_INT ("v-min", v_min), STATS_INT ("v-low", v_low),
-  STATS_INT ("v-high", v_high), STATS_INT ("v-max", v_max),
-  STATS_INT ("sat-min", sat_min), STATS_INT ("sat-low", sat_low),
-  STATS_INT ("sat-high", sat_high), STATS_INT ("sat-max", sat_max),
-  STATS_INT ("hue-med", hue_med),
-  STATS_INT ("y-bitdepth", y_bitdepth), STATS_INT ("u-bitdepth", u_bitdepth),
-  STATS_INT ("v-bitdepth", v_bitdepth),
-  STATS_DOUBLE ("y-avg", y_avg), STATS_DOUBLE ("u-avg", u_avg),
-  STATS_DOUBLE ("v-avg", v_avg), STATS_DOUBLE ("sat-avg", sat_avg),
-  STATS_DOUBLE ("hue-avg", hue_avg), STATS_DOUBLE ("y-dif", y_dif),
-  STATS_DOUBLE ("u-dif", u_dif), STATS_DOUBLE ("v-dif", v_dif),
-  STATS_DOUBLE ("brng", brng),
+#define SIGNALSTATS_FIGURE(group, member, name, ffmpeg_key, type, unit) \
+  { name, G_STRUCT_OFFSET (GstCudaSignalStats, member), FIGURE_IS_INTEGER_##type, FALSE, 0 },
+#include "cudahist/figures.def"
 };
 
 static const FigureField qc_fields[] = {
-  QC_FIELD ("tout", tout, FALSE, has_tout_vrep),
-  QC_FIELD ("vrep", vrep, FALSE, has_tout_vrep),
-  QC_FIELD ("crop-x1", crop_x1, TRUE, has_crop),
-  QC_FIELD ("crop-x2", crop_x2, TRUE, has_crop),
-  QC_FIELD ("crop-y1", crop_y1, TRUE, has_crop),
-  QC_FIELD ("crop-y2", crop_y2, TRUE, has_crop),
-  QC_FIELD ("crop-w", crop_w, TRUE, has_crop),
-  QC_FIELD ("crop-h", crop_h, TRUE, has_crop),
-  QC_FIELD ("crop-x", crop_x, TRUE, has_crop),
-  QC_FIELD ("crop-y", crop_y, TRUE, has_crop),
-  QC_FIELD ("psnr-mse-y", psnr_mse_y, FALSE, has_field_psnr),
-  QC_FIELD ("psnr-mse-u", psnr_mse_u, FALSE, has_field_psnr),
-  QC_FIELD ("psnr-mse-v", psnr_mse_v, FALSE, has_field_psnr),
-  QC_FIELD ("psnr-mse-avg", psnr_mse_avg, FALSE, has_field_psnr),
-  QC_FIELD ("psnr-y", psnr_y, FALSE, has_field_psnr),
-  QC_FIELD ("psnr-u", psnr_u, FALSE, has_field_psnr),
-  QC_FIELD ("psnr-v", psnr_v, FALSE, has_field_psnr),
-  QC_FIELD ("psnr-avg", psnr_avg, FALSE, has_field_psnr),
+#define QC_FIGURE(group, has_flag, member, name, ffmpeg_key, type, unit) \
+  { name, G_STRUCT_OFFSET (GstCudaQcFigures, member), FIGURE_IS_INTEGER_##type, TRUE, \
+    G_STRUCT_OFFSET (GstCudaQcFigures, has_flag) },
+#include "cudahist/figures.def"
 };
 
 static gboolean

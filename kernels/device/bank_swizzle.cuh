@@ -4,7 +4,6 @@
 #include <cstdint>
 
 #include "launch/launch_plan.h"
-#include "launch/walk_tuning.h"
 
 namespace cudahist::detail {
 
@@ -12,14 +11,15 @@ namespace cudahist::detail {
 // Where bin b of a component sits among C = 2^kLogCopies lane copies
 // (privatized.cu): b itself with 32 copies (or one), otherwise b with its low
 // bits (the 32 / C bins that share a row of 32 banks) XORed with bits 4 and
-// up (launch/walk_tuning.h, kBankSwizzle says why). A permutation of [0, bins) for every
-// power-of-two bin count, since the bits XORed in are left as they are and
-// `low_mask` = (32 / C - 1) & (bins - 1); bin 0 stays 0, so the trash
+// up: with C < 32 copies, data on every 16th bin would otherwise share 8 of
+// the 32 banks (docs/tuning.md, bank swizzle). A permutation of [0, bins) for
+// every power-of-two bin count, since the bits XORed in are left as they are
+// and `low_mask` = (32 / C - 1) & (bins - 1); bin 0 stays 0, so the trash
 // counter (always bin 0) stays in place.
 template <uint32_t kLogCopies, bool kPow2Bins>
 struct BankSwizzle {
   static constexpr uint32_t kRowBits = 5 - kLogCopies;
-  static constexpr bool kOn = kBankSwizzle && kPow2Bins && kLogCopies > 0 && kLogCopies < 5;
+  static constexpr bool kOn = kPow2Bins && kLogCopies > 0 && kLogCopies < 5;
   // The bits XORed into the low ones start here: bits 4 and up vary in data
   // that is a multiple of 4 (10-bit samples in 4096 bins) or of 16 (8-bit
   // samples scaled to 16 bits), and 4 >= kRowBits keeps the map one to one.

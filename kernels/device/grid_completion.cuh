@@ -31,7 +31,6 @@
 #include <cstdint>
 
 #include "launch/launch_plan.h"
-#include "launch/walk_tuning.h"
 
 namespace cudahist::detail {
 
@@ -75,11 +74,10 @@ __device__ __forceinline__ void ZeroSharedThenWaitForPriorGrids(uint32_t* words,
 // (block-uniform) in the last of the `blocks` blocks to arrive at `ticket`.
 // The barrier orders every thread's atomics before thread 0's fence, which
 // is cumulative, so one fence orders them all before the block's ticket (as
-// cooperative groups' grid sync does); kTicketFenceEveryThread (launch/walk_tuning.h)
-// says why not a fence in every thread.
+// cooperative groups' grid sync does): a fence in every thread was the
+// signalstats kernel's largest single stall (docs/tuning.md).
 __device__ __forceinline__ bool LastBlockToArrive(uint32_t* ticket, uint32_t blocks) {
   __shared__ bool is_last_block;
-  if constexpr (kTicketFenceEveryThread) __threadfence();
   __syncthreads();
   if (threadIdx.x == 0) {
     __threadfence();
@@ -91,7 +89,6 @@ __device__ __forceinline__ bool LastBlockToArrive(uint32_t* ticket, uint32_t blo
     is_last_block = last;
   }
   __syncthreads();
-  if (kTicketFenceEveryThread && is_last_block) __threadfence();
   return is_last_block;
 }
 

@@ -9,6 +9,13 @@
 #include "device/grid_completion.cuh"
 #include "device/plan_walk.cuh"
 
+namespace cudahist::detail {
+
+// 32 copies put every lane of a warp in its own bank whatever the data.
+constexpr uint32_t kMaxLaneCopies = 32;
+
+}  // namespace cudahist::detail
+
 #if defined(__CUDACC__)
 
 namespace cudahist::detail {

@@ -112,7 +112,7 @@ CUDAHIST_HD void CountBytes(const Chunk16& chunk, const ChunkRef& ref, const Pos
   // area) adds 4 to each byte position's bin: 4 shared adds instead of 16.
   // Equal samples are also where lane copies help least, so this is where
   // the one-value frames would otherwise fall behind CUB.
-  if (kByteIsBin && kWholeChunk && kStride <= kEqualWordsMaxStride && chunk.w[0] == chunk.w[1] &&
+  if (kByteIsBin && kWholeChunk && kStride <= kWalkPolicy.equal_words_max_stride && chunk.w[0] == chunk.w[1] &&
       chunk.w[0] == chunk.w[2] && chunk.w[0] == chunk.w[3]) {
     CUDAHIST_UNROLL
     for (int m = 0; m < 4; ++m) counter.AddMany(p.slot[m], ByteOf(chunk.w[0], (uint32_t(m) - phase) & 3u), 4);

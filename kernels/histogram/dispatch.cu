@@ -3,15 +3,18 @@
 #include <algorithm>
 #include <string>
 
+#include "device/lane_copies.cuh"
 #include "histogram/histogram_launch.h"
 #include "histogram/histogram_tuning.h"
 
 namespace cudahist::detail {
 
+constexpr HistogramPolicy::Privatized kPrivatized = kHistogramPolicy.privatized;
+
 // THE AUTO RULE (the one place to adjust it; bench/ measures every algorithm
 // on every case so that this follows the table):
 //   lane-indexed privatized copies while every counter still gets at least
-//   kAutoMinLaneCopies copies within the lane-copies budget: up to 8192
+//   auto_min_lane_copies copies within the lane-copies budget: up to 8192
 //   counters (4 x 256 RGBA, 1024 bins for P010, 4096 bins); the probe measured
 //   0.96 / 0.88 / 0.97 / 0.81 of the read roofline there;
 //   two-phase beyond (65536 bins, 4 x 4096): one shared copy per block would
@@ -19,8 +22,8 @@ namespace cudahist::detail {
 //   privatized-shared (the baseline) and privatized-packed (0.30 in the probe)
 //   are never chosen.
 Algorithm ResolveAuto(uint32_t counters, const DeviceLimits& limits) {
-  return LaneCopiesFor(counters, limits) >= kAutoMinLaneCopies ? Algorithm::kPrivatized
-                                                               : Algorithm::kTwoPhase;
+  return LaneCopiesFor(counters, limits) >= kHistogramPolicy.auto_min_lane_copies ? Algorithm::kPrivatized
+                                                                                  : Algorithm::kTwoPhase;
 }
 
 uint32_t LaneCopiesFor(uint32_t counters, const DeviceLimits& limits) {
@@ -29,7 +32,7 @@ uint32_t LaneCopiesFor(uint32_t counters, const DeviceLimits& limits) {
   const uint64_t stored = StoredCounters(counters);
   if (stored * sizeof(uint32_t) > uint64_t(limits.max_shared_per_block)) return 0;
   uint32_t copies = kMaxLaneCopies;
-  while (copies > 1 && (uint64_t(counters) * copies * sizeof(uint32_t) > kLaneCopiesBudgetBytes ||
+  while (copies > 1 && (uint64_t(counters) * copies * sizeof(uint32_t) > kPrivatized.lane_copies_budget_bytes ||
                         stored * copies * sizeof(uint32_t) > uint64_t(limits.max_shared_per_block))) {
     copies /= 2;
   }
@@ -82,12 +85,12 @@ uint64_t VectorRows(const Plan& plan) {
 }
 
 // The deep kernel (row walk, more loads in flight) when the frame gives every
-// resident thread at least kPrivatizedDeepMinRounds rounds and every resident
+// resident thread at least deep_min_rounds rounds and every resident
 // warp a row; the frame kernel (unit walk) otherwise.
 bool UseDeepKernel(const KernelConfig& config, const Plan& plan) {
   if (config.deep_kernel == nullptr) return false;
   const uint64_t threads = uint64_t(config.deep_resident_blocks) * config.threads;
-  return uint64_t(plan.total_units) >= threads * config.deep_loads_per_thread * kPrivatizedDeepMinRounds &&
+  return uint64_t(plan.total_units) >= threads * config.deep_loads_per_thread * kPrivatized.deep_min_rounds &&
          VectorRows(plan) >= threads / 32;
 }
 
@@ -102,12 +105,14 @@ uint32_t FrameGrid(const KernelConfig& config, const Plan& plan, uint32_t chunks
 }
 
 // Every launch of the accumulating kernels (privatized, packed, batch) goes
-// through here: the programmatic-serialisation attribute where histogram_tuning.h asks
-// for it. Each of those kernels starts with ZeroSharedThenWaitForPriorGrids
-// (device/grid_completion.cuh), so it is safe after any kernel.
+// through here, with the programmatic-serialisation attribute: the next
+// kernel's launch gap and shared-memory zeroing overlap this one's tail
+// (docs/tuning.md). Each of those kernels starts with
+// ZeroSharedThenWaitForPriorGrids (device/grid_completion.cuh), so it is safe
+// after any kernel.
 cudaError_t LaunchPrivatizedKernel(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
                                    void** args, cudaStream_t stream) {
-  return LaunchKernelSerialized(kernel, grid, threads, shared_bytes, args, stream, kProgrammaticLaunch);
+  return LaunchKernelSerialized(kernel, grid, threads, shared_bytes, args, stream, /*programmatic=*/true);
 }
 
 // The privatized kernels all take (Plan, AccumulatorScratch, counts).
@@ -117,7 +122,8 @@ Status LaunchAccumulating(const KernelConfig& config, const Plan& plan,
   AccumulatorScratch acc = scratch;
   void* args[] = {&plan_arg, &acc, &counts};
   const bool deep = UseDeepKernel(config, plan);
-  const uint32_t grid = deep ? config.deep_resident_blocks : FrameGrid(config, plan, kFrameChunksPerThread);
+  const uint32_t grid =
+      deep ? config.deep_resident_blocks : FrameGrid(config, plan, kPrivatized.frame_chunks_per_thread);
   const cudaError_t error = LaunchPrivatizedKernel(deep ? config.deep_kernel : config.kernel, dim3(grid),
                                                    config.threads, config.shared_bytes, args, stream);
   if (error == cudaSuccess) return Status::Ok();  // no string built on the per-frame path
@@ -138,7 +144,7 @@ Status LaunchBatch(const KernelConfig& config, const Plan* plans, uint32_t frame
   uint32_t blocks_per_frame = 1;
   for (uint32_t f = 0; f < frames; ++f) {
     batch.frame[f] = plans[f];
-    blocks_per_frame = std::max(blocks_per_frame, FrameGrid(config, plans[f], kBatchChunksPerThread));
+    blocks_per_frame = std::max(blocks_per_frame, FrameGrid(config, plans[f], kPrivatized.batch_chunks_per_thread));
   }
   void* args[] = {&batch, &scratch, &counts};
   const cudaError_t error = LaunchPrivatizedKernel(config.batch_kernel, dim3(blocks_per_frame, frames),

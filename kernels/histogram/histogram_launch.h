@@ -38,8 +38,8 @@ Status LaunchTwoPhase(const KernelConfig& config, const Plan& plan, uint32_t* pa
                       uint32_t* counts, cudaStream_t stream);
 
 // Launches a kernel that starts with ZeroSharedThenWaitForPriorGrids
-// (device/grid_completion.cuh) with the programmatic-serialisation attribute where
-// histogram_tuning.h asks for it (dispatch.cu; signalstats_counter.cu uses it too).
+// (device/grid_completion.cuh) with the programmatic-serialisation attribute
+// (dispatch.cu; signalstats_counter.cu uses it too).
 cudaError_t LaunchPrivatizedKernel(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
                                    void** args, cudaStream_t stream);
 

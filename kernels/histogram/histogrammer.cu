@@ -1,4 +1,4 @@
-// cudahist: Histogrammer, PinnedCounts and CheckCudaDevice. Everything that
+// cudahist: Histogrammer and CheckCudaDevice. Everything that
 // costs (configuration, scratch allocation and its first zeroing) happens in
 // Create, in the CUDA context current there; Compute validates, builds the
 // launch plan on the host and enqueues one launch; ComputeBatch does the same
@@ -142,19 +142,5 @@ const HistogramSpec& Histogrammer::spec() const { return impl_->spec; }
 int Histogrammer::num_components() const { return impl_->num_components; }
 
 Algorithm Histogrammer::ResolvedAlgorithm(const PlaneView*, int) const { return impl_->algorithm; }
-
-Status PinnedCounts::Create(size_t count, std::unique_ptr<PinnedCounts>* out) {
-  if (out == nullptr) return Status::InvalidArgument("out: null");
-  if (count == 0) return Status::InvalidArgument("count: 0 (must be at least 1)");
-  void* data = nullptr;
-  // Portable and mapped: every context may pass the pointer to a kernel (unified addressing).
-  CUDAHIST_RETURN_IF_ERROR(CudaStatus(
-      cudaHostAlloc(&data, count * sizeof(uint32_t), cudaHostAllocPortable | cudaHostAllocMapped),
-      "cudaHostAlloc(counts)"));
-  out->reset(new PinnedCounts(static_cast<uint32_t*>(data), count));
-  return Status::Ok();
-}
-
-PinnedCounts::~PinnedCounts() { cudaFreeHost(data_); }
 
 }  // namespace cudahist

@@ -8,12 +8,12 @@
 // degenerate data serialises the warp; with C < 32 lanes l and l + C share a
 // copy. C = 1 is the one-copy shared-atomic baseline: the same kernel.
 //
-// Launch: kPrivatizedThreads threads, (counters + trash) * C * 4 bytes of
-// dynamic shared memory. Three kernels per configuration: frames walk units
-// with kPrivatizedLoadsPerThread loads, large planes walk rows with more (the
-// deep kernel), and batches count a frame per row of blocks (with the deep
-// kernel's row walk; histogram_tuning.h, kBatchRowWalk). dispatch.cu picks the kernel
-// and sizes the grid.
+// Launch: the policy's threads (histogram_tuning.h), (counters + trash) * C *
+// 4 bytes of dynamic shared memory. Three kernels per configuration: frames
+// walk units with loads_per_thread loads, large planes walk rows with more
+// (the deep kernel), and batches count a frame per row of blocks with the deep
+// kernel's row walk (faster than the unit walk on every batch measured:
+// docs/tuning.md). dispatch.cu picks the kernel and sizes the grid.
 #include "device/plan_walk.cuh"
 #include "device/row_walk.cuh"
 #include "device/bank_swizzle.cuh"
@@ -24,6 +24,8 @@
 
 namespace cudahist::detail {
 namespace {
+
+constexpr HistogramPolicy::Privatized kPolicy = kHistogramPolicy.privatized;
 
 // One block's share of one frame: block `block` of the `blocks` that count
 // it into `acc`; the last of them writes `counts`.
@@ -49,19 +51,18 @@ __device__ __forceinline__ void CountFrameBlock(const Plan& plan, uint32_t block
 }
 
 template <uint32_t kLogCopies, bool kPow2Bins, uint32_t kLoads, bool kRowWalk>
-__global__ void __launch_bounds__(kPrivatizedThreads, kPrivatizedMinBlocksPerSm)
+__global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm)
     PrivatizedKernel(const Plan plan, const AccumulatorScratch acc, uint32_t* counts) {
   CountFrameBlock<kLogCopies, kPow2Bins, kLoads, kRowWalk>(plan, blockIdx.x, gridDim.x, acc, counts);
 }
 
 // A batch: frame blockIdx.y, counted by the gridDim.x blocks of its row.
 template <uint32_t kLogCopies, bool kPow2Bins>
-__global__ void __launch_bounds__(kPrivatizedThreads, kPrivatizedMinBlocksPerSm)
+__global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm)
     PrivatizedBatchKernel(const PlanBatch batch, uint32_t* scratch, uint32_t* counts) {
   const uint32_t frame = blockIdx.y;
   const Plan& plan = batch.frame[frame];
-  constexpr uint32_t kLoads = kBatchRowWalk ? kPrivatizedDeepLoadsPerThread : kPrivatizedLoadsPerThread;
-  CountFrameBlock<kLogCopies, kPow2Bins, kLoads, kBatchRowWalk>(plan, blockIdx.x, gridDim.x,
+  CountFrameBlock<kLogCopies, kPow2Bins, kPolicy.deep_loads_per_thread, true>(plan, blockIdx.x, gridDim.x,
                                                                 BatchAccumulator(scratch, plan.counters, frame),
                                                                 counts + size_t(frame) * plan.counters);
 }
@@ -125,14 +126,14 @@ Status ConfigurePrivatized(const DeviceLimits& limits, uint32_t counters, bool p
   const char* name = copies == 1 ? "privatized-shared" : "privatized";
   KernelConfig deep, batch;
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
-      limits, PrivatizedKernelFor<kPrivatizedDeepLoadsPerThread, true>(pow2_bins, log_copies),
-      kPrivatizedThreads, kPrivatizedDeepLoadsPerThread, uint32_t(bytes), name, &deep));
+      limits, PrivatizedKernelFor<kPolicy.deep_loads_per_thread, true>(pow2_bins, log_copies),
+      kPolicy.threads, kPolicy.deep_loads_per_thread, uint32_t(bytes), name, &deep));
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
-      limits, PrivatizedBatchKernelFor(pow2_bins, log_copies), kPrivatizedThreads,
-      kBatchRowWalk ? kPrivatizedDeepLoadsPerThread : kPrivatizedLoadsPerThread, uint32_t(bytes), name, &batch));
+      limits, PrivatizedBatchKernelFor(pow2_bins, log_copies), kPolicy.threads,
+      kPolicy.deep_loads_per_thread, uint32_t(bytes), name, &batch));
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
-      limits, PrivatizedKernelFor<kPrivatizedLoadsPerThread, false>(pow2_bins, log_copies),
-      kPrivatizedThreads, kPrivatizedLoadsPerThread, uint32_t(bytes), name, config));
+      limits, PrivatizedKernelFor<kPolicy.loads_per_thread, false>(pow2_bins, log_copies),
+      kPolicy.threads, kPolicy.loads_per_thread, uint32_t(bytes), name, config));
   if (deep.supported) {
     config->deep_kernel = deep.kernel;
     config->deep_loads_per_thread = deep.loads_per_thread;

@@ -26,6 +26,13 @@
 namespace cudahist::detail {
 namespace {
 
+constexpr uint32_t kPackedThreads = kHistogramPolicy.packed.threads;
+constexpr uint32_t kPackedLoadsPerThread = kHistogramPolicy.packed.loads_per_thread;
+// Merging before a thread can have counted 256 times into one 8-bit counter makes
+// overflow impossible whatever the data.
+constexpr uint32_t kPackedMaxIncrementsBetweenMerges = 255;
+static_assert(kPackedThreads * 255u < 65536u, "16-bit merge lanes would overflow");
+
 // Rows of four packed counters, the trash counter included.
 CUDAHIST_HD uint32_t PackedRows(uint32_t counters) { return (StoredCounters(counters) + 3) / 4; }
 

@@ -2,7 +2,7 @@
 // atomics, then a reduction (the two-phase per-column layout's article), in ONE cooperative launch.
 //
 // Phase 1: the (component, bin) counters are cut into tiles that fit shared
-// memory (kTwoPhaseTileBytes; 65536 bins x 1 component = 3 tiles) and the
+// memory (the policy's tile_bytes; 65536 bins x 1 component = 3 tiles) and the
 // frame into slices (interleaved rounds of chunks). Work item (tile, slice):
 // a block zeroes its tile, counts the samples of its slice whose counter falls
 // in the tile (shared atomics), and stores the tile to partials[slice] with
@@ -12,7 +12,7 @@
 // slice order and writes it to the counts. Integer sums in a fixed order: the
 // result does not depend on scheduling.
 //
-// Launch: kTwoPhaseThreads threads, tile_counters x 4 bytes of shared memory,
+// Launch: the policy's threads, tile_counters x 4 bytes of shared memory,
 // a cooperative grid no larger than the device holds at once (occupancy x SMs,
 // read at creation) so that grid.sync() cannot deadlock; slices as many as a
 // round of loads over the frame needs, at most max_slices (partials budget).
@@ -27,6 +27,8 @@
 
 namespace cudahist::detail {
 namespace {
+
+constexpr HistogramPolicy::TwoPhase kPolicy = kHistogramPolicy.two_phase;
 
 struct TileCounter {
   uint32_t* tile;
@@ -55,7 +57,7 @@ struct TwoPhaseShape {
 template <bool kPow2Bins>
 __device__ __forceinline__ void CountTiles(const Plan& plan, const TwoPhaseShape& shape, uint32_t* tile,
                                            uint32_t* partials) {
-  constexpr uint32_t kLoads = kTwoPhaseLoadsPerThread;
+  constexpr uint32_t kLoads = kPolicy.loads_per_thread;
   const uint32_t items = shape.tiles * shape.slices;
   for (uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
     const uint32_t slice = item / shape.tiles;
@@ -86,7 +88,7 @@ __device__ __forceinline__ void ReduceSlices(const Plan& plan, const TwoPhaseSha
 }
 
 template <bool kPow2Bins>
-__global__ void __launch_bounds__(kTwoPhaseThreads)
+__global__ void __launch_bounds__(kPolicy.threads)
     TwoPhaseKernel(const Plan plan, const TwoPhaseShape shape, uint32_t* partials, uint32_t* counts) {
   extern __shared__ uint32_t tile[];
   CountTiles<kPow2Bins>(plan, shape, tile, partials);
@@ -103,17 +105,17 @@ Status ConfigureTwoPhase(const DeviceLimits& limits, uint32_t counters, bool pow
     config->why = "two-phase: the device does not support cooperative launches";
     return Status::Ok();
   }
-  const uint32_t tile_bytes = std::min<uint32_t>(kTwoPhaseTileBytes, uint32_t(limits.max_shared_per_block));
+  const uint32_t tile_bytes = std::min<uint32_t>(kPolicy.tile_bytes, uint32_t(limits.max_shared_per_block));
   const uint32_t tile_counters = std::min<uint32_t>(counters, tile_bytes / sizeof(uint32_t));
   const void* kernel = pow2_bins ? reinterpret_cast<const void*>(&TwoPhaseKernel<true>)
                                  : reinterpret_cast<const void*>(&TwoPhaseKernel<false>);
-  CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, kernel, kTwoPhaseThreads, kTwoPhaseLoadsPerThread,
+  CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, kernel, kPolicy.threads, kPolicy.loads_per_thread,
                                            tile_counters * uint32_t(sizeof(uint32_t)), "two-phase",
                                            config));
   if (!config->supported) return Status::Ok();
   config->tile_counters = tile_counters;
   config->tiles = (counters + tile_counters - 1) / tile_counters;
-  const uint64_t by_budget = kTwoPhasePartialBudgetBytes / (uint64_t(counters) * sizeof(uint32_t));
+  const uint64_t by_budget = kPolicy.partial_budget_bytes / (uint64_t(counters) * sizeof(uint32_t));
   const uint64_t by_residency = config->resident_blocks / config->tiles;
   config->max_slices = uint32_t(std::max<uint64_t>(1, std::min(by_budget, by_residency)));
   return Status::Ok();

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <string>
 
-#include "launch/walk_tuning.h"
 
 namespace cudahist::detail {
 namespace {

@@ -14,7 +14,6 @@
 #include "cudahist/histogram_spec.h"
 #include "cudahist/plane_view.h"
 #include "cudahist/status.h"
-#include "launch/walk_tuning.h"
 
 #if defined(__CUDACC__)
 #define CUDAHIST_HD __host__ __device__ __forceinline__
@@ -28,6 +27,13 @@
 #endif
 
 namespace cudahist::detail {
+
+// Bytes of one vector load (LDG.128): every vector layout reads 16-byte aligned chunks.
+constexpr uint32_t kChunkBytes = 16;
+
+// Frames one batch launch counts: their plans travel as the kernel's parameter (about
+// 570 bytes a frame; CUDA 12.1+ allows 32 KB) and the scratch holds one set of totals each.
+constexpr uint32_t kMaxBatchFrames = 16;
 
 // 32-bit quotient by a divisor fixed for the whole launch, as a multiply-high
 // and a shift (the chunk -> row split runs once per chunk). Exact for

@@ -10,8 +10,8 @@
 namespace cudahist {
 namespace {
 
-using detail::kScopeTileHeight;
-using detail::kScopeTileWidth;
+constexpr uint32_t kScopeTileWidth = detail::kScopeDrawingPolicy.tile_width;
+constexpr uint32_t kScopeTileHeight = detail::kScopeDrawingPolicy.tile_height;
 
 __device__ __forceinline__ void StorePixel(const ScopeImage& image, uint32_t x, uint32_t y, uint32_t rgba) {
   reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(image.data) + size_t(y) * image.pitch)[x] = rgba;

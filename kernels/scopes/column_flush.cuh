@@ -10,7 +10,9 @@
 
 namespace cudahist::detail {
 
-// --- the flush of CUDAHIST_COLUMN_SHUFFLE_FLUSH (scopes_tuning.h) -------------
+// --- the shuffle flush (V = 1, direct, one group per column): every warp sums
+// its lanes' counters through shuffles and stores 16-byte words, with no stage
+// and no idle warps -------------------------------------------------------------
 // One butterfly step of a reduce-scatter over the lanes `offset` apart: of its
 // first kN words a lane keeps the half its lane bit selects (upper half when
 // set), plus its partner's copy of that half; the kept half moves to the front.
@@ -93,9 +95,10 @@ __device__ __forceinline__ void FlushByShuffle(const ColumnPlan& p, const Column
   }
 }
 
-// CUDAHIST_COLUMN_NATIVE_PARTIALS (V = 4): the counters of each k (tile_len
-// x 32 words, contiguous) to their place in the slice's partials, every thread
-// 16 bytes a store (eight 16-bit partials when p.partials16).
+// Native partials (V = 4, one group per column): the counters of each k
+// (tile_len x 32 words, contiguous) to their place in the slice's partials,
+// every thread 16 bytes a store (eight 16-bit partials when p.partials16),
+// instead of a flush by 4 warps while DRAM idles at the grid's end.
 __device__ __forceinline__ void FlushNative(const ColumnPlan& p, const ColumnItem& it, const uint32_t* counters,
                                             uint32_t* partials) {
   constexpr uint32_t kV = 4;
@@ -127,9 +130,9 @@ template <uint32_t kV, bool kBytes>
 __device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem& it, const uint32_t* counters,
                                           uint32_t* stages, const uint32_t* column_slot, uint32_t* partials,
                                           uint32_t* counts) {
-  if constexpr (kV == 1 && kColumnShuffleFlush) {
+  if constexpr (kV == 1) {
     if (p.shuffle_flush) {
-      if (kBytes && kColumnCounters16 && p.counters16) {
+      if (kBytes && p.counters16) {
         FlushByShuffle<true>(p, it, counters, counts);
       } else {
         FlushByShuffle<false>(p, it, counters, counts);
@@ -137,7 +140,7 @@ __device__ __forceinline__ void FlushBand(const ColumnPlan& p, const ColumnItem&
       return;
     }
   }
-  if constexpr (kV == 4 && kColumnNativePartials) {
+  if constexpr (kV == 4) {
     if (p.native_partials) return FlushNative(p, it, counters, partials);
   }
   const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -175,7 +178,7 @@ CUDAHIST_UNROLL
       for (uint32_t row = col / kV; row < 32; row += p.row_lanes) sum += stage[((col % kV) * 32 + row) * kStagePitch + lane];
       return sum;
     };
-    if (kColumnFlushPerColumn && p.groups == p.width) {
+    if (p.groups == p.width) {
       // One group per column (full-width waveforms, tall multi-channel planes):
       // column col is slot col, the sums are independent, and unrolled their
       // shared loads are in flight together instead of one column at a time.
@@ -204,12 +207,13 @@ template <typename T>
 __device__ __forceinline__ uint32_t SumOverSlices(const T* partial, uint64_t stride, uint32_t slices) {
   uint32_t sum = 0;
   uint32_t s = 0;
-  for (; s + kReduceLoads <= slices; s += kReduceLoads) {
-    uint32_t v[kReduceLoads];
+  constexpr uint32_t kLoads = kColumnPolicy.reduce_loads;
+  for (; s + kLoads <= slices; s += kLoads) {
+    uint32_t v[kLoads];
 CUDAHIST_UNROLL
-    for (uint32_t j = 0; j < kReduceLoads; ++j) v[j] = __ldcg(partial + (s + j) * stride);
+    for (uint32_t j = 0; j < kLoads; ++j) v[j] = __ldcg(partial + (s + j) * stride);
 CUDAHIST_UNROLL
-    for (uint32_t j = 0; j < kReduceLoads; ++j) sum += v[j];
+    for (uint32_t j = 0; j < kLoads; ++j) sum += v[j];
   }
   for (; s < slices; ++s) sum += __ldcg(partial + s * stride);
   return sum;
@@ -235,7 +239,7 @@ __device__ __forceinline__ void ReduceNativePartials(const ColumnPlan& p, const 
 
 template <uint32_t kV>
 __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32_t* partials, uint32_t* counts) {
-  if constexpr (kV == 4 && kColumnNativePartials) {
+  if constexpr (kV == 4) {
     if (p.native_partials) return ReduceNativePartials(p, partials, counts);
   }
   const uint64_t total = uint64_t(p.groups) * p.bins;
@@ -253,7 +257,7 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
         const uint32_t slot = g - (p.groups_per_band != 0 ? band * p.groups_per_band
                                                           : GroupOfColumn(p, band * p.band_columns));
         // __ldcg: written by other SMs in this launch; read them from L2,
-        // kReduceLoads at a time (the tall [524288, 512] plane sums 33 slices).
+        // reduce_loads at a time (the tall [524288, 512] plane sums 33 slices).
         const uint64_t first = (uint64_t(band) * p.slots + slot) * p.bins + bin;
         const uint64_t slice_words = uint64_t(p.bands) * p.slots * p.bins;
         sum += p.partials16 ? SumOverSlices(reinterpret_cast<const uint16_t*>(partials) + first, slice_words, p.slices)

@@ -38,7 +38,7 @@ namespace {
 
 // One kernel per walk (both walks of V = 4 in one kernel spilled registers:
 // ptxas, 1024 threads, 64 registers each).
-template <uint32_t kV, bool kBytes, bool kWordWalk = false>
+template <uint32_t kV, bool kBytes>
 __global__ void __launch_bounds__(ColumnShape<kV>::kThreads, ColumnShape<kV>::kMinBlocksPerSm)
     ColumnHistogramKernel(const ColumnPlan plan, uint32_t* partials, uint32_t* counts) {
   using Shape = ColumnShape<kV>;
@@ -51,20 +51,16 @@ __global__ void __launch_bounds__(ColumnShape<kV>::kThreads, ColumnShape<kV>::kM
   AllowDependentGridsToLaunch();  // both no-ops unless launched programmatically (LaunchColumn)
   for (uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
     const ColumnItem it = ItemOf(plan, item);
-    const uint32_t counter_words = (kV * 32 * it.tile_len) >> (kColumnCounters16 && plan.counters16 ? 1 : 0);
-    if (kColumnLeanItem) {
-      ZeroSharedVector(counters, counter_words);
-    } else {
-      ZeroShared(counters, counter_words);
-    }
+    const uint32_t counter_words = (kV * 32 * it.tile_len) >> (plan.counters16 ? 1 : 0);
+    ZeroSharedVector(counters, counter_words);
     // The table of groups: only the flush of groups wider than a column reads it.
-    const bool column_groups = plan.groups == plan.width && kColumnFlushPerColumn;
-    if (!(kColumnLeanItem && column_groups) && threadIdx.x < it.columns) {
+    const bool column_groups = plan.groups == plan.width;
+    if (!column_groups && threadIdx.x < it.columns) {
       column_slot[threadIdx.x] = GroupOfColumn(plan, it.x0 + threadIdx.x) - it.first_group;
     }
     __syncthreads();
     WaitForPriorGrids();  // before the first read of the frame and write of the counts
-    CountBand<kV, kBytes, kWordWalk>(plan, it, counters_address);
+    CountBand<kV, kBytes>(plan, it, counters_address);
     __syncthreads();
     FlushBand<kV, kBytes>(plan, it, counters, stages, column_slot, partials, counts);
     __syncthreads();  // the next item zeroes the counters again
@@ -75,11 +71,11 @@ __global__ void __launch_bounds__(ColumnShape<kV>::kThreads, ColumnShape<kV>::kM
   ReducePartials<kV>(plan, partials, counts);
 }
 
-// Configures ColumnHistogramKernel<kV, kBytes, kWordWalk> as `config`.
-template <uint32_t kV, bool kBytes, bool kWordWalk = false>
+// Configures ColumnHistogramKernel<kV, kBytes> as `config`.
+template <uint32_t kV, bool kBytes>
 Status ConfigureColumnKernel(const DeviceLimits& limits, const char* name, KernelConfig* config) {
   *config = KernelConfig();
-  return ConfigureKernel(limits, reinterpret_cast<const void*>(&ColumnHistogramKernel<kV, kBytes, kWordWalk>),
+  return ConfigureKernel(limits, reinterpret_cast<const void*>(&ColumnHistogramKernel<kV, kBytes>),
                          ColumnShape<kV>::kThreads, 1, ColumnShape<kV>::kSharedBytes, name, config);
 }
 
@@ -102,12 +98,13 @@ void BandGroups(uint32_t width, uint32_t groups, uint32_t band_columns, uint32_t
 uint32_t RowLanes(const ColumnPlan& p, const KernelConfig& kernel) {
   if (p.lane_columns != 1) return 32;
   uint32_t lanes = 32;
-  while (lanes > kColumnMinRowLanes && (uint64_t(p.width) + lanes - 1) / lanes * 2 < kernel.resident_blocks) lanes /= 2;
+  while (lanes > kColumnPolicy.min_row_lanes && (uint64_t(p.width) + lanes - 1) / lanes * 2 < kernel.resident_blocks) {
+    lanes /= 2;
+  }
   return lanes;
 }
 
 const KernelConfig& KernelOf(const ColumnKernels& kernels, const ColumnPlan& plan) {
-  if (plan.word_loads) return kernels.narrow_words;
   if (plan.lane_columns == 1) return plan.bytes ? kernels.narrow_bytes : kernels.narrow;
   return plan.bytes ? kernels.wide_bytes : kernels.wide;
 }
@@ -121,10 +118,6 @@ Status ConfigureColumnKernels(const DeviceLimits& limits, ColumnKernels* kernels
   CUDAHIST_RETURN_IF_ERROR((ConfigureColumnKernel<4, false>(limits, "column (128-column bands)", &kernels->wide)));
   CUDAHIST_RETURN_IF_ERROR((ConfigureColumnKernel<4, true>(
       limits, "column (128-column bands, 32-bit loads of bytes)", &kernels->wide_bytes)));
-#if CUDAHIST_COLUMN_WORD_LOADS  // the kernel exists only then
-  CUDAHIST_RETURN_IF_ERROR((ConfigureColumnKernel<1, true, true>(
-      limits, "column (32-column bands, 32-bit loads of bytes)", &kernels->narrow_words)));
-#endif
   return Status::Ok();
 }
 
@@ -141,7 +134,7 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
   p.height = region.height;
   p.groups = spec.groups;
   p.bins = spec.bins;
-  p.lane_columns = p.height >= kColumnWideMinRows ? 4 : 1;
+  p.lane_columns = p.height >= kColumnPolicy.wide_min_rows ? 4 : 1;
   const bool byte_is_bin = p.grid.sample_size == 1 && p.grid.shift == 0 && p.grid.depth == 8 && p.bins == 256;
   const bool word_aligned = p.grid.stride == 1 && reinterpret_cast<uintptr_t>(p.grid.first) % 4 == 0 &&
                             p.grid.pitch % 4 == 0;
@@ -150,7 +143,7 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
   if (!kernel.supported) return Status::Unsupported(kernel.why);
   p.row_lanes = RowLanes(p, kernel);
   p.band_columns = p.row_lanes * p.lane_columns;
-  p.tile_bins = std::min(p.bins, kColumnTileBins);
+  p.tile_bins = std::min(p.bins, kColumnPolicy.tile_bins);
   p.tiles = (p.bins + p.tile_bins - 1) / p.tile_bins;
   if (p.width == 0) {  // nothing to count: phase 2 alone writes the zeros
     p.bands = p.slices = p.slots = 0;
@@ -177,11 +170,11 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
     BandGroups(p.width, p.groups, p.band_columns, &p.slots, &spans);
     // Native partials hold a band's every lane position (band_columns), its
     // last band's too.
-    if (kColumnNativePartials && p.lane_columns == 4 && p.groups == p.width) p.slots = p.band_columns;
+    if (p.lane_columns == 4 && p.groups == p.width) p.slots = p.band_columns;
   }
   const uint32_t per_slice = p.bands * p.tiles;
   const uint32_t by_residency = (kernel.resident_blocks + per_slice - 1) / per_slice;
-  const uint32_t by_rows = std::max<uint32_t>(1, p.height / kColumnMinRowsPerSlice);
+  const uint32_t by_rows = std::max<uint32_t>(1, p.height / kColumnPolicy.min_rows_per_slice);
   p.slices = std::max<uint32_t>(1, std::min(by_residency, by_rows));
   p.direct = p.slices == 1 && !spans;
   if (!p.direct) {
@@ -197,18 +190,14 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
     p.direct = p.slices == 1 && !spans;
     // A partial counts at most a slice's rows x the group's columns in one band.
     const uint64_t slice_rows = (uint64_t(p.height) + p.slices - 1) / p.slices;
-    p.partials16 = kColumnPartials16 && slice_rows * std::min(widest_group, p.band_columns) <= UINT16_MAX;
+    p.partials16 = slice_rows * std::min(widest_group, p.band_columns) <= UINT16_MAX;
   }
   const bool column_groups = p.direct && p.groups == p.width && p.groups_per_band != 0;
-  p.simple_items = kColumnLeanItem && column_groups && p.slices == 1 && p.tiles == 1;
-  p.shuffle_flush = kColumnShuffleFlush && column_groups && p.lane_columns == 1 && p.row_lanes >= 8;
+  p.simple_items = column_groups && p.slices == 1 && p.tiles == 1;
+  p.shuffle_flush = column_groups && p.lane_columns == 1 && p.row_lanes >= 8;
   // A column's count of one bin is at most the height: 16 bits hold it.
-  p.counters16 = kColumnCounters16 && kColumnLeanCount && p.shuffle_flush && p.bytes && p.height <= UINT16_MAX;
-  // Every band must start on a multiple of 4 columns: bands of whole
-  // one-column groups (multiples of row_lanes) or of 32 columns from column 0.
-  p.word_loads = kColumnWordLoads && kColumnLeanCount && p.lane_columns == 1 && p.bytes && word_aligned &&
-                 (p.groups_per_band == 0 || p.groups == p.width) && kernels.narrow_words.supported;
-  p.native_partials = kColumnNativePartials && p.lane_columns == 4 && p.groups == p.width && !p.direct;
+  p.counters16 = p.shuffle_flush && p.bytes && p.height <= UINT16_MAX;
+  p.native_partials = p.lane_columns == 4 && p.groups == p.width && !p.direct;
   *plan = p;
   return Status::Ok();
 }
@@ -222,7 +211,7 @@ Status LaunchColumn(const ColumnKernels& kernels, const ColumnPlan& plan, uint32
   void* args[] = {&plan_arg, &partials, &counts};
   if (plan.direct) {
     return CudaStatus(LaunchKernelSerialized(kernel.kernel, dim3(grid), kernel.threads, kernel.shared_bytes, args,
-                                             stream, kScopesProgrammaticLaunch),
+                                             stream, /*programmatic=*/true),
                       "column histogram kernel launch");
   }
   return CudaStatus(cudaLaunchCooperativeKernel(kernel.kernel, dim3(grid), dim3(kernel.threads), args,

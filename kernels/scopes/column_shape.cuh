@@ -13,17 +13,18 @@
 namespace cudahist::detail {
 
 constexpr uint32_t kStagePitch = 33;  // words per staged column: 32 bins + 1 of padding
-constexpr uint32_t kReduceLoads = 8;  // partial loads in flight per thread in phase 2
+
+constexpr ScopesPolicy::Column kColumnPolicy = kScopesPolicy.column;
 
 template <uint32_t kV>
 struct ColumnShape {
-  static constexpr uint32_t kThreads = kV == 1 ? kColumnThreadsNarrow : kColumnThreadsWide;
+  static constexpr uint32_t kThreads = kV == 1 ? kColumnPolicy.threads_narrow : kColumnPolicy.threads_wide;
   static constexpr uint32_t kBandColumns = 32 * kV;  // at most (fewer when lanes share a row at V = 1)
-  static constexpr uint32_t kRowsInFlight = kV == 1 ? kColumnRowsInFlightNarrow : kColumnRowsInFlightWide;
-  static constexpr uint32_t kMinBlocksPerSm = kV == 1 ? kColumnMinBlocksNarrow : 1;
-  static constexpr bool kPrefetch = kV == 4 ? kColumnPrefetchWide : kColumnPrefetchNarrow;
-  static constexpr uint32_t kFlushWarps = kV == 1 ? kColumnFlushWarpsNarrow : kColumnFlushWarpsWide;
-  static constexpr uint32_t kCounterWords = kV * 32 * kColumnTileBins;
+  static constexpr uint32_t kRowsInFlight =
+      kV == 1 ? kColumnPolicy.rows_in_flight_narrow : kColumnPolicy.rows_in_flight_wide;
+  static constexpr uint32_t kMinBlocksPerSm = kV == 1 ? kColumnPolicy.min_blocks_narrow : 1;
+  static constexpr uint32_t kFlushWarps = kV == 1 ? kColumnPolicy.flush_warps_narrow : kColumnPolicy.flush_warps_wide;
+  static constexpr uint32_t kCounterWords = kV * 32 * kColumnPolicy.tile_bins;
   static constexpr uint32_t kStageWords = kBandColumns * kStagePitch;
   static constexpr uint32_t kSharedBytes =
       (kCounterWords + kFlushWarps * kStageWords + kBandColumns) * uint32_t(sizeof(uint32_t));
@@ -57,7 +58,7 @@ struct ColumnItem {
 
 __device__ __forceinline__ ColumnItem ItemOf(const ColumnPlan& p, uint32_t item) {
   ColumnItem it;
-  if (kColumnLeanItem && p.simple_items) {  // item = band; band_columns groups of one column each
+  if (p.simple_items) {  // item = band; band_columns groups of one column each
     it.band = item;
     it.slice = 0;
     it.x0 = item * p.band_columns;

@@ -1,7 +1,7 @@
 // cudahist: phase 1 of the per-column kernel (column_histogram.cu), the
 // walk: how a block's lanes read the rows of its band and count each sample
-// into their own counters (the byte walk, the word walk of
-// CUDAHIST_COLUMN_WORD_LOADS, and the general walk of wider samples).
+// into their own counters (the byte walk, and the general walk of wider
+// samples).
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,9 @@
 
 namespace cudahist::detail {
 
-// --- the byte walk of CUDAHIST_COLUMN_LEAN_COUNT (scopes_tuning.h) ------------
+// --- the byte walk: whole batches of rows without a test per row or column,
+// row addresses by increments (the count of tall planes was issue-bound at
+// some 42 instructions a word: docs/tuning.md) ---------------------------------
 // A lane's word of one row: one sample or four consecutive columns.
 template <uint32_t kWordBytes>
 __device__ __forceinline__ uint32_t LoadRowWord(const uint8_t* at) {
@@ -41,46 +43,34 @@ CUDAHIST_UNROLL
 
 // A lane's `rows` rows from `at`, `step` bytes apart, each word counted by
 // `count`: whole batches of kRows without a test per row, then the rest;
-// with the next batch's loads in flight while one is counted (kPrefetch).
-template <uint32_t kWordBytes, uint32_t kRows, bool kPrefetch, class Count>
+// with the next batch's loads in flight while one is counted.
+template <uint32_t kWordBytes, uint32_t kRows, class Count>
 __device__ __forceinline__ void WalkRows(const uint8_t* at, uint64_t step, uint32_t rows, const Count& count) {
   const uint64_t batch_step = step * kRows;
   const uint32_t full = rows / kRows, rest = rows % kRows;
   uint32_t word[kRows];
-  if constexpr (kPrefetch) {
-    if (full == 0) {
-      LoadRows<kWordBytes, kRows, false>(at, step, rest, word);
-      CountRows<kRows, false>(rest, word, count);
-      return;
-    }
-    LoadRows<kWordBytes, kRows, true>(at, step, kRows, word);
+  if (full == 0) {
+    LoadRows<kWordBytes, kRows, false>(at, step, rest, word);
+    CountRows<kRows, false>(rest, word, count);
+    return;
+  }
+  LoadRows<kWordBytes, kRows, true>(at, step, kRows, word);
+  at += batch_step;
+  for (uint32_t b = 1; b < full; ++b) {
+    uint32_t next[kRows];
+    LoadRows<kWordBytes, kRows, true>(at, step, kRows, next);
     at += batch_step;
-    for (uint32_t b = 1; b < full; ++b) {
-      uint32_t next[kRows];
-      LoadRows<kWordBytes, kRows, true>(at, step, kRows, next);
-      at += batch_step;
-      CountRows<kRows, true>(kRows, word, count);
+    CountRows<kRows, true>(kRows, word, count);
 CUDAHIST_UNROLL
-      for (uint32_t r = 0; r < kRows; ++r) word[r] = next[r];
-    }
-    if (rest != 0) {
-      uint32_t next[kRows];
-      LoadRows<kWordBytes, kRows, false>(at, step, rest, next);
-      CountRows<kRows, true>(kRows, word, count);
-      CountRows<kRows, false>(rest, next, count);
-    } else {
-      CountRows<kRows, true>(kRows, word, count);
-    }
+    for (uint32_t r = 0; r < kRows; ++r) word[r] = next[r];
+  }
+  if (rest != 0) {
+    uint32_t next[kRows];
+    LoadRows<kWordBytes, kRows, false>(at, step, rest, next);
+    CountRows<kRows, true>(kRows, word, count);
+    CountRows<kRows, false>(rest, next, count);
   } else {
-    for (uint32_t b = 0; b < full; ++b) {
-      LoadRows<kWordBytes, kRows, true>(at, step, kRows, word);
-      at += batch_step;
-      CountRows<kRows, true>(kRows, word, count);
-    }
-    if (rest != 0) {
-      LoadRows<kWordBytes, kRows, false>(at, step, rest, word);
-      CountRows<kRows, false>(rest, word, count);
-    }
+    CountRows<kRows, true>(kRows, word, count);
   }
 }
 
@@ -97,58 +87,12 @@ __device__ __forceinline__ void CountBin(uint32_t slot, uint32_t bin) {
   }
 }
 
-// CUDAHIST_COLUMN_WORD_LOADS at V = 1: a lane loads four columns of a row
-// (one 32-bit word) instead of one sample. Within a group of 4 lanes (lane =
-// s row_lanes + 4 q + j), lane j loads row 4 s + j of the warp's 128 /
-// row_lanes rows, columns 4 q .. 4 q + 3, and counts column 4 q + m in the
-// counters of the group's lane m: the counters stay those of the byte walk
-// (the slot of lane l counts column l % row_lanes), so the flush is
-// unchanged. In the k-th count of a word the four lanes of a group add to the
-// four slots (j + k) % 4: 32 different banks a count, whatever the data.
-// The rows of a lane come 4 x 128 / row_lanes apart: a 4K band of 16 columns
-// is 17 words a lane, one batch (three of 32 bytes with a sample a load).
-template <bool kPacked>
-__device__ __forceinline__ void CountBandWords(const ColumnPlan& p, const ColumnItem& it, uint32_t counters) {
-  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-  const uint32_t rows_per_warp = 128 / p.row_lanes;
-  const uint32_t x = 4 * ((lane % p.row_lanes) / 4);  // the word's first column in the band
-  const uint32_t first = it.y0 + warp * rows_per_warp + 4 * (lane / p.row_lanes) + lane % 4;
-  if (x >= it.columns || first >= it.y1) return;
-  const uint32_t round = warps * rows_per_warp;
-  const uint32_t rows = (it.y1 - first + round - 1) / round;
-  const SampleGrid& g = p.grid;
-  const uint8_t* at = g.first + (it.x0 + x) + uint64_t(first) * g.pitch;
-  const uint64_t step = uint64_t(round) * g.pitch;
-  const uint32_t j = lane % 4;
-  const uint32_t group_slots = counters + (lane - j) * uint32_t(sizeof(uint32_t));
-  // Rotated right by 8 j bits, the word's byte k is column x + (j + k) % 4.
-  const uint32_t valid = min(4u, it.columns - x);
-  constexpr uint32_t kRows = CUDAHIST_COLUMN_WORD_ROWS_IN_FLIGHT;
-  constexpr bool kPrefetch = ColumnShape<1>::kPrefetch;
-  if (valid == 4) {
-    WalkRows<4, kRows, kPrefetch>(at, step, rows, [&](uint32_t word) {
-      const uint32_t rotated = __funnelshift_r(word, word, 8 * j);
-CUDAHIST_UNROLL
-      for (uint32_t k = 0; k < 4; ++k) {
-        CountBin<kPacked>(group_slots + ((j + k) % 4) * uint32_t(sizeof(uint32_t)), ByteOf(rotated, k));
-      }
-    });
-  } else {  // the last word of a band whose width is not a multiple of 4
-    WalkRows<4, kRows, false>(at, step, rows, [&](uint32_t word) {
-      for (uint32_t m = 0; m < valid; ++m) {
-        CountBin<kPacked>(group_slots + m * uint32_t(sizeof(uint32_t)), ByteOf(word, m));
-      }
-    });
-  }
-}
-
-// CountBand's byte walk (ColumnPlan::bytes) under CUDAHIST_COLUMN_LEAN_COUNT:
-// the same rows, lanes and counters, one division for the lane's row count.
+// CountBand's byte walk (ColumnPlan::bytes): the lanes and counters of the
+// general walk, one division for the lane's row count.
 template <uint32_t kV>
 __device__ __forceinline__ void CountBandBytes(const ColumnPlan& p, const ColumnItem& it, uint32_t counters) {
   constexpr uint32_t kRows = ColumnShape<kV>::kRowsInFlight;
-  constexpr bool kPrefetch = ColumnShape<kV>::kPrefetch;
-  constexpr uint32_t kColumnBytes = kColumnTileBins * 32 * uint32_t(sizeof(uint32_t));
+  constexpr uint32_t kColumnBytes = kColumnPolicy.tile_bins * 32 * uint32_t(sizeof(uint32_t));
   const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
   const uint32_t rows_per_warp = 32 / p.row_lanes;
   const uint32_t lx = (lane % p.row_lanes) * kV;
@@ -161,20 +105,20 @@ __device__ __forceinline__ void CountBandBytes(const ColumnPlan& p, const Column
   const uint64_t step = uint64_t(round) * g.pitch;
   const uint32_t lane_counters = counters + lane * uint32_t(sizeof(uint32_t));
   if constexpr (kV == 1) {
-    if (kColumnCounters16 && p.counters16) {
-      WalkRows<1, kRows, kPrefetch>(at, step, rows, [&](uint32_t bin) { CountBin<true>(lane_counters, bin); });
+    if (p.counters16) {
+      WalkRows<1, kRows>(at, step, rows, [&](uint32_t bin) { CountBin<true>(lane_counters, bin); });
     } else {
-      WalkRows<1, kRows, kPrefetch>(at, step, rows, [&](uint32_t bin) { CountBin<false>(lane_counters, bin); });
+      WalkRows<1, kRows>(at, step, rows, [&](uint32_t bin) { CountBin<false>(lane_counters, bin); });
     }
   } else {
     const uint32_t valid = min(kV, it.columns - lx);  // below kV only in the last lane of a band
     if (valid == kV) {
-      WalkRows<4, kRows, kPrefetch>(at, step, rows, [&](uint32_t word) {
+      WalkRows<4, kRows>(at, step, rows, [&](uint32_t word) {
 CUDAHIST_UNROLL
         for (uint32_t k = 0; k < kV; ++k) SharedIncrement(lane_counters + k * kColumnBytes + (ByteOf(word, k) << 7));
       });
     } else {
-      WalkRows<4, kRows, kPrefetch>(at, step, rows, [&](uint32_t word) {
+      WalkRows<4, kRows>(at, step, rows, [&](uint32_t word) {
         for (uint32_t k = 0; k < valid; ++k) SharedIncrement(lane_counters + k * kColumnBytes + (ByteOf(word, k) << 7));
       });
     }
@@ -183,90 +127,53 @@ CUDAHIST_UNROLL
 
 // Counts this lane's columns of the item's rows into the block's counters
 // (shared-window address `counters`). kBytes: 8-bit samples that are their own
-// bin (depth 8, no shift, 256 bins: luma, tall multi-channel planes), loaded as one
-// byte (V = 1) or one aligned 32-bit word of four columns (V = 4), each count
-// a byte extract, a shift-add and a shared reduction; otherwise any layout,
-// sample by sample, through the bin arithmetic and the tile test.
-// kWordWalk: the word walk (ColumnPlan::word_loads), a kernel of its own (with
-// the byte walk beside it in one kernel, ptxas spilled 160 to 280 bytes).
-template <uint32_t kV, bool kBytes, bool kWordWalk>
+// bin (depth 8, no shift, 256 bins: luma, tall multi-channel planes), the byte
+// walk: loaded as one byte (V = 1) or one aligned 32-bit word of four columns
+// (V = 4), each count a byte extract, a shift-add and a shared reduction;
+// otherwise any layout, sample by sample, through the bin arithmetic and the
+// tile test.
+template <uint32_t kV, bool kBytes>
 __device__ __forceinline__ void CountBand(const ColumnPlan& p, const ColumnItem& it, uint32_t counters) {
-  if constexpr (kWordWalk) {
-    static_assert(kV == 1 && kBytes && kColumnWordLoads, "word loads: V = 1 bytes");
-    if (kColumnCounters16 && p.counters16) {
-      CountBandWords<true>(p, it, counters);
-    } else {
-      CountBandWords<false>(p, it, counters);
-    }
-    return;
-  }
-  if constexpr (kBytes && kColumnLeanCount) {
+  if constexpr (kBytes) {
     CountBandBytes<kV>(p, it, counters);
-    return;
-  }
-  // Per-sample loads of four columns hold four words per row: half the rows
-  // keep them in registers (1024 threads leave 64 registers a thread).
-  constexpr uint32_t kRows = kV == 1 || kBytes ? ColumnShape<kV>::kRowsInFlight : ColumnShape<kV>::kRowsInFlight / 2;
-  constexpr uint32_t kWords = kBytes ? 1 : kV;  // registers per row
-  // The 32 / row_lanes lanes groups of a warp take one row each.
-  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-  const uint32_t rows_per_warp = 32 / p.row_lanes;
-  const uint32_t lx = (lane % p.row_lanes) * kV;
-  if (lx >= it.columns) return;
-  const SampleGrid& g = p.grid;
-  const uint8_t* column0 = g.first + uint64_t(it.x0 + lx) * g.stride;
-  const uint32_t lane_counters = counters + lane * uint32_t(sizeof(uint32_t));
-  const uint32_t round = warps * rows_per_warp;  // rows one load of every warp covers
-  auto load = [&](uint32_t y, uint32_t (&word)[kRows][kWords]) {
+  } else {
+    // Per-sample loads of four columns hold four words per row: half the rows
+    // keep them in registers (1024 threads leave 64 registers a thread).
+    constexpr uint32_t kRows = kV == 1 ? ColumnShape<kV>::kRowsInFlight : ColumnShape<kV>::kRowsInFlight / 2;
+    // The 32 / row_lanes lanes groups of a warp take one row each.
+    const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+    const uint32_t rows_per_warp = 32 / p.row_lanes;
+    const uint32_t lx = (lane % p.row_lanes) * kV;
+    if (lx >= it.columns) return;
+    const SampleGrid& g = p.grid;
+    const uint8_t* column0 = g.first + uint64_t(it.x0 + lx) * g.stride;
+    const uint32_t lane_counters = counters + lane * uint32_t(sizeof(uint32_t));
+    const uint32_t round = warps * rows_per_warp;  // rows one load of every warp covers
+    auto load = [&](uint32_t y, uint32_t (&word)[kRows][kV]) {
 CUDAHIST_UNROLL
-    for (uint32_t r = 0; r < kRows; ++r) {
-      const uint32_t yr = y + r * round;
-      if (yr >= it.y1) break;
-      const uint8_t* at = column0 + uint64_t(yr) * g.pitch;
-      if constexpr (kBytes && kV == 4) {
-        word[r][0] = __ldg(reinterpret_cast<const unsigned int*>(at));
-      } else if constexpr (kBytes) {
-        word[r][0] = __ldg(at);
-      } else {
+      for (uint32_t r = 0; r < kRows; ++r) {
+        const uint32_t yr = y + r * round;
+        if (yr >= it.y1) break;
+        const uint8_t* at = column0 + uint64_t(yr) * g.pitch;
 CUDAHIST_UNROLL
         for (uint32_t k = 0; k < kV; ++k) word[r][k] = lx + k < it.columns ? LoadSample(at + k * g.stride, g.sample_size) : 0;
       }
-    }
-  };
-  auto count = [&](uint32_t y, const uint32_t (&word)[kRows][kWords]) {
+    };
+    auto count = [&](uint32_t y, const uint32_t (&word)[kRows][kV]) {
 CUDAHIST_UNROLL
-    for (uint32_t r = 0; r < kRows; ++r) {
-      if (y + r * round >= it.y1) break;
+      for (uint32_t r = 0; r < kRows; ++r) {
+        if (y + r * round >= it.y1) break;
 CUDAHIST_UNROLL
-      for (uint32_t k = 0; k < kV; ++k) {
-        if (lx + k >= it.columns) break;
-        if constexpr (kBytes) {
-          const uint32_t bin = kV == 4 ? ByteOf(word[r][0], k) : word[r][0];
-          SharedIncrement(lane_counters + (((k << 8) | bin) << 7));  // word (k * 256 + bin) * 32 + lane
-        } else {
-          const uint32_t rel = BinOfWord(g, word[r][k % kWords], p.bins) - it.tile_begin;
+        for (uint32_t k = 0; k < kV; ++k) {
+          if (lx + k >= it.columns) break;
+          const uint32_t rel = BinOfWord(g, word[r][k], p.bins) - it.tile_begin;
           if (rel < it.tile_len) SharedIncrement(lane_counters + (k * it.tile_len + rel) * 32 * uint32_t(sizeof(uint32_t)));
         }
       }
-    }
-  };
-  const uint32_t first = it.y0 + warp * rows_per_warp + lane / p.row_lanes;
-  const uint32_t step = round * kRows;
-  uint32_t word[kRows][kWords];
-  if constexpr (ColumnShape<kV>::kPrefetch && kBytes) {  // the generic walk's words would spill
-    // The next batch's loads are in flight while this one is counted.
-    if (first < it.y1) load(first, word);
-    for (uint32_t y = first; y < it.y1; y += step) {
-      uint32_t next[kRows][kWords];
-      if (y + step < it.y1) load(y + step, next);
-      count(y, word);
-CUDAHIST_UNROLL
-      for (uint32_t r = 0; r < kRows; ++r) {
-CUDAHIST_UNROLL
-        for (uint32_t k = 0; k < kWords; ++k) word[r][k] = next[r][k];
-      }
-    }
-  } else {
+    };
+    const uint32_t first = it.y0 + warp * rows_per_warp + lane / p.row_lanes;
+    const uint32_t step = round * kRows;
+    uint32_t word[kRows][kV];
     for (uint32_t y = first; y < it.y1; y += step) {
       load(y, word);
       count(y, word);

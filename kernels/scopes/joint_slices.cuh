@@ -1,5 +1,5 @@
-// cudahist: the walk of the sliced joint histogram (joint_histogram.cu,
-// CUDAHIST_JOINT_SLICED, scopes_tuning.h says why): block (part, slice)
+// cudahist: the walk of the sliced joint histogram (joint_histogram.cu;
+// docs/tuning.md says why sliced): block (part, slice)
 // reads the rows of its slice and counts the samples whose b bin falls in
 // its part of the b range. Written once for the kernel and for the host test
 // that runs it against the CPU reference (scope_plan_test.cc), as

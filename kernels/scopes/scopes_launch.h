@@ -48,18 +48,16 @@ struct ColumnPlan {
   // 8-bit samples that are their own bin (depth 8, no shift, 256 bins); at
   // V = 4 also stride 1 and 4-byte aligned rows (one 32-bit load per lane).
   bool bytes;
-  // Round-three variants (scopes_tuning.h), each set only where its flag is on:
+  // The shortcuts of the third round (docs/tuning.md), each where the plan allows it:
   bool simple_items;   // direct, one slice, one tile, one group per column: items placed without divisions
   bool shuffle_flush;  // V = 1, direct, one group per column: flushed by shuffles, no stage
   bool counters16;     // with shuffle_flush and bytes: 16-bit shared counters, two bins a word
-  bool word_loads;     // V = 1 bytes, stride 1, 4-byte aligned rows: a 32-bit word of four columns a lane
   bool native_partials;  // V = 4, one group per column, partials: counters stored as they lie in shared memory
 };
 
 struct ColumnKernels {
   KernelConfig narrow;        // V = 1, any layout
   KernelConfig narrow_bytes;  // V = 1, ColumnPlan::bytes
-  KernelConfig narrow_words;  // V = 1, ColumnPlan::word_loads (configured only under CUDAHIST_COLUMN_WORD_LOADS)
   KernelConfig wide;          // V = 4, any layout
   KernelConfig wide_bytes;    // V = 4, ColumnPlan::bytes
 };
@@ -78,14 +76,9 @@ struct JointPlan {
   SampleGrid a, b;
   uint32_t width, height;
   uint32_t bins_a, bins_b;
-  uint32_t item_columns, item_rows;  // an item: at most kJointSamplesPerItem samples
-  FastDivisor item_row_of;           // local index -> row in the item (divisor item_columns)
-  uint32_t column_segments;          // items per row band
-  uint32_t items;
   bool paired;                       // a and b are the two bytes of one 16-bit word (NV12's UV)
-  // The sliced kernel (CUDAHIST_JOINT_SLICED): the b range cut into `parts`
-  // of part_rows bins (the last may have fewer), each counted by its own
-  // blocks (JointPlanParts).
+  // The b range cut into `parts` of part_rows bins (the last may have fewer),
+  // each counted by its own blocks (JointPlanParts).
   uint32_t parts, part_rows;
   bool packed_pairs;                 // paired at pixel stride 2: rows of contiguous pairs, 16-byte loads
   bool byte_bins;                    // paired, 8 bits, 256 x 256 bins: the 16-bit pair is its counts index
@@ -97,7 +90,7 @@ struct JointPlan {
 Status ConfigureJointKernel(const DeviceLimits& limits, KernelConfig* config);
 JointPlan BuildJointPlan(const JointHistogramSpec& spec, const PlaneView& a, const PlaneView& b);
 // Sets plan->parts and part_rows: at most `parts` parts of the b range
-// (BuildJointPlan: kJointParts).
+// (BuildJointPlan: the policy's parts).
 void JointPlanParts(uint32_t parts, JointPlan* plan);
 // The sliced kernel's slices of rows (grid: parts x slices blocks).
 uint32_t JointSlices(const KernelConfig& config, const JointPlan& plan);
@@ -109,8 +102,7 @@ constexpr uint32_t kJointTicketsAt = kMaxJointBins * kMaxJointBins;
 constexpr uint32_t kJointDirectAt = kJointTicketsAt + kMaxJointBins;
 static_assert(kJointDirectAt % 2 == 0, "the direct launches' ticket is a 64-bit word");
 constexpr uint32_t kJointScratchWords = kJointDirectAt + uint32_t(sizeof(DirectLaunchScratch) / sizeof(uint32_t));
-// Whether a launch may add straight to `counts` (CUDAHIST_JOINT_DIRECT and
-// counts in device memory).
+// Whether a launch may add straight to `counts` (counts in device memory).
 bool JointCountsDirect(const uint32_t* counts);
 // direct: JointCountsDirect(counts).
 Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* scratch, uint32_t* counts,

@@ -1,5 +1,5 @@
 // cudahist: four 8-bit samples of one 32-bit word handled at once, for the
-// signalstats walk's wide units (signalstats_walk.cuh, kSignalStatsByteLanes):
+// signalstats walk's wide units (signalstats_walk.cuh, UnitCounter::CountByteLanes):
 // the DIF sums and the BRNG tests of a word in a few SIMD-within-a-word
 // instructions (__vsadu4, __vcmpltu4, __vcmpgtu4, PRMT) instead of a byte
 // extraction, a compare and an add per sample, which is most of what a thread

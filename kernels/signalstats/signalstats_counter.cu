@@ -1,5 +1,4 @@
-// signalstats on the GPU: SignalStatsCounter, PinnedSignalStats and
-// PinnedQcCounts.
+// signalstats on the GPU: SignalStatsCounter.
 //
 // ONE launch per frame writes the whole SignalStatsCounts. Each thread takes
 // units of kSignalStatsRun consecutive chroma samples of one chroma row, with
@@ -10,7 +9,7 @@
 // shared memory (lane_copies.cuh), merged into compact global totals; the
 // sums are reduced per warp (shuffles), per block (shared) and then per grid
 // (64-bit global atomics). Counts in device memory take a direct launch
-// (device/grid_completion.cuh, kSignalStatsDirect): the first block to start zeroes
+// (device/grid_completion.cuh): the first block to start zeroes
 // the counts, and every block adds its merged copies and sums straight into
 // them once those zeros are in place. Pinned or managed counts go to compact
 // totals in the scratch, and the last block to arrive (the privatized
@@ -21,9 +20,7 @@
 // one a band of rows (qc_band.cuh), finishing through their own ticket.
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <string>
-#include <type_traits>
 
 #include "cudahist/signalstats.h"
 #include "device/plan_walk.cuh"
@@ -44,19 +41,19 @@ static_assert(offsetof(SignalStatsCounts, hue) - offsetof(SignalStatsCounts, y) 
               "the kernel writes y, u, v, sat and hue as one array");
 constexpr uint32_t kDepths = kSignalStatsMaxDepth - kSignalStatsMinDepth + 1;
 
-// Zero between launches (the last block leaves it so). With
-// kSignalStatsPairedTotals, total k holds counters 2k (low half) and 2k + 1
-// (high half) of the compact numbering; a half never carries into the other,
-// since no counter of a frame below 2^32 samples reaches 2^32.
+// Zero between launches (the last block leaves it so). Paired totals: total
+// k holds counters 2k (low half) and 2k + 1 (high half) of the compact
+// numbering, one 64-bit atomic for two counters, halving the merge's L2
+// atomics that the fence before the ticket waits for; a half never carries
+// into the other, since no counter of a frame below 2^32 samples reaches 2^32.
 static_assert(kCountsBins % 2 == 0 && kHueBins % 2 == 0, "counters pair up within each component");
-using Total = std::conditional_t<kSignalStatsPairedTotals, unsigned long long, uint32_t>;
-constexpr uint32_t kTotals = kSignalStatsPairedTotals ? kCountsBins / 2 : kCountsBins;
+constexpr uint32_t kTotals = kCountsBins / 2;
 struct Scratch {
   unsigned long long sums[kSignalStatsSums];
   uint32_t ticket;
-  DirectLaunchScratch direct;  // device/grid_completion.cuh
-  Total totals[kTotals];  // the walk's compact numbering (signalstats_walk.cuh)
-  QcScratch qc;           // the QC blocks' (qc_band.cuh)
+  DirectLaunchScratch direct;          // device/grid_completion.cuh
+  unsigned long long totals[kTotals];  // the walk's compact numbering (signalstats_walk.cuh), paired
+  QcScratch qc;                        // the QC blocks' (qc_band.cuh)
 };
 
 // The block's copies of counters 2k and 2k + 1, summed, as one 64-bit word
@@ -88,13 +85,6 @@ __device__ __forceinline__ void MergeCopiesInPairs(const uint32_t* copies, uint3
   }
 }
 
-// Bin i of SignalStatsCounts' y..hue array from the compact totals (zero
-// beyond 2^depth), the total left zero for the next launch.
-__device__ __forceinline__ uint32_t TakeTotal(uint32_t i, uint32_t depth, Scratch* scratch) {
-  const uint32_t compact = CompactIndexOf(i, depth);
-  return compact != ~0u ? atomicExch(scratch->totals + compact, 0u) : 0u;
-}
-
 // Bins i and i + 1 (i even) of SignalStatsCounts' y..hue array from the
 // paired totals, as one 8-byte word (zero beyond 2^depth); the total left zero.
 __device__ __forceinline__ unsigned long long TakePair(uint32_t i, uint32_t depth, Scratch* scratch) {
@@ -112,8 +102,8 @@ static_assert(offsetof(SignalStatsCounts, y) % 8 == 0 && sizeof(SignalStatsCount
 constexpr uint32_t kCountsWords = sizeof(SignalStatsCounts) / 4;
 
 // Pairs of compact counters a thread merges at most (10 bits: 4456 counters).
-constexpr uint32_t kPairsPerThread = (((4u << kSignalStatsMaxDepth) + kHueBins) / 2 + kSignalStatsThreads - 1) /
-                                     kSignalStatsThreads;
+constexpr uint32_t kPairsPerThread = (((4u << kSignalStatsMaxDepth) + kHueBins) / 2 + kSignalStatsPolicy.threads - 1) /
+                                     kSignalStatsPolicy.threads;
 
 // A direct launch's end: the block's copies summed while the first block's
 // zeros may still be on the way, then, once they are in place, added
@@ -127,13 +117,13 @@ __device__ __forceinline__ void AddBlockToCounts(const SignalStatsParams& p, con
   unsigned long long pair[kPairsPerThread];
 CUDAHIST_UNROLL
   for (uint32_t j = 0; j < kPairsPerThread; ++j) {
-    const uint32_t k = threadIdx.x + j * kSignalStatsThreads;
+    const uint32_t k = threadIdx.x + j * kSignalStatsPolicy.threads;
     pair[j] = k < counters / 2 ? PairOfCopies<kLogCopies>(copies, k) : 0ull;
   }
   WaitForArrivals(arrivals, arrival_target);
 CUDAHIST_UNROLL
   for (uint32_t j = 0; j < kPairsPerThread; ++j) {
-    const uint32_t k = threadIdx.x + j * kSignalStatsThreads;
+    const uint32_t k = threadIdx.x + j * kSignalStatsPolicy.threads;
     if (pair[j] != 0) {
       atomicAdd(reinterpret_cast<unsigned long long*>(counts->y + OutputIndexOf(2 * k, p.depth)), pair[j]);
     }
@@ -153,39 +143,22 @@ CUDAHIST_UNROLL
 // and the header; scratch left zero.
 __device__ __forceinline__ void WriteCounts(const SignalStatsParams& p, Scratch* scratch, SignalStatsCounts* counts) {
   uint32_t* bins = counts->y;  // y, u, v, sat, hue: one array (static_assert above)
-  if constexpr (kSignalStatsPairedTotals) {
-    // Every exchange of the thread in flight before its first store; the
-    // pairs stored 8 bytes at once (y is at an 8-byte offset of the struct).
-    static_assert(offsetof(SignalStatsCounts, y) % 8 == 0, "bin pairs are 8-byte words");
-    constexpr uint32_t kPairs = kCountsBins / 2;
-    constexpr uint32_t kPerThread = (kPairs + kSignalStatsThreads - 1) / kSignalStatsThreads;
-    unsigned long long taken[kPerThread];
+  // Every exchange of the thread in flight before its first store (one L2
+  // round trip, not one per pair); the pairs stored 8 bytes at once (y is at
+  // an 8-byte offset of the struct).
+  static_assert(offsetof(SignalStatsCounts, y) % 8 == 0, "bin pairs are 8-byte words");
+  constexpr uint32_t kPairs = kCountsBins / 2;
+  constexpr uint32_t kPerThread = (kPairs + kSignalStatsPolicy.threads - 1) / kSignalStatsPolicy.threads;
+  unsigned long long taken[kPerThread];
 CUDAHIST_UNROLL
-    for (uint32_t k = 0; k < kPerThread; ++k) {
-      const uint32_t pair = threadIdx.x + k * kSignalStatsThreads;
-      taken[k] = pair < kPairs ? TakePair(2 * pair, p.depth, scratch) : 0ull;
-    }
+  for (uint32_t k = 0; k < kPerThread; ++k) {
+    const uint32_t pair = threadIdx.x + k * kSignalStatsPolicy.threads;
+    taken[k] = pair < kPairs ? TakePair(2 * pair, p.depth, scratch) : 0ull;
+  }
 CUDAHIST_UNROLL
-    for (uint32_t k = 0; k < kPerThread; ++k) {
-      const uint32_t pair = threadIdx.x + k * kSignalStatsThreads;
-      if (pair < kPairs) reinterpret_cast<uint2*>(bins)[pair] = make_uint2(uint32_t(taken[k]), uint32_t(taken[k] >> 32));
-    }
-  } else if constexpr (kSignalStatsOverlappedFinish) {
-    // Every exchange of the thread in flight before the first store waits on one.
-    constexpr uint32_t kPerThread = (kCountsBins + kSignalStatsThreads - 1) / kSignalStatsThreads;
-    uint32_t taken[kPerThread];
-CUDAHIST_UNROLL
-    for (uint32_t k = 0; k < kPerThread; ++k) {
-      const uint32_t i = threadIdx.x + k * kSignalStatsThreads;
-      taken[k] = i < kCountsBins ? TakeTotal(i, p.depth, scratch) : 0u;
-    }
-CUDAHIST_UNROLL
-    for (uint32_t k = 0; k < kPerThread; ++k) {
-      const uint32_t i = threadIdx.x + k * kSignalStatsThreads;
-      if (i < kCountsBins) bins[i] = taken[k];
-    }
-  } else {
-    for (uint32_t i = threadIdx.x; i < kCountsBins; i += blockDim.x) bins[i] = TakeTotal(i, p.depth, scratch);
+  for (uint32_t k = 0; k < kPerThread; ++k) {
+    const uint32_t pair = threadIdx.x + k * kSignalStatsPolicy.threads;
+    if (pair < kPairs) reinterpret_cast<uint2*>(bins)[pair] = make_uint2(uint32_t(taken[k]), uint32_t(taken[k] >> 32));
   }
   if (threadIdx.x == 0) {
     counts->depth = p.depth;
@@ -234,7 +207,7 @@ __device__ __forceinline__ void Mark(TimelineMark mark) {
 // for a QC block; LastBlockToArrive only counts arrivals. So any order and
 // any number of resident blocks finish, with a second wave of QC blocks too.
 template <uint32_t kLogCopies>
-__global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerSm)
+__global__ void __launch_bounds__(kSignalStatsPolicy.threads, kSignalStatsPolicy.min_blocks_per_sm)
     SignalStatsKernel(const SignalStatsParams p, const QcParams q, uint32_t blocks, Scratch* scratch,
                       SignalStatsCounts* counts, QcCounts* qc_counts, bool direct) {
   extern __shared__ uint32_t copies[];
@@ -260,13 +233,7 @@ __global__ void __launch_bounds__(kSignalStatsThreads, kSignalStatsMinBlocksPerS
   UnitCounter<Counter> c(Counter{uint32_t(__cvta_generic_to_shared(copies)), threadIdx.x & ((1u << kLogCopies) - 1), 0},
                          p.depth);
   const uint32_t step = blocks * blockDim.x;
-  for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units; unit += kSignalStatsUnitsInFlight * step) {
-    if constexpr (kSignalStatsUnitsInFlight == 2) {
-      CountUnitPair<kSignalStatsWideLoads>(p, unit, step, c);
-    } else {
-      CountUnit<kSignalStatsWideLoads>(p, unit, c);
-    }
-  }
+  for (uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x; unit < p.units; unit += step) CountUnit(p, unit, c);
 CUDAHIST_UNROLL
   for (uint32_t i = 0; i < kSignalStatsSums; ++i) {
     const unsigned long long warp = WarpSum(c.sums[i]);
@@ -281,11 +248,7 @@ CUDAHIST_UNROLL
     Mark(kMarkEndGlobal);
     return;
   }
-  if constexpr (kSignalStatsPairedTotals) {
-    MergeCopiesInPairs<kLogCopies>(copies, counters, scratch->totals);
-  } else {
-    MergeCopies<kLogCopies, false>(copies, 0, counters, 0, scratch->totals);
-  }
+  MergeCopiesInPairs<kLogCopies>(copies, counters, scratch->totals);
   if (threadIdx.x < kSignalStatsSums && block_sums[threadIdx.x] != 0) {
     atomicAdd(&scratch->sums[threadIdx.x], block_sums[threadIdx.x]);
   }
@@ -314,14 +277,14 @@ const void* KernelFor(uint32_t log_copies) {
     default: return KernelOf<5>();
   }
 }
-static_assert(kSignalStatsMaxCopies <= 32, "KernelFor instantiates up to 32 copies");
+static_assert(kMaxLaneCopies <= 32, "KernelFor instantiates up to 32 copies");
 
-// The largest power of two <= kSignalStatsMaxCopies whose copies fit the budget
+// The largest power of two <= kMaxLaneCopies whose copies fit the budget
 // and the device (at least one).
 uint32_t LogCopiesFor(uint32_t depth, const DeviceLimits& limits) {
   const uint64_t bytes = uint64_t(SignalStatsCounters(depth)) * sizeof(uint32_t);
-  uint32_t log_copies = CeilLog2(kSignalStatsMaxCopies);
-  while (log_copies > 0 && ((bytes << log_copies) > kSignalStatsCopiesBudgetBytes ||
+  uint32_t log_copies = CeilLog2(kMaxLaneCopies);
+  while (log_copies > 0 && ((bytes << log_copies) > kSignalStatsPolicy.copies_budget_bytes ||
                             (bytes << log_copies) > uint64_t(limits.max_shared_per_block))) {
     --log_copies;
   }
@@ -336,7 +299,7 @@ using detail::CudaStatus;
 struct SignalStatsCounter::Impl {
   detail::KernelConfig config[detail::kDepths];
   uint32_t* tables[detail::kDepths] = {};
-  uint16_t* packed_table = nullptr;  // depth 8's, with kSignalStatsPackedTable
+  uint16_t* packed_table = nullptr;  // depth 8's, 16 bits an entry (PackSatHue)
   detail::Scratch* scratch = nullptr;
   // Set when a launch failed: the scratch may hold part of a frame.
   bool scratch_needs_zeroing = false;
@@ -364,8 +327,9 @@ Status SignalStatsCounter::Create(std::unique_ptr<SignalStatsCounter>* out) {
     const uint32_t log_copies = detail::LogCopiesFor(depth, limits);
     const uint32_t copies_bytes = (detail::SignalStatsCounters(depth) * uint32_t(sizeof(uint32_t))) << log_copies;
     const uint32_t bytes = std::max(copies_bytes, detail::kQcSharedBytes);  // a QC block's column sums fit too
-    CUDAHIST_RETURN_IF_ERROR(detail::ConfigureKernel(limits, detail::KernelFor(log_copies), detail::kSignalStatsThreads,
-                                                     1, bytes, "signalstats", &impl->config[i]));
+    CUDAHIST_RETURN_IF_ERROR(detail::ConfigureKernel(limits, detail::KernelFor(log_copies),
+                                                     detail::kSignalStatsPolicy.threads, 1, bytes, "signalstats",
+                                                     &impl->config[i]));
     if (!impl->config[i].supported) return Status::Unsupported(impl->config[i].why);
     impl->config[i].log_copies = log_copies;
     const std::vector<uint32_t>& table = detail::SatHueTable(depth);
@@ -375,7 +339,7 @@ Status SignalStatsCounter::Create(std::unique_ptr<SignalStatsCounter>* out) {
     CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemcpy(impl->tables[i], table.data(), table_bytes, cudaMemcpyHostToDevice),
                                         "cudaMemcpy(sat/hue table)"));
   }
-  if constexpr (detail::kSignalStatsPackedTable) {
+  {
     const std::vector<uint32_t>& table = detail::SatHueTable(8);
     std::vector<uint16_t> packed(table.size());
     for (size_t k = 0; k < table.size(); ++k) packed[k] = detail::PackSatHue(table[k]);
@@ -409,12 +373,12 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
   const detail::KernelConfig& config = s.config[i];
   detail::SignalStatsParams params = detail::SignalStatsParamsOf(frame, previous, s.tables[i]);
   if (frame.y.depth == 8) params.packed_table = s.packed_table;
-  const uint32_t units_per_block = config.threads * detail::kSignalStatsUnitsPerThread;
+  const uint32_t units_per_block = config.threads * detail::kSignalStatsPolicy.units_per_thread;
   const uint32_t blocks = std::max<uint32_t>(
       1, std::min<uint32_t>(config.resident_blocks, (params.units + units_per_block - 1) / units_per_block));
   uint32_t signalstats_blocks = blocks;
   detail::Scratch* scratch = s.scratch;
-  bool direct = detail::kSignalStatsDirect && detail::InDeviceMemory(counts);
+  bool direct = detail::InDeviceMemory(counts);
   void* args[] = {&params, &qc, &signalstats_blocks, &scratch, &counts, &qc_counts, &direct};
   if constexpr (detail::kSignalStatsTimeline) detail::g_timeline_blocks = blocks;
   const cudaError_t error = detail::LaunchPrivatizedKernel(config.kernel, dim3(blocks + qc.blocks), config.threads,
@@ -438,33 +402,5 @@ Status SignalStatsTimeline(std::vector<unsigned long long>* marks, uint32_t* blo
 }
 
 }  // namespace detail
-
-Status PinnedSignalStats::Create(std::unique_ptr<PinnedSignalStats>* out) {
-  if (out == nullptr) return Status::InvalidArgument("out: null");
-  void* data = nullptr;
-  // Portable and mapped, as PinnedCounts: any context's kernel may write it.
-  CUDAHIST_RETURN_IF_ERROR(CudaStatus(
-      cudaHostAlloc(&data, sizeof(SignalStatsCounts), cudaHostAllocPortable | cudaHostAllocMapped),
-      "cudaHostAlloc(signalstats counts)"));
-  std::memset(data, 0, sizeof(SignalStatsCounts));
-  out->reset(new PinnedSignalStats(static_cast<SignalStatsCounts*>(data)));
-  return Status::Ok();
-}
-
-PinnedSignalStats::~PinnedSignalStats() { cudaFreeHost(counts_); }
-
-Status PinnedQcCounts::Create(std::unique_ptr<PinnedQcCounts>* out) {
-  if (out == nullptr) return Status::InvalidArgument("out: null");
-  void* data = nullptr;
-  // Portable and mapped, as PinnedSignalStats: the last QC block writes it.
-  CUDAHIST_RETURN_IF_ERROR(
-      CudaStatus(cudaHostAlloc(&data, sizeof(QcCounts), cudaHostAllocPortable | cudaHostAllocMapped),
-                 "cudaHostAlloc(QC counts)"));
-  std::memset(data, 0, sizeof(QcCounts));
-  out->reset(new PinnedQcCounts(static_cast<QcCounts*>(data)));
-  return Status::Ok();
-}
-
-PinnedQcCounts::~PinnedQcCounts() { cudaFreeHost(counts_); }
 
 }  // namespace cudahist

@@ -139,7 +139,11 @@ QcFigures QcFiguresOf(const QcCounts& counts) {
   f.tout = 1.0 * int(counts.tout) / fs;
   f.vrep = 1.0 * int(counts.vrep_rows * counts.width) / fs;
   f.has_crop = counts.has_line_sums != 0 && counts.width > 0 && counts.height > 0;
-  if (f.has_crop) f.crop = CropDetectOf(counts);
+  if (f.has_crop) {
+    const CropFigures crop = CropDetectOf(counts);
+    f.crop_x1 = crop.x1, f.crop_x2 = crop.x2, f.crop_y1 = crop.y1, f.crop_y2 = crop.y2;
+    f.crop_w = crop.w, f.crop_h = crop.h, f.crop_x = crop.x, f.crop_y = crop.y;
+  }
   f.has_field_psnr = counts.height % 2 == 0 && counts.height > 0 && counts.width > 0;
   if (!f.has_field_psnr) return f;
   // The fields' planes: field=top/bottom halve the luma height; their chroma
@@ -159,10 +163,10 @@ QcFigures QcFiguresOf(const QcCounts& counts) {
   const int rounded_max = int(std::lrint(average_max));
   for (int c = 0; c < 3; ++c) comp_mse[c] = counts.field_sse[c] / ((double)widths[c] * heights[c]);
   for (int c = 0; c < 3; ++c) mse += comp_mse[c] * weight[c];
-  f.mse_y = AsPrinted(comp_mse[0]);
-  f.mse_u = AsPrinted(comp_mse[1]);
-  f.mse_v = AsPrinted(comp_mse[2]);
-  f.mse_avg = AsPrinted(mse);
+  f.psnr_mse_y = AsPrinted(comp_mse[0]);
+  f.psnr_mse_u = AsPrinted(comp_mse[1]);
+  f.psnr_mse_v = AsPrinted(comp_mse[2]);
+  f.psnr_mse_avg = AsPrinted(mse);
   f.psnr_y = AsPrinted(Psnr(comp_mse[0], max));
   f.psnr_u = AsPrinted(Psnr(comp_mse[1], max));
   f.psnr_v = AsPrinted(Psnr(comp_mse[2], max));

@@ -11,10 +11,10 @@
 // (component << depth) + value for Y, U, V and sat (components 0 to 3), hue
 // at (4 << depth) + hue.
 //
-// Wide loads (kSignalStatsWideLoads): 8-bit frames with aligned rows read a
-// unit wholly inside the region one luma row and one chroma run per load
-// (WideSamples); UnitCounter::Count reads both kinds of samples through the
-// same accessors, so the counting is written once.
+// Wide loads: 8-bit frames with aligned rows read a unit wholly inside the
+// region one luma row and one chroma run per load (WideSamples: 6 loads
+// instead of 48, unpacked with PRMT); UnitCounter::Count reads both kinds of
+// samples through the same accessors, so the counting is written once.
 #pragma once
 
 #include <cstdint>
@@ -173,39 +173,17 @@ CUDAHIST_HD uint32_t SignalStatsValueAt(const SignalStatsPlane& a, uint32_t x, u
   return (LoadSample(a.origin + y * a.pitch + uint64_t(x) * a.stride, a.sample_size) >> a.shift) & a.mask;
 }
 
-#if defined(__CUDA_ARCH__)
-// One entry of a sat/hue table (32 or 16 bits), kept in L1 with
-// kSignalStatsTableInL1.
-__device__ __forceinline__ uint32_t LoadTableEntry(const uint32_t* at) {
-  if constexpr (kSignalStatsTableInL1) {
-    uint32_t entry;
-    asm("ld.global.nc.L1::evict_last.u32 %0, [%1];" : "=r"(entry) : "l"(at));
-    return entry;
-  } else {
-    return __ldg(at);
-  }
-}
-__device__ __forceinline__ uint32_t LoadTableEntry(const uint16_t* at) {
-  if constexpr (kSignalStatsTableInL1) {
-    unsigned short entry;
-    asm("ld.global.nc.L1::evict_last.u16 %0, [%1];" : "=h"(entry) : "l"(at));
-    return entry;
-  } else {
-    return __ldg(at);
-  }
-}
-#endif
-
 CUDAHIST_HD uint32_t SatHueEntry(const uint32_t* table, uint32_t u, uint32_t v, uint32_t depth) {
 #if defined(__CUDA_ARCH__)
-  return LoadTableEntry(table + ((u << depth) | v));
+  return __ldg(table + ((u << depth) | v));
 #else
   return table[SatHueIndex(u, v, depth)];
 #endif
 }
 
 // Depth 8's sat (<= 181) and hue (<= 359) in 16 bits: hue * kPackedSats + sat
-// (182 x 360 = 65520 values); kSignalStatsPackedTable.
+// (182 x 360 = 65520 values): a table of 128 KB instead of 256, so that more
+// of it stays in L1 beside the shared copies; 9 and 10 bits keep 32-bit tables.
 constexpr uint32_t kPackedSats = 182;
 inline uint16_t PackSatHue(uint32_t entry) {
   return uint16_t(HueOfEntry(entry) * kPackedSats + SatOfEntry(entry));
@@ -219,9 +197,7 @@ CUDAHIST_HD uint32_t UnpackSatHue(uint32_t packed) {
 // there is one.
 CUDAHIST_HD uint32_t SatHueOf(const SignalStatsParams& p, uint32_t u, uint32_t v) {
 #if defined(__CUDA_ARCH__)
-  if constexpr (kSignalStatsPackedTable) {
-    if (p.packed_table != nullptr) return UnpackSatHue(LoadTableEntry(p.packed_table + ((u << 8) | v)));
-  }
+  if (p.packed_table != nullptr) return UnpackSatHue(__ldg(p.packed_table + ((u << 8) | v)));
 #endif
   return SatHueEntry(p.table, u, v, p.depth);
 }
@@ -303,17 +279,10 @@ CUDAHIST_HD ByteRun<kBytes> LoadByteRun(const uint8_t* p) {
     r.w[0] = __ldg(reinterpret_cast<const unsigned short*>(p));
   } else if constexpr (kBytes == 4) {
     r.w[0] = __ldg(reinterpret_cast<const unsigned int*>(p));
-  } else if constexpr (kBytes == 8 && kSignalStatsTableInL1) {
-    // Read once: past L1, which keeps the sat/hue table's lines.
-    asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];" : "=r"(r.w[0]), "=r"(r.w[1]) : "l"(p));
   } else if constexpr (kBytes == 8) {
     const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
     r.w[0] = v.x;
     r.w[1] = v.y;
-  } else if constexpr (kSignalStatsTableInL1) {
-    asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-        : "=r"(r.w[0]), "=r"(r.w[1]), "=r"(r.w[2]), "=r"(r.w[3])
-        : "l"(p));
   } else {
     const uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
     r.w[0] = v.x;
@@ -421,16 +390,12 @@ struct UnitCounter {
     CountEachSample(p, s);
   }
 
-  // A wide unit: with kSignalStatsByteLanes, its DIF sums and BRNG tests a
-  // word of four samples at a time (signalstats_byte_lanes.cuh); the counts
-  // are CountEachSample's.
+  // A wide unit: its DIF sums and BRNG tests a word of four samples at a time
+  // (signalstats_byte_lanes.cuh; the counting is as much instructions as
+  // latency); the counts are CountEachSample's.
   template <bool kInterleaved>
   CUDAHIST_HD void Count(const SignalStatsParams& p, const WideSamples<kInterleaved>& s) {
-    if constexpr (kSignalStatsByteLanes) {
-      CountByteLanes(p, s);
-    } else {
-      CountEachSample(p, s);
-    }
+    CountByteLanes(p, s);
   }
 
   // One chroma sample: its U and V, and the sat and hue of the pair.
@@ -531,59 +496,24 @@ CUDAHIST_HD UnitPosition PositionOf(const SignalStatsParams& p, uint32_t unit) {
   return {p.cx0 + (unit - row * p.units_per_row) * kSignalStatsRun, p.cy0 + row};
 }
 
-// Counts unit `unit` into c: with wide loads where kWide allows them and the
-// unit is wide (UnitIsWide), else sample by sample; the counts are the same.
-template <bool kWide, class Counter>
+// Counts unit `unit` into c: with wide loads where the unit is wide
+// (UnitIsWide), else sample by sample; the counts are the same.
+template <class Counter>
 CUDAHIST_HD void CountUnit(const SignalStatsParams& p, uint32_t unit, UnitCounter<Counter>& c) {
   const UnitPosition at = PositionOf(p, unit);
-  if constexpr (kWide) {
-    if (UnitIsWide(p, at.cx_first)) {
-      if (p.interleaved) {
-        c.Count(p, LoadWideSamples<true>(p, at.cx_first, at.cy));
-      } else {
-        c.Count(p, LoadWideSamples<false>(p, at.cx_first, at.cy));
-      }
-      return;
+  if (UnitIsWide(p, at.cx_first)) {
+    if (p.interleaved) {
+      c.Count(p, LoadWideSamples<true>(p, at.cx_first, at.cy));
+    } else {
+      c.Count(p, LoadWideSamples<false>(p, at.cx_first, at.cy));
     }
+    return;
   }
   for (uint32_t k = 0; k < kSignalStatsRun; k += kBySampleGroup) {
     UnitSamples<kBySampleGroup> s;
     LoadSamplesBySample(p, at.cx_first + k, at.cy, s);
     c.Count(p, s);
   }
-}
-
-// Both wide units' loads first, then the counts: one memory latency for two
-// units (kSignalStatsUnitsInFlight).
-template <bool kInterleaved, class Counter>
-CUDAHIST_HD void CountWidePair(const SignalStatsParams& p, UnitPosition a, UnitPosition b, UnitCounter<Counter>& c) {
-  const WideSamples<kInterleaved> first = LoadWideSamples<kInterleaved>(p, a.cx_first, a.cy);
-  const WideSamples<kInterleaved> second = LoadWideSamples<kInterleaved>(p, b.cx_first, b.cy);
-  c.Count(p, first);
-  c.Count(p, second);
-}
-
-// Counts unit `unit` and, when there is one, unit `unit + step`: with wide
-// loads (kWide) and both units wide, all their loads are issued before either
-// is counted; otherwise one after the other (CountUnit).
-template <bool kWide, class Counter>
-CUDAHIST_HD void CountUnitPair(const SignalStatsParams& p, uint32_t unit, uint32_t step, UnitCounter<Counter>& c) {
-  const bool has_second = step < p.units - unit;  // unit < p.units
-  if constexpr (kWide) {
-    if (has_second) {
-      const UnitPosition a = PositionOf(p, unit), b = PositionOf(p, unit + step);
-      if (UnitIsWide(p, a.cx_first) && UnitIsWide(p, b.cx_first)) {
-        if (p.interleaved) {
-          CountWidePair<true>(p, a, b, c);
-        } else {
-          CountWidePair<false>(p, a, b, c);
-        }
-        return;
-      }
-    }
-  }
-  CountUnit<kWide>(p, unit, c);
-  if (has_second) CountUnit<kWide>(p, unit + step, c);
 }
 
 }  // namespace cudahist::detail

@@ -491,34 +491,34 @@ TEST(QcReference, CropDetectOfABoxAndOfABlackFrame) {
   EXPECT_EQ(c.column_sums[5], 26u * 200);
   QcFigures q = cudahist::QcFiguresOf(c);
   ASSERT_TRUE(q.has_crop);
-  EXPECT_EQ(q.crop.x1, 5);
-  EXPECT_EQ(q.crop.x2, 30);
-  EXPECT_EQ(q.crop.y1, 3);
-  EXPECT_EQ(q.crop.y2, 28);
-  EXPECT_EQ(q.crop.w, 16);
-  EXPECT_EQ(q.crop.h, 16);
-  EXPECT_EQ(q.crop.x, 10);
-  EXPECT_EQ(q.crop.y, 8);
+  EXPECT_EQ(q.crop_x1, 5);
+  EXPECT_EQ(q.crop_x2, 30);
+  EXPECT_EQ(q.crop_y1, 3);
+  EXPECT_EQ(q.crop_y2, 28);
+  EXPECT_EQ(q.crop_w, 16);
+  EXPECT_EQ(q.crop_h, 16);
+  EXPECT_EQ(q.crop_x, 10);
+  EXPECT_EQ(q.crop_y, 8);
 
   TinyFrame black(8, 40, 36, 1, 1, std::vector<uint32_t>(40 * 36, 0), grey, grey);
   q = cudahist::QcFiguresOf(ReferenceQc(black.view));
-  EXPECT_EQ(q.crop.x1, 39);
-  EXPECT_EQ(q.crop.x2, 0);
-  EXPECT_EQ(q.crop.y1, 35);
-  EXPECT_EQ(q.crop.y2, 0);
-  EXPECT_EQ(q.crop.w, -32);
-  EXPECT_EQ(q.crop.h, -32);
-  EXPECT_EQ(q.crop.x, 38);
-  EXPECT_EQ(q.crop.y, 36);
+  EXPECT_EQ(q.crop_x1, 39);
+  EXPECT_EQ(q.crop_x2, 0);
+  EXPECT_EQ(q.crop_y1, 35);
+  EXPECT_EQ(q.crop_y2, 0);
+  EXPECT_EQ(q.crop_w, -32);
+  EXPECT_EQ(q.crop_h, -32);
+  EXPECT_EQ(q.crop_x, 38);
+  EXPECT_EQ(q.crop_y, 36);
 }
 
 TEST(QcReference, CropLimitScalesWithTheDepth) {
   // 24 at 8 bits, round(24 / 255 x 1023) = 96 at 10: a line of mean 96 is
   // dark, 97 bright.
   TinyFrame dark = RowsFrame(10, 4, {96, 96, 96, 96});
-  EXPECT_EQ(cudahist::QcFiguresOf(ReferenceQc(dark.view)).crop.y1, 3);
+  EXPECT_EQ(cudahist::QcFiguresOf(ReferenceQc(dark.view)).crop_y1, 3);
   TinyFrame bright = RowsFrame(10, 4, {96, 97, 96, 96});
-  EXPECT_EQ(cudahist::QcFiguresOf(ReferenceQc(bright.view)).crop.y1, 1);
+  EXPECT_EQ(cudahist::QcFiguresOf(ReferenceQc(bright.view)).crop_y1, 1);
 }
 
 TEST(QcReference, FieldPsnrComparesRowPairsOfEachPlane) {
@@ -532,11 +532,11 @@ TEST(QcReference, FieldPsnrComparesRowPairsOfEachPlane) {
   EXPECT_EQ(c.field_sse[2], 2u * 9);
   const QcFigures q = cudahist::QcFiguresOf(c);
   ASSERT_TRUE(q.has_field_psnr);
-  EXPECT_EQ(q.mse_y, 4.0);
-  EXPECT_EQ(q.mse_u, 0.0);
-  EXPECT_EQ(q.mse_v, 9.0);
+  EXPECT_EQ(q.psnr_mse_y, 4.0);
+  EXPECT_EQ(q.psnr_mse_u, 0.0);
+  EXPECT_EQ(q.psnr_mse_v, 9.0);
   // Planes of 8, 2 and 2 samples per field: weights 8/12, 2/12, 2/12.
-  EXPECT_EQ(q.mse_avg, double(float(4.0 * (8.0 / 12) + 0.0 * (2.0 / 12) + 9.0 * (2.0 / 12))));
+  EXPECT_EQ(q.psnr_mse_avg, double(float(4.0 * (8.0 / 12) + 0.0 * (2.0 / 12) + 9.0 * (2.0 / 12))));
   EXPECT_EQ(q.psnr_y, double(float(10.0 * std::log10(65025.0 / 4))));
   EXPECT_EQ(q.psnr_u, std::numeric_limits<double>::infinity());
   // Odd heights: FFmpeg's graph refuses them (the fields differ in height).

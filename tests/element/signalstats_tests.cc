@@ -649,8 +649,8 @@ void ExpectQcFields(GstBuffer* out, const GstStructure* s, const cudahist::QcFig
     EXPECT_EQ(q->vrep, want.vrep);
   }
   if (crop) {
-    const int values[] = {want.crop.x1, want.crop.x2, want.crop.y1, want.crop.y2,
-                          want.crop.w,  want.crop.h,  want.crop.x,  want.crop.y};
+    const int values[] = {want.crop_x1, want.crop_x2, want.crop_y1, want.crop_y2,
+                          want.crop_w,  want.crop_h,  want.crop_x,  want.crop_y};
     const gint metas[] = {q->crop_x1, q->crop_x2, q->crop_y1, q->crop_y2, q->crop_w, q->crop_h, q->crop_x, q->crop_y};
     for (size_t i = 0; i < std::size(kCropFields); ++i) {
       gint got = -999;
@@ -660,7 +660,7 @@ void ExpectQcFields(GstBuffer* out, const GstStructure* s, const cudahist::QcFig
     }
   }
   if (psnr) {
-    const double values[] = {want.mse_y, want.mse_u, want.mse_v, want.mse_avg,
+    const double values[] = {want.psnr_mse_y, want.psnr_mse_u, want.psnr_mse_v, want.psnr_mse_avg,
                              want.psnr_y, want.psnr_u, want.psnr_v, want.psnr_avg};
     const gdouble metas[] = {q->psnr_mse_y, q->psnr_mse_u, q->psnr_mse_v, q->psnr_mse_avg,
                              q->psnr_y,     q->psnr_u,     q->psnr_v,     q->psnr_avg};
@@ -789,7 +789,7 @@ TEST(QcFigures, EqualFieldsGiveAnInfinitePsnr) {
   PushAndExpectQc(&hx, info, frame, 0, false, false, true);
   const cudahist::QcFigures f = ExpectedQcFigures(info, frame, FrameRoi());
   EXPECT_EQ(f.psnr_avg, std::numeric_limits<double>::infinity());
-  EXPECT_EQ(f.mse_avg, 0.0);
+  EXPECT_EQ(f.psnr_mse_avg, 0.0);
   gst_buffer_unref(frame);
 }
 

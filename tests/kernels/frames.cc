@@ -115,7 +115,7 @@ cudaError_t DeviceFrame::Upload(const std::vector<HostPlane>& planes,
 PoisonedCounts::PoisonedCounts(size_t n) : n_(n) {
   cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
   cudaMalloc(reinterpret_cast<void**>(&device_), n * sizeof(uint32_t));
-  cudahist::PinnedCounts::Create(n, &pinned_);
+  cudahist::Pinned<uint32_t>::Create(n, &pinned_);
 }
 
 PoisonedCounts::~PoisonedCounts() {

@@ -90,7 +90,7 @@ class PoisonedCounts {
   size_t n_;
   cudaStream_t stream_ = nullptr;
   uint32_t* device_ = nullptr;
-  std::unique_ptr<cudahist::PinnedCounts> pinned_;
+  std::unique_ptr<cudahist::Pinned<uint32_t>> pinned_;
 };
 
 }  // namespace cudahist_test

@@ -60,7 +60,7 @@ bool Supported(Algorithm algorithm, uint32_t counters) {
     case Algorithm::kPrivatizedSharedAtomic:
       return stored * 4 <= uint64_t(max_shared);
     case Algorithm::kPrivatizedPacked:
-      return (stored + 3) / 4 * (cudahist::detail::kPackedThreads + 4) * 4 <= uint64_t(max_shared);
+      return (stored + 3) / 4 * (cudahist::detail::kHistogramPolicy.packed.threads + 4) * 4 <= uint64_t(max_shared);
     default:
       return true;
   }

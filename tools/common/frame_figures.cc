@@ -1,13 +1,20 @@
 #include "frame_figures.h"
 
+#include "cudahist/figures.h"
 #include "gstcudahistogrammeta.h"
 
 namespace cudahist_tools {
 namespace {
 
-constexpr FigureFilter kStats = FigureFilter::kSignalStats;
-constexpr FigureFilter kCrop = FigureFilter::kCropDetect;
-constexpr FigureFilter kPsnr = FigureFilter::kPsnr;
+// The FFmpeg filter that reports a figure of `group`: signalstats reports
+// TOUT and VREP beside its levels.
+FigureFilter FilterOf(cudahist::FigureGroup group) {
+  switch (group) {
+    case cudahist::FigureGroup::kCropDetect: return FigureFilter::kCropDetect;
+    case cudahist::FigureGroup::kFieldPsnr: return FigureFilter::kPsnr;
+    default: return FigureFilter::kSignalStats;
+  }
+}
 
 bool ReadField(const GstStructure* message, const FigureField& field, double* value) {
   if (field.integer) {
@@ -28,55 +35,13 @@ GstClockTime ClockField(const GstStructure* message, const char* name) {
 }  // namespace
 
 const std::vector<FigureField>& FrameFigureFields() {
-  static const std::vector<FigureField> fields = {
-      {"y-min", "lavfi.signalstats.YMIN", kStats, true},
-      {"y-low", "lavfi.signalstats.YLOW", kStats, true},
-      {"y-avg", "lavfi.signalstats.YAVG", kStats, false},
-      {"y-high", "lavfi.signalstats.YHIGH", kStats, true},
-      {"y-max", "lavfi.signalstats.YMAX", kStats, true},
-      {"u-min", "lavfi.signalstats.UMIN", kStats, true},
-      {"u-low", "lavfi.signalstats.ULOW", kStats, true},
-      {"u-avg", "lavfi.signalstats.UAVG", kStats, false},
-      {"u-high", "lavfi.signalstats.UHIGH", kStats, true},
-      {"u-max", "lavfi.signalstats.UMAX", kStats, true},
-      {"v-min", "lavfi.signalstats.VMIN", kStats, true},
-      {"v-low", "lavfi.signalstats.VLOW", kStats, true},
-      {"v-avg", "lavfi.signalstats.VAVG", kStats, false},
-      {"v-high", "lavfi.signalstats.VHIGH", kStats, true},
-      {"v-max", "lavfi.signalstats.VMAX", kStats, true},
-      {"sat-min", "lavfi.signalstats.SATMIN", kStats, true},
-      {"sat-low", "lavfi.signalstats.SATLOW", kStats, true},
-      {"sat-avg", "lavfi.signalstats.SATAVG", kStats, false},
-      {"sat-high", "lavfi.signalstats.SATHIGH", kStats, true},
-      {"sat-max", "lavfi.signalstats.SATMAX", kStats, true},
-      {"hue-med", "lavfi.signalstats.HUEMED", kStats, true},
-      {"hue-avg", "lavfi.signalstats.HUEAVG", kStats, false},
-      {"y-dif", "lavfi.signalstats.YDIF", kStats, false},
-      {"u-dif", "lavfi.signalstats.UDIF", kStats, false},
-      {"v-dif", "lavfi.signalstats.VDIF", kStats, false},
-      {"y-bitdepth", "lavfi.signalstats.YBITDEPTH", kStats, true},
-      {"u-bitdepth", "lavfi.signalstats.UBITDEPTH", kStats, true},
-      {"v-bitdepth", "lavfi.signalstats.VBITDEPTH", kStats, true},
-      {"tout", "lavfi.signalstats.TOUT", kStats, false},
-      {"vrep", "lavfi.signalstats.VREP", kStats, false},
-      {"brng", "lavfi.signalstats.BRNG", kStats, false},
-      {"crop-x1", "lavfi.cropdetect.x1", kCrop, true},
-      {"crop-x2", "lavfi.cropdetect.x2", kCrop, true},
-      {"crop-y1", "lavfi.cropdetect.y1", kCrop, true},
-      {"crop-y2", "lavfi.cropdetect.y2", kCrop, true},
-      {"crop-w", "lavfi.cropdetect.w", kCrop, true},
-      {"crop-h", "lavfi.cropdetect.h", kCrop, true},
-      {"crop-x", "lavfi.cropdetect.x", kCrop, true},
-      {"crop-y", "lavfi.cropdetect.y", kCrop, true},
-      {"psnr-mse-y", "lavfi.psnr.mse.y", kPsnr, false},
-      {"psnr-y", "lavfi.psnr.psnr.y", kPsnr, false},
-      {"psnr-mse-u", "lavfi.psnr.mse.u", kPsnr, false},
-      {"psnr-u", "lavfi.psnr.psnr.u", kPsnr, false},
-      {"psnr-mse-v", "lavfi.psnr.mse.v", kPsnr, false},
-      {"psnr-v", "lavfi.psnr.psnr.v", kPsnr, false},
-      {"psnr-mse-avg", "lavfi.psnr.mse_avg", kPsnr, false},
-      {"psnr-avg", "lavfi.psnr.psnr_avg", kPsnr, false},
-  };
+  static const std::vector<FigureField> fields = [] {
+    std::vector<FigureField> all;
+    for (const cudahist::Figure& f : cudahist::kFigures) {
+      all.push_back({f.name, f.ffmpeg_key, FilterOf(f.group), f.integer, f.unit});
+    }
+    return all;
+  }();
   return fields;
 }
 
@@ -111,7 +76,7 @@ const GstStructure* AnalysisMessage(GstMessage* message) {
 
 std::string ReadFrameFigures(const GstStructure* message, FrameFigures* figures) {
   if (!message || !gst_structure_has_name(message, "cudahistogram")) return "not a cudahistogram message";
-  if (!gst_structure_has_field(message, "y-min"))
+  if (!gst_structure_has_field(message, cudahist::kFigures[0].name))
     return "the message has no signalstats figures (is signalstats=true, and is the format YUV?)";
   figures->timestamp = ClockField(message, "timestamp");
   figures->stream_time = ClockField(message, "stream-time");

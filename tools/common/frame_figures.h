@@ -20,11 +20,11 @@ struct FigureField {
   const char* lavfi_key;      // FFmpeg's frame metadata key, e.g. "lavfi.signalstats.YMIN"
   FigureFilter filter;
   bool integer;  // G_TYPE_INT in the message (printed %d); else G_TYPE_DOUBLE
+  const char* unit;  // what the number counts, e.g. "code value"
 };
 
-// Every figure in ffprobe's order: signalstats' 26 with YBITDEPTH, UBITDEPTH,
-// VBITDEPTH, TOUT, VREP before BRNG; cropdetect's x1 x2 y1 y2 w h x y; psnr's
-// mse.y psnr.y mse.u psnr.u mse.v psnr.v mse_avg psnr_avg.
+// Every figure of cudahist/figures.def, in its order: ffprobe's order of the
+// tags of QCTools' graph (signalstats', then cropdetect's, then psnr's).
 const std::vector<FigureField>& FrameFigureFields();
 
 struct FrameFigures {

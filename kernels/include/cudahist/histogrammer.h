@@ -8,8 +8,9 @@
 // allocates nothing and never synchronises the device: it enqueues ONE kernel
 // launch on the caller's stream that counts every component, zeroes its own
 // scratch, finishes the reduction and writes the final counts to `counts`
-// (device memory, or pinned host memory from PinnedCounts). The counts are
-// complete when the stream reaches that point (cudaStreamSynchronize, an event).
+// (device memory, or pinned host memory: Pinned<uint32_t>, cudahist/pinned.h).
+// The counts are complete when the stream reaches that point
+// (cudaStreamSynchronize, an event).
 //
 // CUDA context: Create and Compute run in the context current on the calling
 // thread (the runtime's primary context, or a driver context the caller
@@ -21,6 +22,7 @@
 #include <memory>
 
 #include "cudahist/histogram_spec.h"
+#include "cudahist/pinned.h"
 #include "cudahist/plane_view.h"
 #include "cudahist/status.h"
 
@@ -76,25 +78,6 @@ class Histogrammer {
  private:
   explicit Histogrammer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
-};
-
-// Page-locked host memory for counts, which a kernel writes directly.
-// Allocate once (e.g. when a stream starts) and reuse for every frame.
-class PinnedCounts {
- public:
-  static Status Create(size_t count, std::unique_ptr<PinnedCounts>* out);
-  ~PinnedCounts();
-  PinnedCounts(const PinnedCounts&) = delete;
-  PinnedCounts& operator=(const PinnedCounts&) = delete;
-
-  uint32_t* data() { return data_; }
-  const uint32_t* data() const { return data_; }
-  size_t size() const { return size_; }
-
- private:
-  PinnedCounts(uint32_t* data, size_t size) : data_(data), size_(size) {}
-  uint32_t* data_;
-  size_t size_;
 };
 
 }  // namespace cudahist

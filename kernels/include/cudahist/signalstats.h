@@ -80,9 +80,9 @@ struct YuvPlanes {
 Status ValidateYuvPlanes(const YuvPlanes& frame, const YuvPlanes* previous);
 
 // What one frame's count holds: plain data, written whole by every Compute
-// (device or pinned host memory; PinnedSignalStats below). Arrays are sized
-// for 10 bits; with depth d only the first 2^d entries of y, u, v and sat are
-// used (the rest are zero).
+// (device or pinned host memory: Pinned<SignalStatsCounts>, cudahist/pinned.h).
+// Arrays are sized for 10 bits; with depth d only the first 2^d entries of y,
+// u, v and sat are used (the rest are zero).
 struct SignalStatsCounts {
   uint32_t depth;
   uint32_t has_previous;     // 0: the dif sums are 0 (no previous frame)
@@ -99,20 +99,16 @@ struct SignalStatsCounts {
   uint32_t hue[kHueBins];
 };
 
-// signalstats' figures, with its names (YMIN ... BRNG). The integers are what
-// it prints with %d, the doubles what it prints with %g.
+// signalstats' figures: the SignalStats and BitDepth figures of
+// cudahist/figures.def, in its order, each a member of the type it gives
+// (y_min ... v_bitdepth): the integers are what signalstats prints with %d,
+// the doubles what it prints with %g. BRNG is a fraction of the luma pixels
+// (0..1); YBITDEPTH, UBITDEPTH, VBITDEPTH are the bits set in the OR of every
+// sample value of the component (8 for 10-bit video that uses only multiples
+// of 4).
 struct SignalStatsFigures {
-  int y_min, y_low, y_high, y_max;
-  int u_min, u_low, u_high, u_max;
-  int v_min, v_low, v_high, v_max;
-  int sat_min, sat_low, sat_high, sat_max;
-  int hue_med;
-  double y_avg, u_avg, v_avg, sat_avg, hue_avg;
-  double y_dif, u_dif, v_dif;
-  double brng;  // fraction of the luma pixels (0..1)
-  // YBITDEPTH, UBITDEPTH, VBITDEPTH: the bits set in the OR of every sample
-  // value of the component (8 for 10-bit video that uses only multiples of 4)
-  int y_bitdepth, u_bitdepth, v_bitdepth;
+#define SIGNALSTATS_FIGURE(group, member, name, ffmpeg_key, type, unit) type member;
+#include "cudahist/figures.def"
 };
 
 // The rest of QCTools' graph (qcli's
@@ -147,9 +143,9 @@ constexpr uint32_t kQcMaxHeight = 8192;  // rows of its row sums
 constexpr int kCropDetectSkippedFrames = 2;  // cropdetect's skip: frames it leaves without figures
 
 // What one frame's QC count holds: plain data (device memory or
-// PinnedQcCounts for the GPU), written whole by every computation. Regions wider than
-// kQcMaxWidth or taller than kQcMaxHeight get everything but the line sums
-// (has_line_sums 0, cropdetect unknown).
+// Pinned<QcCounts> for the GPU), written whole by every computation. Regions
+// wider than kQcMaxWidth or taller than kQcMaxHeight get everything but the
+// line sums (has_line_sums 0, cropdetect unknown).
 struct QcCounts {
   uint32_t depth;
   uint32_t width, height;                // the luma region
@@ -167,18 +163,18 @@ struct CropFigures {
   int x1, x2, y1, y2, w, h, x, y;
 };
 
-// The figures with FFmpeg's names. tout and vrep are what signalstats prints
-// with %g. The PSNR figures are what psnr prints with %f after its own
-// conversion to float: each double here holds that float's value, so "%f"
-// of it prints FFmpeg's text; an mse of 0 gives psnr +inf ("inf").
+// The QC figures: the ToutVrep, CropDetect and FieldPsnr figures of
+// cudahist/figures.def, in its order (tout, vrep, crop_x1 ... crop_y,
+// psnr_mse_y ... psnr_avg). tout and vrep are what signalstats prints with
+// %g. The PSNR figures are what psnr prints with %f after its own conversion
+// to float: each double here holds that float's value, so "%f" of it prints
+// FFmpeg's text; an mse of 0 gives psnr +inf ("inf").
 struct QcFigures {
-  double tout, vrep;
-  bool has_crop;  // the line sums were counted (QcCounts::has_line_sums)
-  CropFigures crop;
+  bool has_crop;        // the line sums were counted (QcCounts::has_line_sums)
   bool has_field_psnr;  // even height: FFmpeg's graph refuses odd heights
                         // (field=top and field=bottom differ in height)
-  double mse_y, mse_u, mse_v, mse_avg;
-  double psnr_y, psnr_u, psnr_v, psnr_avg;
+#define QC_FIGURE(group, has_flag, member, name, ffmpeg_key, type, unit) type member;
+#include "cudahist/figures.def"
 };
 
 // cropdetect=reset=1's rule for a frame it does not skip (reset=1 starts
@@ -228,9 +224,9 @@ class CpuSignalStats {
 
 // The GPU path: owns the device copies of the sat/hue tables (made once, in
 // Create, for 8 and 10 bits) and its scratch. Compute enqueues ONE launch on
-// `stream` that writes *counts whole (device memory or PinnedSignalStats)
+// `stream` that writes *counts whole (device memory or Pinned<SignalStatsCounts>)
 // and, when `qc_counts` is given, *qc_counts whole too (ReferenceQcCounts'
-// contract; device memory or PinnedQcCounts): no memset, copy or second
+// contract; device memory or Pinned<QcCounts>): no memset, copy or second
 // kernel. It allocates nothing and synchronises nothing. Frame and previous
 // are device pointers in the current context. One counter serves one stream
 // at a time. The launch may be captured into a CUDA graph: every launch of
@@ -250,34 +246,6 @@ class SignalStatsCounter {
  private:
   explicit SignalStatsCounter(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
-};
-
-// Page-locked SignalStatsCounts that a kernel writes directly.
-class PinnedSignalStats {
- public:
-  static Status Create(std::unique_ptr<PinnedSignalStats>* out);
-  ~PinnedSignalStats();
-  PinnedSignalStats(const PinnedSignalStats&) = delete;
-  PinnedSignalStats& operator=(const PinnedSignalStats&) = delete;
-  SignalStatsCounts* get() { return counts_; }
-
- private:
-  explicit PinnedSignalStats(SignalStatsCounts* counts) : counts_(counts) {}
-  SignalStatsCounts* counts_;
-};
-
-// Page-locked QcCounts that the launch writes directly.
-class PinnedQcCounts {
- public:
-  static Status Create(std::unique_ptr<PinnedQcCounts>* out);
-  ~PinnedQcCounts();
-  PinnedQcCounts(const PinnedQcCounts&) = delete;
-  PinnedQcCounts& operator=(const PinnedQcCounts&) = delete;
-  QcCounts* get() { return counts_; }
-
- private:
-  explicit PinnedQcCounts(QcCounts* counts) : counts_(counts) {}
-  QcCounts* counts_;
 };
 
 }  // namespace cudahist
