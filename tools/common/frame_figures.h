@@ -20,6 +20,9 @@ struct FigureField {
   const char* lavfi_key;      // FFmpeg's frame metadata key, e.g. "lavfi.signalstats.YMIN"
   FigureFilter filter;
   bool integer;  // G_TYPE_INT in the message (printed %d); else G_TYPE_DOUBLE
+  // What the figure is measured in where it is not a code value of the
+  // frame's samples: "ratio" (a fraction of the pixels), "degrees" (a hue).
+  const char* unit = nullptr;
 };
 
 // Every figure in ffprobe's order: signalstats' 26 with YBITDEPTH, UBITDEPTH,
