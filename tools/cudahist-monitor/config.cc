@@ -93,27 +93,22 @@ class LineFinder {
   std::vector<std::string> lines_;
 };
 
-// The keys a group may hold and how each is read.
+// The keys a group may hold and how each is read: the alarm table's
+// thresholds, holds and clear times.
 struct ThresholdKey {
-  const char* key;
+  std::string key;
   std::function<double&(Thresholds&)> field;
 };
 
 const std::vector<ThresholdKey>& ThresholdKeys() {
   static const std::vector<ThresholdKey> keys = [] {
-    std::vector<ThresholdKey> k = {
-        {"black-luma", [](Thresholds& t) -> double& { return t.black_luma; }},
-        {"frozen-ydif", [](Thresholds& t) -> double& { return t.frozen_ydif; }},
-        {"luma-min", [](Thresholds& t) -> double& { return t.luma_min; }},
-        {"luma-max", [](Thresholds& t) -> double& { return t.luma_max; }},
-        {"brng-max", [](Thresholds& t) -> double& { return t.brng_max; }},
-        {"saturation-max", [](Thresholds& t) -> double& { return t.saturation_max; }},
-        {"clear-hold", [](Thresholds& t) -> double& { return t.clear; }},
-    };
-    static std::vector<std::string> hold_keys;  // outlives the table that points into it
-    for (int i = 0; i < kAlarmCount; ++i) hold_keys.push_back(HoldKey(kAlarms[i]));
-    for (int i = 0; i < kAlarmCount; ++i) {
-      k.push_back({hold_keys[i].c_str(), [i](Thresholds& t) -> double& { return t.hold[i]; }});
+    std::vector<ThresholdKey> k;
+    for (const ThresholdSpec& t : ThresholdTable()) {
+      k.push_back({t.key, [which = t.threshold](Thresholds& v) -> double& { return v[which]; }});
+    }
+    for (const AlarmSpec& a : AlarmTable()) {
+      k.push_back({HoldKey(a.alarm), [which = a.alarm](Thresholds& v) -> double& { return v.hold_of(which); }});
+      k.push_back({ClearKey(a.alarm), [which = a.alarm](Thresholds& v) -> double& { return v.clear_of(which); }});
     }
     return k;
   }();
@@ -184,14 +179,18 @@ class Reader {
 
   bool Thresholds(const std::string& group, monitor::Thresholds* t, Timeouts* timeouts, std::string* error) const {
     for (const ThresholdKey& k : ThresholdKeys()) {
-      if (!Double(group, k.key, &k.field(*t), error)) return false;
+      if (!Double(group, k.key.c_str(), &k.field(*t), error)) return false;
     }
     if (!Double(group, "stall-timeout", &timeouts->stall, error) ||
         !Double(group, "start-timeout", &timeouts->start, error))
       return false;
-    const std::string problem = ValidateThresholds(*t);
-    if (!problem.empty()) {
-      *error = Where(group, "") + "[" + group + "]: " + problem;
+    const ThresholdProblem problem = ValidateThresholds(*t);
+    if (!problem.keys.empty()) {
+      // The line of a key this group sets, else the group's (its values are inherited).
+      std::string line_of;
+      for (const std::string& key : problem.keys)
+        if (line_of.empty() && g_key_file_has_key(file_, group.c_str(), key.c_str(), nullptr)) line_of = key;
+      *error = Where(group, line_of) + "[" + group + "]: " + problem.text;
       return false;
     }
     for (auto [key, value] : {std::make_pair("stall-timeout", timeouts->stall),
@@ -256,7 +255,7 @@ bool ReadMonitorGroup(const Reader& r, MonitorConfig* config, monitor::Threshold
 bool ReadStreamGroup(const Reader& r, const std::string& group, const monitor::Thresholds& defaults,
                      const Timeouts& default_timeouts, StreamConfig* stream, std::string* error) {
   std::set<std::string> allowed = ThresholdKeyNames();
-  allowed.insert({"uri", "loop"});
+  allowed.insert({"uri", "loop", "audio"});
   if (!r.OnlyKnownKeys(group, allowed, error)) return false;
   stream->name = Trim(group.substr(strlen(kStreamPrefix)));
   if (stream->name.empty()) {
@@ -274,6 +273,16 @@ bool ReadStreamGroup(const Reader& r, const std::string& group, const monitor::T
     *error = r.Where(group, "uri") + "uri=" + stream->uri + ": not a URI (SCHEME://...)";
     return false;
   }
+  std::string audio;
+  if (r.String(group, "audio", &audio)) {
+    static const std::map<std::string, AudioMode> modes = {
+        {"auto", AudioMode::kAuto}, {"required", AudioMode::kRequired}, {"off", AudioMode::kOff}};
+    if (!modes.count(audio)) {
+      *error = r.Where(group, "audio") + "audio=" + audio + ": auto, required or off";
+      return false;
+    }
+    stream->audio = modes.at(audio);
+  }
   stream->thresholds = defaults;
   Timeouts timeouts = default_timeouts;
   if (!r.Bool(group, "loop", &stream->loop, error) || !r.Thresholds(group, &stream->thresholds, &timeouts, error))
@@ -286,13 +295,12 @@ bool ReadStreamGroup(const Reader& r, const std::string& group, const monitor::T
 }  // namespace
 
 bool StreamConfig::operator==(const StreamConfig& o) const {
-  const Thresholds& a = thresholds;
-  const Thresholds& b = o.thresholds;
-  return name == o.name && uri == o.uri && loop == o.loop && stall_seconds == o.stall_seconds &&
-         start_seconds == o.start_seconds &&
-         a.black_luma == b.black_luma && a.frozen_ydif == b.frozen_ydif && a.luma_min == b.luma_min &&
-         a.luma_max == b.luma_max && a.brng_max == b.brng_max && a.saturation_max == b.saturation_max &&
-         a.hold == b.hold && a.clear == b.clear;
+  return SameSource(o) && thresholds == o.thresholds;
+}
+
+bool StreamConfig::SameSource(const StreamConfig& o) const {
+  return name == o.name && uri == o.uri && loop == o.loop && audio == o.audio && stall_seconds == o.stall_seconds &&
+         start_seconds == o.start_seconds;
 }
 
 bool ParseConfig(const std::string& text, const std::string& path, MonitorConfig* config,

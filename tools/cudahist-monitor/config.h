@@ -12,16 +12,23 @@ namespace monitor {
 
 enum class Decoder { kAuto, kNvdec, kCpu };
 enum class ScopeStyle { kWaveform, kVectorscope };
+// A stream's audio: auto (measured when the input has some; its loss is an
+// alarm once it was there), required (its absence is an alarm from the
+// start), off (not decoded).
+enum class AudioMode { kAuto, kRequired, kOff };
 
 struct StreamConfig {
   std::string name;
   std::string uri;
   bool loop = false;          // files: start again at the end
+  AudioMode audio = AudioMode::kAuto;
   Thresholds thresholds;
   double stall_seconds = 5;   // no frames for this long: the stream is down and restarted
   double start_seconds = 10;  // a (re)started pipeline's first frame may take this long (connect, key frame)
   bool operator==(const StreamConfig& o) const;
   bool operator!=(const StreamConfig& o) const { return !(*this == o); }
+  // Everything but the thresholds: the same pipeline.
+  bool SameSource(const StreamConfig& o) const;
 };
 
 struct MonitorConfig {

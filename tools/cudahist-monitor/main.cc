@@ -94,13 +94,17 @@ class App {
     return wanted;
   }
 
-  // Streams whose settings did not change keep running untouched.
+  // Streams whose source did not change keep running: new thresholds only
+  // clear the alarms whose rule changed.
   void Apply(const std::vector<StreamConfig>& wanted) {
     std::map<std::string, const StreamConfig*> by_name;
     for (const StreamConfig& s : wanted) by_name[s.name] = &s;
     for (const std::string& name : std::vector<std::string>(order_)) {
       auto w = by_name.find(name);
-      if (w == by_name.end() || *w->second != streams_[name]->config()) Remove(name);
+      Stream& running = *streams_[name];
+      if (w == by_name.end()) Remove(name, ClearReason::kStreamRemoved);
+      else if (!w->second->SameSource(running.config())) Remove(name, ClearReason::kStreamReconfigured);
+      else if (w->second->thresholds != running.config().thresholds) running.SetThresholds(w->second->thresholds);
     }
     const double now = NowSeconds();
     for (const StreamConfig& s : wanted) {
@@ -114,8 +118,9 @@ class App {
     for (const StreamConfig& s : wanted) order_.push_back(s.name);
   }
 
-  void Remove(const std::string& name) {
+  void Remove(const std::string& name, ClearReason reason) {
     EventLog::Say(name, "removed");
+    streams_[name]->ClearAlarms(reason);
     streams_.erase(name);  // stops its pipeline before its series go
     metrics_.Remove(name);
     order_.erase(std::remove(order_.begin(), order_.end(), name), order_.end());
@@ -123,6 +128,7 @@ class App {
 
   void RemoveAll() {
     for (const std::string& name : std::vector<std::string>(order_)) {
+      streams_[name]->ClearAlarms(ClearReason::kShutdown);
       streams_.erase(name);
       metrics_.Remove(name);
     }
@@ -213,12 +219,13 @@ constexpr char kSummary[] =
     "\n"
     "One HTTP port serves:\n"
     "  /metrics           Prometheus metrics (cudahist_stream_up, cudahist_frames_total, cudahist_y_avg, ...,\n"
-    "                     cudahist_black, ...), label stream=NAME\n"
+    "                     cudahist_alarm_active{alarm=...}, ...), label stream=NAME\n"
     "  /                  the status page: a tile per stream with its state, figures and a live scope\n"
     "  /status.json       the page's data;  /scope?stream=NAME  the latest scope picture (PNG)\n"
     "  POST /-/reload     read the config again (as SIGHUP does)\n"
-    "Alarms (black, frozen, no_signal, luma_out_of_range, brng_high, saturation_high) are written as\n"
-    "JSON lines on stdout (or --alerts-log). SIGTERM drains the pipelines and exits.\n"
+    "Alarms (no_signal, black, frozen, luma_out_of_range, brng_high, saturation_high, audio_loss, silence,\n"
+    "loudness_out_of_range) are written as JSON lines on stdout (or --alerts-log), each raised and cleared\n"
+    "once under an id of its own. SIGTERM drains the pipelines, clears the alarms and exits.\n"
     "\n"
     "Examples:\n"
     "  cudahist-monitor --listen 127.0.0.1:9720 udp://127.0.0.1:5000 srt://127.0.0.1:7001 file:///media/a.mp4\n"

@@ -237,7 +237,7 @@ void Stream::OnFigures(const GstStructure* s) {
   // with it is rate(cudahist_frames_total) against this.
   if (duration > 0) {
     frames_per_second_ = frames * double(GST_SECOND) / double(duration);
-    metrics_->frames_per_second->Set(frames_per_second_);
+    metrics_->frame_rate->Set(frames_per_second_);
   }
   last_figures_at_ = now;
   if (state_ != StreamState::kUp) {
@@ -262,15 +262,9 @@ void Stream::OnFigures(const GstStructure* s) {
     figures_[field] = record.values[i];
     if (prometheus::Gauge* gauge = metrics_->Figure(field)) gauge->Set(record.values[i]);
   }
-  // The thresholds are 8-bit code values; the figures are in the format's depth.
   const GstVideoFormatInfo* format = gst_video_format_get_info(gst_video_format_from_string(record.format.c_str()));
-  const double depth = format ? GST_VIDEO_FORMAT_INFO_DEPTH(format, 0) : 8;
-  metrics_->bit_depth->Set(depth);
-  alarm_figures_.y_low = To8Bit(figures_["y-low"], depth);
-  alarm_figures_.y_high = To8Bit(figures_["y-high"], depth);
-  alarm_figures_.y_dif = To8Bit(figures_["y-dif"], depth);
-  alarm_figures_.brng = figures_["brng"];
-  alarm_figures_.sat_high = To8Bit(figures_["sat-high"], depth);
+  depth_ = format ? GST_VIDEO_FORMAT_INFO_DEPTH(format, 0) : 8;
+  metrics_->sample_depth->Set(depth_);
   has_figures_ = true;
   Evaluate(now);
 }
@@ -304,7 +298,7 @@ void Stream::Fail(const std::string& reason) {
   has_figures_ = false;
   metrics_->up->Set(0);
   frames_per_second_ = 0;
-  metrics_->frames_per_second->Set(0);
+  metrics_->frame_rate->Set(0);
   retry_at_ = now + retry_delay_;
   char delay[32];
   g_snprintf(delay, sizeof delay, "%.0f", retry_delay_);
@@ -351,19 +345,48 @@ void Stream::Tick(double now) {
   Evaluate(now);
 }
 
+std::map<std::string, double> Stream::AlarmFigures() const {
+  std::map<std::string, double> values;
+  for (const AlarmSpec& alarm : AlarmTable()) {
+    for (const AlarmTest& test : alarm.any_of) {
+      auto figure = figures_.find(test.figure);
+      if (figure == figures_.end()) continue;
+      const bool code_value = SpecOf(test.threshold).scale == Scale::kCodeValue8Bit;
+      values[test.figure] = code_value ? To8Bit(figure->second, depth_) : figure->second;
+    }
+  }
+  return values;
+}
+
 void Stream::Evaluate(double now) {
   Observation o;
   // A first start is given its start-timeout before it counts as no signal;
   // a retry after a failure is still no signal.
   o.up = state_ == StreamState::kUp || (state_ == StreamState::kStarting && !failed_since_up_);
-  o.has_figures = has_figures_;
-  o.figures = alarm_figures_;
-  for (const AlarmChange& change : alarms_.Observe(now, o)) {
-    const int i = static_cast<int>(change.alarm);
-    metrics_->alarm[i]->Set(change.raised ? 1 : 0);
+  o.picture = has_figures_;
+  o.figures = AlarmFigures();
+  Report(alarms_.Observe(now, o));
+  for (const AlarmSpec& a : AlarmTable()) metrics_->AlarmSecondsTo(a.alarm, alarms_.seconds_in(a.alarm, now));
+}
+
+void Stream::Report(const std::vector<AlarmChange>& changes) {
+  for (const AlarmChange& change : changes) {
+    metrics_->alarm_active[static_cast<int>(change.alarm)]->Set(change.raised ? 1 : 0);
     log_->Alarm(config_.name, change, change.alarm == Alarm::kNoSignal && change.raised ? last_error_ : "");
   }
-  for (Alarm a : kAlarms) metrics_->AlarmSecondsTo(a, alarms_.seconds_in(a, now));
+}
+
+void Stream::SetThresholds(const Thresholds& thresholds) {
+  const double now = NowSeconds();
+  Report(alarms_.SetThresholds(now, thresholds));
+  config_.thresholds = thresholds;
+  Evaluate(now);
+}
+
+void Stream::ClearAlarms(ClearReason reason) {
+  const double now = NowSeconds();
+  Report(alarms_.ClearAll(now, reason));
+  for (const AlarmSpec& a : AlarmTable()) metrics_->AlarmSecondsTo(a.alarm, alarms_.seconds_in(a.alarm, now));
 }
 
 void Stream::AddStatus(JsonBuilder* b) const {
@@ -389,10 +412,22 @@ void Stream::AddStatus(JsonBuilder* b) const {
   json_builder_add_int_value(b, gint64(reconnects_));
   member("scope");
   json_builder_add_boolean_value(b, !scope_png_.empty());
+  member("depth");
+  json_builder_add_int_value(b, gint64(depth_));
   member("alarms");
   json_builder_begin_array(b);
-  for (Alarm a : kAlarms)
-    if (alarms_.active(a)) json_builder_add_string_value(b, AlarmName(a));
+  for (const ActiveAlarm& a : alarms_.Active(NowSeconds())) {
+    json_builder_begin_object(b);
+    member("alarm");
+    json_builder_add_string_value(b, AlarmName(a.alarm));
+    member("severity");
+    json_builder_add_string_value(b, SeverityName(SpecOf(a.alarm).severity));
+    member("id");
+    json_builder_add_string_value(b, a.id.c_str());
+    member("seconds");
+    json_builder_add_double_value(b, a.seconds);
+    json_builder_end_object(b);
+  }
   json_builder_end_array(b);
   member("figures");
   json_builder_begin_object(b);

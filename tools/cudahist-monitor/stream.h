@@ -56,6 +56,11 @@ class Stream {
   void Tick(double now);
   // Ends the stream: EOS into the pipeline; drained() once it came out.
   void Drain();
+  // New thresholds for the running stream: alarms whose rule changed clear.
+  void SetThresholds(const Thresholds& thresholds);
+  // Clears every raised alarm with `reason`; call before the stream goes
+  // (removed, reconfigured, shutdown).
+  void ClearAlarms(ClearReason reason);
   bool drained() const { return drained_ || !pipeline_; }
 
   const StreamConfig& config() const { return config_; }
@@ -77,6 +82,9 @@ class Stream {
   void Fail(const std::string& reason);
   void Teardown();
   void Evaluate(double now);
+  void Report(const std::vector<AlarmChange>& changes);
+  // The figures the alarm table's tests read, by name, in their thresholds' scale.
+  std::map<std::string, double> AlarmFigures() const;
 
   StreamConfig config_;
   PipelineChoice choice_;
@@ -100,8 +108,8 @@ class Stream {
   double started_at_ = 0, last_figures_at_ = 0, up_since_ = 0;
   double retry_at_ = 0, retry_delay_ = 1;
   bool has_figures_ = false;
-  Figures alarm_figures_;
   std::map<std::string, double> figures_;  // the last message's signalstats fields
+  double depth_ = 8;                        // bits per luma sample: the figures' scale
   unsigned width_ = 0, height_ = 0;
   uint64_t frames_ = 0, reconnects_ = 0;
   double frames_per_second_ = 0;
