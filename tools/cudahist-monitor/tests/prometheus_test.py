@@ -6,6 +6,7 @@ itself); when a UDP source goes black, CudahistBlack fires in Prometheus."""
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -29,7 +30,7 @@ processes = []
 
 
 def element_figures(uri):
-    """Every frame's message of the element on `uri`, as {metric name: value}:
+    """Every frame's message of the element on `uri`, as {message field: value}:
     on the GPU where nvcodec offers cudaupload (it registers it only where
     CUDA works), on the CPU otherwise. The figures are the same on either
     backend, and H.264 decodes to the same pixels with NVDEC and libavcodec."""
@@ -58,7 +59,7 @@ def element_figures(uri):
             if isinstance(value, (int, float)) and not isinstance(value, bool) and field not in (
                     "timestamp", "stream-time", "running-time", "duration", "frames", "width", "height", "bins",
                     "roi-x", "roi-y", "roi-width", "roi-height"):
-                figures["cudahist_" + field.replace("-", "_")] = float(value)
+                figures[field] = float(value)
         frames.append(figures)
     pipeline.set_state(Gst.State.NULL)
     return frames
@@ -132,10 +133,18 @@ try:
     print("Prometheus scrapes both monitors:",
           sorted("%s@%s" % (r["metric"]["stream"], r["metric"]["instance"]) for r in prometheus.query("cudahist_stream_up")))
 
-    # Every figure of one scrape equals the element's figure for one frame.
+    # Every figure of one scrape equals the element's figure for one frame. A
+    # figure's metric says in its help which message field it carries (its
+    # name adds the unit: brng is cudahist_brng_ratio).
+    field_of = {}
+    for name, metadata in (prometheus.api("metadata") or {}).items():
+        said = re.search(r"the cudahistogram message's '([a-z-]+)'", metadata[0]["help"])
+        if said:
+            field_of[name] = said.group(1)
     for attempt in range(3):
-        stored = {r["metric"]["__name__"]: float(r["value"][1])
-                  for r in prometheus.query('{__name__=~"cudahist_.+", stream="bars"}')}
+        stored = {field_of[r["metric"]["__name__"]]: float(r["value"][1])
+                  for r in prometheus.query('{__name__=~"cudahist_.+", stream="bars"}')
+                  if r["metric"]["__name__"] in field_of}
         compared = sorted(set(stored) & set(reference[0]))
         matches = [i for i, frame in enumerate(reference) if all(stored[n] == frame[n] for n in compared)]
         if len(compared) < 26:
@@ -148,7 +157,7 @@ try:
         fail("Prometheus's figures match no frame of the file; differing from the closest: %s" %
              {n: (stored[n], closest[n]) for n in compared if stored[n] != closest[n]})
     print("Prometheus's %d figures of 'bars' equal the element's for frame %d (y_avg %.3f, sat_avg %.3f, brng %g)"
-          % (len(compared), matches[0], stored["cudahist_y_avg"], stored["cudahist_sat_avg"], stored["cudahist_brng"]))
+          % (len(compared), matches[0], stored["y-avg"], stored["sat-avg"], stored["brng"]))
     if prometheus.query("ALERTS"):
         fail("alerts fire before any source goes black: %s" % prometheus.query("ALERTS"))
 
@@ -157,13 +166,13 @@ try:
     processes[0] = udp_sender(udp, source=raw_video(pattern="black"))
     went_black = time.monotonic()
     wait_for("CudahistBlack to fire in Prometheus",
-             lambda: any(a["stream"] == live for a in prometheus.firing("CudahistBlack")), 30)
-    print("CudahistBlack fires in Prometheus %.1f s after the source went black (hold 2 s, scrape and evaluation 1 s)"
-          % (time.monotonic() - went_black))
+             lambda: any(a["stream"] == live for a in prometheus.firing("CudahistBlack")), 45)
+    print("CudahistBlack fires in Prometheus %.1f s after the source went black (the monitor's hold 2 s, the rule's "
+          "for: 15s, scrape and evaluation 1 s)" % (time.monotonic() - went_black))
     if any(a["labels"]["stream"] == "bars" for a in prometheus.api("alerts")["alerts"]):
         fail("an alert fired for bars: %s" % prometheus.api("alerts"))
-    if m2.value("cudahist_black", live) != 1:
-        fail("the monitor's own cudahist_black is not 1")
+    if m2.value("cudahist_alarm_active", (live, "black")) != 1:
+        fail('the monitor\'s own cudahist_alarm_active{alarm="black"} is not 1')
     print("PASS")
 finally:
     stop_all(processes)
