@@ -65,13 +65,17 @@ void HttpServer::Handle(SoupServerMessage* msg, const std::string& path, GHashTa
   if (path == "/metrics") return Respond(msg, 200, "text/plain; version=0.0.4; charset=utf-8", handlers_.metrics());
   if (path == "/" || path == "/index.html") return Respond(msg, 200, "text/html; charset=utf-8", StatusPageHtml());
   if (path == "/status.json") return Respond(msg, 200, "application/json", handlers_.status_json());
-  if (path == "/scope") {
+  if (path == "/events.json") return Respond(msg, 200, "application/json", handlers_.events_json());
+  if (path == "/scope" || path == "/thumbnail") {
+    const bool scope = path == "/scope";
     const char* stream = query ? static_cast<const char*>(g_hash_table_lookup(query, "stream")) : nullptr;
-    const std::string png = stream ? handlers_.scope(stream) : "";
-    if (png.empty()) return Respond(msg, 404, "text/plain", "no scope picture for this stream yet\n");
-    return Respond(msg, 200, "image/png", png);
+    const std::string picture = stream ? (scope ? handlers_.scope : handlers_.thumbnail)(stream) : "";
+    if (picture.empty()) return Respond(msg, 404, "text/plain", "no picture for this stream yet\n");
+    return Respond(msg, 200, scope ? "image/png" : "image/jpeg", picture);
   }
-  Respond(msg, 404, "text/plain", "not found: /metrics, /, /status.json, /scope?stream=NAME, POST /-/reload\n");
+  Respond(msg, 404, "text/plain",
+          "not found: /metrics, /, /status.json, /events.json, /scope?stream=NAME, /thumbnail?stream=NAME, "
+          "POST /-/reload\n");
 }
 
 }  // namespace monitor

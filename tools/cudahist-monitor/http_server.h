@@ -1,6 +1,7 @@
 // The monitor's one HTTP port (libsoup): /metrics for Prometheus, / the
-// status page, /status.json its data, /scope?stream=NAME the stream's latest
-// scope picture (PNG), POST /-/reload to read the config again.
+// status page, /status.json and /events.json its data, /scope?stream=NAME and
+// /thumbnail?stream=NAME the stream's latest scope (PNG) and picture (JPEG),
+// POST /-/reload to read the config again.
 #pragma once
 
 #include <libsoup/soup.h>
@@ -13,7 +14,9 @@ namespace monitor {
 struct HttpHandlers {
   std::function<std::string()> metrics;                  // text exposition format
   std::function<std::string()> status_json;
-  std::function<std::string(const std::string&)> scope;  // PNG bytes of a stream, "" when none
+  std::function<std::string(const std::string&)> scope;      // PNG bytes of a stream, "" when none
+  std::function<std::string(const std::string&)> thumbnail;  // JPEG bytes of a stream, "" when none
+  std::function<std::string()> events_json;                  // the last alarm events
   std::function<std::string()> reload;                   // "" when reloaded, else the error
 };
 

@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -81,6 +82,11 @@ class App {
       auto it = streams_.find(name);
       return it == streams_.end() ? std::string() : it->second->scope_png();
     };
+    h.thumbnail = [this](const std::string& name) {
+      auto it = streams_.find(name);
+      return it == streams_.end() ? std::string() : it->second->thumbnail_jpeg();
+    };
+    h.events_json = [this] { return Json([this](JsonBuilder* b) { log_.AddRecent(b); }); };
     h.reload = [this] { return Reload(); };
     return h;
   }
@@ -150,10 +156,17 @@ class App {
   }
 
   std::string StatusJson() const {
+    return Json([this](JsonBuilder* b) {
+      json_builder_begin_array(b);
+      for (const std::string& name : order_) streams_.at(name)->AddStatus(b);
+      json_builder_end_array(b);
+    });
+  }
+
+  // What `build` adds to a JSON builder, as text.
+  static std::string Json(const std::function<void(JsonBuilder*)>& build) {
     JsonBuilder* b = json_builder_new();
-    json_builder_begin_array(b);
-    for (const std::string& name : order_) streams_.at(name)->AddStatus(b);
-    json_builder_end_array(b);
+    build(b);
     JsonNode* root = json_builder_get_root(b);
     gchar* text = json_to_string(root, FALSE);
     std::string json = text;
@@ -221,7 +234,8 @@ constexpr char kSummary[] =
     "  /metrics           Prometheus metrics (cudahist_stream_up, cudahist_frames_total, cudahist_y_avg, ...,\n"
     "                     cudahist_alarm_active{alarm=...}, ...), label stream=NAME\n"
     "  /                  the status page: a tile per stream with its state, figures and a live scope\n"
-    "  /status.json       the page's data;  /scope?stream=NAME  the latest scope picture (PNG)\n"
+    "  /status.json       the page's data, /events.json the last alarm events\n"
+    "  /scope?stream=NAME, /thumbnail?stream=NAME  the latest scope (PNG) and picture (JPEG)\n"
     "  POST /-/reload     read the config again (as SIGHUP does)\n"
     "Alarms (no_signal, black, frozen, luma_out_of_range, brng_high, saturation_high, audio_loss, silence,\n"
     "loudness_out_of_range) are written as JSON lines on stdout (or --alerts-log), each raised and cleared\n"

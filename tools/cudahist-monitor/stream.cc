@@ -9,7 +9,9 @@
 
 #include "analysis_pipeline.h"
 #include "frame_figures.h"
+#include "picture_tap.h"
 #include "scope_branch.h"
+#include "thumbnail_branch.h"
 
 namespace monitor {
 namespace {
@@ -145,18 +147,7 @@ void Stream::StartPipeline() {
       cudahist_tools::BuildAnalysisPipeline(config_.uri, target, config_.name, &problem);
   if (parts.pipeline) {
     g_object_set(parts.analysis, "interval", guint64(choice_.interval_seconds * GST_SECOND), nullptr);
-    cudahist_tools::ScopeBranchOptions scope;
-    const bool waveform = choice_.scope == ScopeStyle::kWaveform;
-    scope.style = waveform ? "waveform" : "vectorscope";
-    scope.width = waveform ? 512 : 256;  // a vectorscope is round
-    scope.height = 256;
-    scope.gpu = choice_.gpu;
-    scope_sink_ = cudahist_tools::AddScopeBranch(parts, scope, &problem);
-    if (!scope_sink_ && AnalysisStillLinked(parts.analysis)) {
-      // An element of the picture branch is missing (pngenc...): the figures go on without a scope.
-      if (!scope_warned_) EventLog::Say(config_.name, "no scope picture: " + problem);
-      scope_warned_ = true;
-    } else if (!scope_sink_) {
+    if (!AddPictureBranches(parts, &problem)) {
       gst_object_unref(parts.pipeline);
       parts.pipeline = nullptr;
     }
@@ -174,6 +165,27 @@ void Stream::StartPipeline() {
     // The error message on the bus says why; the bus watch reads it next.
     EventLog::Say(config_.name, "the pipeline refused to start");
   }
+}
+
+bool Stream::AddPictureBranches(const cudahist_tools::AnalysisPipeline& parts, std::string* problem) {
+  cudahist_tools::ScopeBranchOptions scope;
+  const bool waveform = choice_.scope == ScopeStyle::kWaveform;
+  scope.style = waveform ? "waveform" : "vectorscope";
+  scope.width = waveform ? 512 : 256;  // a vectorscope is round
+  scope.height = 256;
+  scope.gpu = choice_.gpu;
+  std::string missing;
+  scope_sink_ = cudahist_tools::AddScopeBranch(parts, scope, &missing);
+  if (!scope_sink_ && !pictures_warned_) EventLog::Say(config_.name, "no scope picture: " + missing);
+  cudahist_tools::ThumbnailBranchOptions thumbnail;
+  thumbnail.gpu = choice_.gpu;
+  thumbnail_sink_ = cudahist_tools::AddThumbnailBranch(parts, thumbnail, &missing);
+  if (!thumbnail_sink_ && !pictures_warned_) EventLog::Say(config_.name, "no thumbnail: " + missing);
+  pictures_warned_ = pictures_warned_ || !scope_sink_ || !thumbnail_sink_;
+  // A missing element (pngenc, jpegenc, ...) costs its picture, not the figures.
+  if (AnalysisStillLinked(parts.analysis)) return true;
+  *problem = missing;
+  return false;
 }
 
 void Stream::ReleaseStartSlot() {
@@ -197,6 +209,7 @@ void Stream::Teardown() {
   pipeline_ = nullptr;
   analysis_ = nullptr;
   scope_sink_ = nullptr;
+  thumbnail_sink_ = nullptr;
 }
 
 gboolean Stream::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
@@ -338,9 +351,10 @@ void Stream::Tick(double now) {
     g_snprintf(text, sizeof text, up ? "no frames for %.0f s" : "no frame %.0f s after the start", since);
     Fail(text);
   }
-  if (scope_sink_) {
-    std::string png = cudahist_tools::TakeScopePng(scope_sink_);
-    if (!png.empty()) scope_png_ = std::move(png);
+  for (auto [sink, picture] : {std::make_pair(scope_sink_, &scope_png_), std::make_pair(thumbnail_sink_, &thumbnail_jpeg_)}) {
+    if (!sink) continue;
+    std::string bytes = cudahist_tools::TakePicture(sink);
+    if (!bytes.empty()) *picture = std::move(bytes);
   }
   Evaluate(now);
 }
@@ -412,6 +426,8 @@ void Stream::AddStatus(JsonBuilder* b) const {
   json_builder_add_int_value(b, gint64(reconnects_));
   member("scope");
   json_builder_add_boolean_value(b, !scope_png_.empty());
+  member("thumbnail");
+  json_builder_add_boolean_value(b, !thumbnail_jpeg_.empty());
   member("depth");
   json_builder_add_int_value(b, gint64(depth_));
   member("alarms");

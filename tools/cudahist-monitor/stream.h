@@ -12,6 +12,7 @@
 #include <string>
 
 #include "alerts.h"
+#include "analysis_pipeline.h"
 #include "config.h"
 #include "event_log.h"
 #include "metrics.h"
@@ -66,6 +67,7 @@ class Stream {
   const StreamConfig& config() const { return config_; }
   StreamState state() const { return state_; }
   const std::string& scope_png() const { return scope_png_; }
+  const std::string& thumbnail_jpeg() const { return thumbnail_jpeg_; }
   // The stream as the status page shows it (an object member of `b`).
   void AddStatus(JsonBuilder* b) const;
 
@@ -75,6 +77,8 @@ class Stream {
   void ReleaseStartSlot();
   static void OnResolved(GObject* resolver, GAsyncResult* result, gpointer self);
   void StartPipeline();
+  // The scope and the thumbnail; false when the analysis itself no longer links.
+  bool AddPictureBranches(const cudahist_tools::AnalysisPipeline& parts, std::string* problem);
   static gboolean OnBusMessage(GstBus*, GstMessage* message, gpointer self);
   void OnMessage(GstMessage* message);
   void OnFigures(const GstStructure* s);
@@ -99,11 +103,12 @@ class Stream {
   GstElement* pipeline_ = nullptr;
   GstElement* analysis_ = nullptr;    // cudahistogram, owned by the pipeline
   GstElement* scope_sink_ = nullptr;
+  GstElement* thumbnail_sink_ = nullptr;
   StreamState state_ = StreamState::kStarting;
   bool drained_ = false;
   bool draining_ = false;
   bool failed_since_up_ = false;
-  bool scope_warned_ = false;
+  bool pictures_warned_ = false;
   std::string last_error_;
   double started_at_ = 0, last_figures_at_ = 0, up_since_ = 0;
   double retry_at_ = 0, retry_delay_ = 1;
@@ -114,6 +119,7 @@ class Stream {
   uint64_t frames_ = 0, reconnects_ = 0;
   double frames_per_second_ = 0;
   std::string scope_png_;
+  std::string thumbnail_jpeg_;
 };
 
 // Monotonic time in seconds.
