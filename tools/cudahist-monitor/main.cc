@@ -206,7 +206,8 @@ class App {
     const bool all = std::all_of(app->streams_.begin(), app->streams_.end(),
                                  [](const auto& s) { return s.second->drained(); });
     if (!all && NowSeconds() < app->drain_deadline_) return G_SOURCE_CONTINUE;
-    if (!all) g_printerr("cudahist-monitor: some streams did not drain in %.0f s\n", kDrainSeconds);
+    for (const auto& [name, stream] : app->streams_)
+      if (!stream->drained()) EventLog::Say(name, "did not drain in " + std::to_string(int(kDrainSeconds)) + " s");
     g_main_loop_quit(app->loop_);
     return G_SOURCE_REMOVE;
   }

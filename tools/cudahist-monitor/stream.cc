@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #include "analysis_pipeline.h"
+#include "audio_branch.h"
 #include "frame_figures.h"
 #include "picture_tap.h"
 #include "scope_branch.h"
@@ -60,6 +62,25 @@ std::string MissingDecoderText(GstMessage* error_message) {
   if (!video.empty()) return "no decoder for its video (" + video + "): ";
   if (!other.empty()) return "the input has no video stream (only " + other + "): ";
   return "";
+}
+
+// The audio branch for the pipeline's first audio stream. It is built on a
+// streaming thread: a missing element is posted as a warning, and the video
+// goes on.
+std::function<GstPad*(GstBin*)> AudioHook(double interval_seconds) {
+  return [interval_seconds](GstBin* pipeline) -> GstPad* {
+    cudahist_tools::AudioBranchOptions options;
+    options.interval = GstClockTime(interval_seconds * GST_SECOND);
+    options.sync = true;  // files play at their own rate, as the video does
+    std::string problem;
+    GstPad* pad = cudahist_tools::AddAudioBranch(pipeline, options, &problem);
+    if (!pad) {
+      GError* error = g_error_new(GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN, "no audio meters: %s", problem.c_str());
+      gst_element_post_message(GST_ELEMENT(pipeline), gst_message_new_warning(GST_OBJECT(pipeline), error, nullptr));
+      g_error_free(error);
+    }
+    return pad;
+  };
 }
 
 bool AnalysisStillLinked(GstElement* analysis) {
@@ -142,6 +163,7 @@ void Stream::StartPipeline() {
   target.cuda_device_id = choice_.cuda_device_id;
   // Files play at their own rate, as a live source would send them.
   target.live = true;
+  if (config_.audio != AudioMode::kOff) target.audio = AudioHook(choice_.interval_seconds);
   std::string problem;
   cudahist_tools::AnalysisPipeline parts =
       cudahist_tools::BuildAnalysisPipeline(config_.uri, target, config_.name, &problem);
@@ -221,6 +243,7 @@ void Stream::OnMessage(GstMessage* message) {
   switch (GST_MESSAGE_TYPE(message)) {
     case GST_MESSAGE_ELEMENT:
       if (const GstStructure* s = cudahist_tools::AnalysisMessage(message)) OnFigures(s);
+      else OnAudio(message);
       break;
     case GST_MESSAGE_WARNING:
       metrics_->decode_errors->Increment();
@@ -283,6 +306,21 @@ void Stream::OnFigures(const GstStructure* s) {
 }
 
 
+void Stream::OnAudio(GstMessage* message) {
+  if (cudahist_tools::ReadAudioLevels(message, &audio_levels_)) {
+    last_audio_at_ = NowSeconds();
+    audio_seen_ = true;
+    metrics_->SetAudioLevels(audio_levels_.peak_dbfs, audio_levels_.rms_dbfs);
+  } else if (cudahist_tools::ReadLoudness(message, &loudness_)) {
+    metrics_->SetLoudness(loudness_.momentary_lufs, loudness_.short_term_lufs);
+  }
+}
+
+bool Stream::AudioArrives(double now) const {
+  // Two intervals without a level message: level posts one each interval.
+  return audio_seen_ && state_ == StreamState::kUp && now - last_audio_at_ <= 2 * choice_.interval_seconds + 0.5;
+}
+
 void Stream::OnEndOfStream() {
   if (draining_) {
     drained_ = true;
@@ -332,6 +370,7 @@ void Stream::Drain() {
   GstPad* pad = gst_element_get_static_pad(analysis_, "sink");
   gst_pad_send_event(pad, gst_event_new_eos());
   gst_object_unref(pad);
+  cudahist_tools::EndAudioBranch(GST_BIN(pipeline_));
 }
 
 void Stream::Tick(double now) {
@@ -361,10 +400,12 @@ void Stream::Tick(double now) {
 
 std::map<std::string, double> Stream::AlarmFigures() const {
   std::map<std::string, double> values;
+  const std::map<std::string, double> audio = cudahist_tools::AudioFigures(audio_levels_, loudness_);
   for (const AlarmSpec& alarm : AlarmTable()) {
+    const std::map<std::string, double>& source = alarm.watches == Watches::kAudio ? audio : figures_;
     for (const AlarmTest& test : alarm.any_of) {
-      auto figure = figures_.find(test.figure);
-      if (figure == figures_.end()) continue;
+      auto figure = source.find(test.figure);
+      if (figure == source.end()) continue;
       const bool code_value = SpecOf(test.threshold).scale == Scale::kCodeValue8Bit;
       values[test.figure] = code_value ? To8Bit(figure->second, depth_) : figure->second;
     }
@@ -378,7 +419,10 @@ void Stream::Evaluate(double now) {
   // a retry after a failure is still no signal.
   o.up = state_ == StreamState::kUp || (state_ == StreamState::kStarting && !failed_since_up_);
   o.picture = has_figures_;
+  o.audio = AudioArrives(now);
+  o.audio_expected = audio_seen_ || config_.audio == AudioMode::kRequired;
   o.figures = AlarmFigures();
+  if (!o.audio) metrics_->audio_channels->Set(0);
   Report(alarms_.Observe(now, o));
   for (const AlarmSpec& a : AlarmTable()) metrics_->AlarmSecondsTo(a.alarm, alarms_.seconds_in(a.alarm, now));
 }
@@ -445,6 +489,8 @@ void Stream::AddStatus(JsonBuilder* b) const {
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
+  member("audio");
+  AddAudioStatus(b);
   member("figures");
   json_builder_begin_object(b);
   if (state_ == StreamState::kUp) {
@@ -455,6 +501,31 @@ void Stream::AddStatus(JsonBuilder* b) const {
     }
   }
   json_builder_end_object(b);
+  json_builder_end_object(b);
+}
+
+void Stream::AddAudioStatus(JsonBuilder* b) const {
+  if (!AudioArrives(NowSeconds())) {
+    json_builder_add_null_value(b);
+    return;
+  }
+  auto number = [b](double v) {
+    if (std::isfinite(v)) json_builder_add_double_value(b, v);
+    else json_builder_add_null_value(b);  // -inf LUFS of silence: JSON has no infinity
+  };
+  auto list = [b, &number](const char* name, const std::vector<double>& values) {
+    json_builder_set_member_name(b, name);
+    json_builder_begin_array(b);
+    for (double v : values) number(v);
+    json_builder_end_array(b);
+  };
+  json_builder_begin_object(b);
+  list("peak_dbfs", audio_levels_.peak_dbfs);
+  list("rms_dbfs", audio_levels_.rms_dbfs);
+  json_builder_set_member_name(b, "momentary_lufs");
+  number(loudness_.momentary_lufs);
+  json_builder_set_member_name(b, "short_term_lufs");
+  number(loudness_.short_term_lufs);
   json_builder_end_object(b);
 }
 

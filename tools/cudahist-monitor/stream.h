@@ -13,6 +13,7 @@
 
 #include "alerts.h"
 #include "analysis_pipeline.h"
+#include "audio_branch.h"
 #include "config.h"
 #include "event_log.h"
 #include "metrics.h"
@@ -83,6 +84,10 @@ class Stream {
   void OnMessage(GstMessage* message);
   void OnFigures(const GstStructure* s);
   void OnEndOfStream();
+  void OnAudio(GstMessage* message);
+  // Level messages come: the stream's audio arrives.
+  bool AudioArrives(double now) const;
+  void AddAudioStatus(JsonBuilder* b) const;
   void Fail(const std::string& reason);
   void Teardown();
   void Evaluate(double now);
@@ -115,6 +120,10 @@ class Stream {
   bool has_figures_ = false;
   std::map<std::string, double> figures_;  // the last message's signalstats fields
   double depth_ = 8;                        // bits per luma sample: the figures' scale
+  cudahist_tools::AudioLevels audio_levels_;  // the last interval's
+  cudahist_tools::Loudness loudness_;
+  double last_audio_at_ = 0;
+  bool audio_seen_ = false;  // since the stream was added, across restarts: its loss is an alarm
   unsigned width_ = 0, height_ = 0;
   uint64_t frames_ = 0, reconnects_ = 0;
   double frames_per_second_ = 0;

@@ -61,6 +61,26 @@ def udp_sender(port, source=None):
     return gst_launch("%s ! %s ! mpegtsmux alignment=7 ! udpsink host=127.0.0.1 port=%d" % (source, H264, port), "udp%d" % port)
 
 
+# audiotestsrc settings of the audio senders: a 1 kHz tone at -26 dBFS peak
+# (about -26 LUFS, inside the default loudness range), digital silence, and
+# a tone at -1 dBFS peak (about -1 LUFS: too loud).
+AUDIO = {"tone": "wave=sine freq=1000 volume=0.05", "silence": "wave=silence",
+         "loud": "wave=sine freq=1000 volume=0.9"}
+
+
+def av_sender(port, audio, audio_seconds=None, log_name=None):
+    """MPEG-TS over UDP to 127.0.0.1:port: moving bars and, unless `audio` is
+    None, stereo 48 kHz AAC of AUDIO[audio]; with `audio_seconds` the audio
+    ends after that long while the picture goes on."""
+    description = "%s ! %s ! mpegtsmux name=mux alignment=7 ! udpsink host=127.0.0.1 port=%d" % (
+        raw_video(**MOVING), H264, port)
+    if audio:
+        buffers = " num-buffers=%d" % (audio_seconds * 48000 // 1024) if audio_seconds else ""
+        description += (" audiotestsrc is-live=true samplesperbuffer=1024 %s%s ! audio/x-raw,rate=48000,channels=2"
+                        " ! audioconvert ! avenc_aac ! aacparse ! queue ! mux." % (AUDIO[audio], buffers))
+    return gst_launch(description, log_name or "av%d" % port)
+
+
 def rtp_sender(port):
     """MPEG-TS in RTP (rtpmp2tpay) over UDP to 127.0.0.1:port."""
     return gst_launch("%s ! %s ! mpegtsmux ! rtpmp2tpay ! udpsink host=127.0.0.1 port=%d" % (raw_video(**MOVING), H264, port),
