@@ -68,6 +68,12 @@ header h1 { font-size: 15px; margin: 0; }
 .error { color: #c8c8c8; font-size: 11px; overflow-wrap: anywhere; max-height: 2.6em; overflow: hidden; }
 .compact .figures .more, .compact .error { display: none; }
 .compact .nosignal { font-size: 13px; }
+.compact.tile, .compact .tile { padding: 2px 4px; }
+.compact .head { font-size: 12px; }
+.compact .pictures { margin: 2px 0; }
+.compact .alarms { min-height: 15px; }
+.compact .chip { font-size: 10px; }
+.pictures img:not([src]) { visibility: hidden; }
 </style></head>
 <body>
 <header><h1>cudahist-monitor</h1><span id="summary">loading…</span><span id="clock"></span></header>
@@ -191,20 +197,18 @@ function drawTile(s) {
   return state;
 }
 
-// As many columns as keep every tile on the screen, the fewest of them (the
-// largest tiles); past that the grid scrolls.
+// The fewest columns (the largest tiles) that keep every tile on the
+// screen, measured on the tiles themselves; tiles narrower than 300 px are
+// compact, and none gets narrower than 170 px: past that the grid scrolls.
 function layout(count) {
-  const width = grid.clientWidth - 10, height = grid.clientHeight - 10;
-  let columns = 1;
+  const width = grid.clientWidth - 10;
+  let columns = Math.max(1, Math.floor(Math.sqrt(count)) - 1);
   for (; columns < count; ++columns) {
-    const tileWidth = width / columns - 5;
-    const compact = tileWidth < 300;
-    const text = compact ? 62 : 96;  // head, alarms, figures, audio
-    const tileHeight = (tileWidth - 16) / 2 * 9 / 16 + text;
-    if (Math.ceil(count / columns) * (tileHeight + 5) <= height || tileWidth < 180) break;
+    grid.style.setProperty("--columns", columns);
+    grid.classList.toggle("compact", width / columns - 5 < 300);
+    if (grid.scrollHeight <= grid.clientHeight || width / (columns + 1) - 5 < 170) return;
   }
-  grid.style.setProperty("--columns", columns);
-  grid.classList.toggle("compact", width / columns - 5 < 300);
+  grid.style.setProperty("--columns", Math.max(1, columns));
 }
 
 function draw(streams) {

@@ -122,14 +122,14 @@ def file_uri(path):
     return "file://" + os.path.abspath(path)
 
 
-def chromium(url, work, *mode):
-    """One headless Chromium run (as root: --no-sandbox) on a 1366x768 laptop
-    screen with a fresh profile under `work`; its stdout."""
+def chromium(url, work, *mode, size="1366,768"):
+    """One headless Chromium run (as root: --no-sandbox) on a screen of `size`
+    (a 1366x768 laptop's by default) with a fresh profile under `work`; its stdout."""
     import shutil
     profile = tempfile.mkdtemp(prefix="chromium-", dir=work)
     command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--user-data-dir=" + profile, "--window-size=1366,768", "--hide-scrollbars",
+               "--user-data-dir=" + profile, "--window-size=" + size, "--hide-scrollbars",
                "--virtual-time-budget=2500"] + list(mode) + [url]
     result = subprocess.run(command, capture_output=True, text=True, timeout=90)
     shutil.rmtree(profile, ignore_errors=True)
