@@ -18,7 +18,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import datetime
 
 from monitor_harness import HERE, Monitor, fail, free_port, stop_all, wait_for

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -225,3 +227,46 @@ def stop_all(processes):
                 p.wait(10)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+class Prometheus:
+    """Debian's prometheus on a free port of 127.0.0.1 with `config` (its
+    prometheus.yml text) and alerts.rules.yml beside it, storing under `work`."""
+
+    def __init__(self, config, work):
+        import shutil
+        self.port = free_port()
+        self.dir = os.path.join(work, "prometheus")
+        os.mkdir(self.dir)
+        shutil.copy(os.path.join(HERE, "..", "alerts.rules.yml"), self.dir)
+        with open(os.path.join(self.dir, "prometheus.yml"), "w") as f:
+            f.write(config)
+        self.process = subprocess.Popen(
+            ["prometheus", "--config.file=" + os.path.join(self.dir, "prometheus.yml"),
+             "--storage.tsdb.path=" + os.path.join(self.dir, "data"),
+             "--web.listen-address=127.0.0.1:%d" % self.port],
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.dir, "prometheus.log"), "w"))
+
+    def answer(self, path, **params):
+        """The API's whole answer ({"status": ..., "data" or "error": ...}), None when it does not answer."""
+        url = "http://127.0.0.1:%d/api/v1/%s?%s" % (self.port, path, urllib.parse.urlencode(params, doseq=True))
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                return json.load(r)
+        except urllib.error.HTTPError as e:
+            return json.load(e)
+        except OSError:
+            return None
+
+    def api(self, path, **params):
+        answer = self.answer(path, **params)
+        return answer["data"] if answer and answer.get("status") == "success" else None
+
+    def query(self, expr):
+        data = self.api("query", query=expr)
+        return data["result"] if data else []
+
+    def firing(self, alertname):
+        data = self.api("alerts")
+        return [a["labels"] for a in (data or {}).get("alerts", [])
+                if a["labels"]["alertname"] == alertname and a["state"] == "firing"]

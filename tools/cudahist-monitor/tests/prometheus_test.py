@@ -4,24 +4,19 @@ it stores for a looped file equal, field for field, those the cudahistogram
 element posts for one of that file's frames (read here from the element
 itself); when a UDP source goes black, CudahistBlack fires in Prometheus."""
 
-import json
 import os
 import re
-import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
-import urllib.request
 
 import gi
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
 
-from monitor_harness import (HERE, Monitor, fail, file_uri, free_port, gst_launch, make_file, raw_video, H264,  # noqa: E402
+from monitor_harness import (Monitor, Prometheus, fail, file_uri, free_port, make_file, raw_video,  # noqa: E402
                              stop_all, udp_sender, wait_for)
 
 binary = sys.argv[1]
@@ -65,39 +60,6 @@ def element_figures(uri):
     return frames
 
 
-class Prometheus:
-    def __init__(self, targets):
-        self.port = free_port()
-        self.dir = os.path.join(work, "prometheus")
-        os.mkdir(self.dir)
-        shutil.copy(os.path.join(HERE, "..", "alerts.rules.yml"), self.dir)
-        with open(os.path.join(self.dir, "prometheus.yml"), "w") as f:
-            f.write(PROMETHEUS_YML % ", ".join("'%s'" % t for t in targets))
-        self.process = subprocess.Popen(
-            ["prometheus", "--config.file=" + os.path.join(self.dir, "prometheus.yml"),
-             "--storage.tsdb.path=" + os.path.join(self.dir, "data"),
-             "--web.listen-address=127.0.0.1:%d" % self.port],
-            stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.dir, "prometheus.log"), "w"))
-
-    def api(self, path, **params):
-        url = "http://127.0.0.1:%d/api/v1/%s?%s" % (self.port, path, urllib.parse.urlencode(params))
-        try:
-            with urllib.request.urlopen(url, timeout=10) as r:
-                answer = json.load(r)
-        except OSError:
-            return None
-        return answer["data"] if answer.get("status") == "success" else None
-
-    def query(self, expr):
-        data = self.api("query", query=expr)
-        return data["result"] if data else []
-
-    def firing(self, alertname):
-        data = self.api("alerts")
-        return [a["labels"] for a in (data or {}).get("alerts", [])
-                if a["labels"]["alertname"] == alertname and a["state"] == "firing"]
-
-
 # The configuration docs/monitor.md gives as the fleet example.
 PROMETHEUS_YML = """
 global:
@@ -125,7 +87,7 @@ try:
     m2 = Monitor(binary, ["udp://127.0.0.1:%d" % udp], name="m2")
     processes += [m1.process, m2.process]
     live = "udp://127.0.0.1:%d" % udp
-    prometheus = Prometheus(["127.0.0.1:%d" % m1.port, "127.0.0.1:%d" % m2.port])
+    prometheus = Prometheus(PROMETHEUS_YML % ", ".join("'127.0.0.1:%d'" % m.port for m in (m1, m2)), work)
     processes.append(prometheus.process)
 
     wait_for("Prometheus to see both streams up",
