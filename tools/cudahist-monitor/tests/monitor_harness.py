@@ -96,11 +96,11 @@ def srt_sender(port):
 
 
 def make_file(path, pattern="smpte75", frames=45, width=WIDTH, height=HEIGHT, extra="horizontal-speed=3", mux="mp4mux",
-              fmt="I420"):
+              fmt="I420", rate=RATE):
     subprocess.run(["gst-launch-1.0", "-q"] + (
         "%s ! %s ! %s ! filesink location=%s"
-        % (raw_video(pattern, width, height, live=False, extra="%s num-buffers=%d" % (extra, frames), fmt=fmt), H264,
-           mux, path)).split(), check=True)
+        % (raw_video(pattern, width, height, rate=rate, live=False, extra="%s num-buffers=%d" % (extra, frames),
+                     fmt=fmt), H264, mux, path)).split(), check=True)
     return path
 
 
