@@ -258,4 +258,8 @@ ENV
   pack gst126.tar.xz gst126
 fi
 rm -f "$out"/bin.tar.gz "$out"/gst126.tar.gz  # the layout of earlier packs
+# What a subject's steps need beyond the binaries: each scripts/gpuhost/SUBJECT.sh
+# may define prepare_SUBJECT OUT, run here.
+for f in scripts/gpuhost/*.sh; do source "$f"; done
+for prepare in $(declare -F | awk '$3 ~ /^prepare_/ {print $3}'); do "$prepare" "$out"; done
 du -sh "$out"/*.tar.xz "$out"

@@ -132,6 +132,20 @@ std::string FileJob::Explain(const std::string& pipeline_error) const {
   return pipeline_error;
 }
 
+// An error of the decoder after frames came out: where it stopped, and the
+// way to decode the file otherwise ("" for other errors).
+std::string FileJob::DecoderStopped(GstMessage* error) const {
+  GstObject* source = GST_MESSAGE_SRC(error);
+  if (!source || !GST_IS_ELEMENT(source) || FactoryKlass(GST_ELEMENT(source)).find("Decoder") == std::string::npos)
+    return "";
+  const std::string decoder = GST_OBJECT_NAME(gst_element_get_factory(GST_ELEMENT(source)));
+  std::string text = "the decoder " + decoder + " stopped";
+  if (frames_written_ > 0)
+    text += " after " + std::to_string(frames_written_) + " frames (at " + SecondsText(position_) + ")";
+  const bool cpu_decodes = decoder.rfind("avdec_", 0) != 0;
+  return text + (cpu_decodes ? " (--decoder avdec_... decodes it on the CPU)" : "") + ": ";
+}
+
 // Against the duration known at the first frames: a demuxer that meets the
 // end of a truncated file early corrects its duration to what it found.
 std::string FileJob::Truncation() const {
@@ -183,6 +197,7 @@ std::string FileJob::WriteFrame(GstBuffer* buffer) {
   if (result_.decoder.empty()) result_.decoder = "none (raw video)";  // no decoder was plugged before the first frame
   FrameAttributes attributes = AttributesOfBuffer(buffer, info_, segment_);
   field_order_seen_ = field_order_seen_ || attributes.field_order_known;
+  laid_out_by_caps_ = laid_out_by_caps_ || !gst_buffer_get_video_meta(buffer);
   PacketFacts packet;
   if (GST_BUFFER_PTS_IS_VALID(buffer) && ledger_.Take(GST_BUFFER_PTS(buffer), &packet)) {
     attributes.pkt_size = packet.size;
@@ -227,12 +242,14 @@ gboolean FileJob::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
     if (error && job->analysis_warning_.empty()) job->analysis_warning_ = error->message;
     g_clear_error(&error);
   } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
-    job->Fail(job->Explain(cudahist_tools::ErrorText(message)));
+    job->Fail(job->Explain(job->DecoderStopped(message) + cudahist_tools::ErrorText(message)));
   } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS) {
     job->result_.frames = job->frames_written_;
     const std::string truncated = job->Truncation();
+    const std::string lost = job->ledger_.LostPictures();
     if (job->result_.frames == 0) job->Fail(job->Explain("no video frame was decoded"));
     else if (!truncated.empty()) job->Fail(truncated);
+    else if (!lost.empty()) job->Fail(lost);
     else job->Succeed();
   }
   if (!job->finished_) return G_SOURCE_CONTINUE;
@@ -269,7 +286,7 @@ void FileJob::Succeed() {
     std::lock_guard<std::mutex> lock(mutex_);  // the streaming thread wrote the frames
     written = writer_.Finish(&problem);
     if (have_info_) {
-      std::string warning = LayoutWarning(info_, field_order_seen_, result_.decoder);
+      std::string warning = LayoutWarning(info_, field_order_seen_, laid_out_by_caps_, result_.decoder);
       const std::string depth = DepthWarning(ledger_.CodedCaps(), info_);
       if (!depth.empty()) warning += (warning.empty() ? "" : "; ") + depth;
       result_.warning = warning;

@@ -64,6 +64,8 @@ class FileJob {
   std::string Explain(const std::string& pipeline_error) const;
   // "" or why the frames decoded do not reach the end the container declares.
   std::string Truncation() const;
+  // "the decoder X stopped after N frames (at T): " for an error of the decoder, else "".
+  std::string DecoderStopped(GstMessage* error) const;
   // The frame's element and its report entry; "" or the problem.
   std::string WriteFrame(GstBuffer* buffer);
   // The decoder choice's word on the video stream, into the result.
@@ -101,6 +103,7 @@ class FileJob {
   GstVideoInfo info_;
   bool have_info_ = false;
   bool field_order_seen_ = false;
+  bool laid_out_by_caps_ = false;  // a frame came without a GstVideoMeta
   GstSegment segment_;
 };
 

@@ -1,6 +1,8 @@
 #include "frame_attributes.h"
 
+#include <cstdio>
 #include <cstring>
+#include <iterator>
 
 namespace qc {
 namespace {
@@ -89,15 +91,17 @@ FrameAttributes AttributesOfBuffer(GstBuffer* buffer, const GstVideoInfo& info, 
   return a;
 }
 
-std::string LayoutWarning(const GstVideoInfo& info, bool field_order_seen, const std::string& decoder) {
+std::string LayoutWarning(const GstVideoInfo& info, bool field_order_seen, bool laid_out_by_caps,
+                          const std::string& decoder) {
   if (GST_VIDEO_INFO_INTERLACE_MODE(&info) == GST_VIDEO_INTERLACE_MODE_PROGRESSIVE) return "";
   std::string warning;
   const GstVideoFormatInfo* format = info.finfo;
   const bool chroma_rows_halved = GST_VIDEO_FORMAT_INFO_IS_YUV(format) && GST_VIDEO_FORMAT_INFO_N_COMPONENTS(format) >= 3 &&
                                   GST_VIDEO_FORMAT_INFO_H_SUB(format, 1) == 1;
-  if (decoder.rfind("avdec_", 0) == 0 && chroma_rows_halved && GST_VIDEO_INFO_HEIGHT(&info) % 4 == 2)
-    warning = "interlaced 4:2:0 with an odd number of chroma rows: " + decoder +
-              " leaves V a row off GStreamer's layout, so the V figures may differ from FFmpeg's";
+  if (laid_out_by_caps && decoder.rfind("avdec_", 0) == 0 && chroma_rows_halved &&
+      GST_VIDEO_INFO_HEIGHT(&info) % 4 == 2)
+    warning = "interlaced 4:2:0 with an odd number of chroma rows, frames without a video meta: " + decoder +
+              " writes V a row before where their caps put it, so the V figures differ from FFmpeg's";
   if (GST_VIDEO_INFO_INTERLACE_MODE(&info) == GST_VIDEO_INTERLACE_MODE_INTERLEAVED && !field_order_seen)
     warning += std::string(warning.empty() ? "" : "; ") +
                "interlaced, but the decoder gave no field order: top_field_first is written as 0";
@@ -235,9 +239,24 @@ bool PacketLedger::Take(GstClockTime pts, PacketFacts* facts) {
   auto packet = packets_.find(pts);
   if (packet == packets_.end()) return false;
   *facts = packet->second;
-  // Packets older than this frame that no frame took (dropped by the decoder) are forgotten.
+  // Packets older than this frame that no frame took were dropped by the decoder.
+  const guint64 dropped = guint64(std::distance(packets_.begin(), packet));
+  if (frame_taken_ && dropped > 0) {
+    if (lost_ == 0) first_lost_ = packets_.begin()->first;
+    lost_ += dropped;
+  }
+  frame_taken_ = true;
   packets_.erase(packets_.begin(), std::next(packet));
   return true;
+}
+
+std::string PacketLedger::LostPictures() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (lost_ == 0) return "";
+  char at[32];
+  std::snprintf(at, sizeof at, "%.3f s", double(first_lost_) / GST_SECOND);
+  return "damaged stream: " + std::to_string(lost_) + " coded picture" + (lost_ > 1 ? "s" : "") +
+         " gave no frame, the first at " + at + " (a corrupt or missing picture the decoder dropped)";
 }
 
 std::string PacketLedger::CodedCaps() const {

@@ -67,6 +67,11 @@ class PacketLedger {
   // intra-only list tells). False when none was seen.
   bool Take(GstClockTime pts, PacketFacts* facts);
 
+  // "" or what says the stream is damaged: coded pictures after the first
+  // decoded frame that the decoder gave no frame for (a corrupt or missing
+  // reference: FFmpeg's decoder drops such pictures too).
+  std::string LostPictures() const;
+
   // The container's time base when it is fixed by the format (Matroska: 1/1000).
   void TimeBase(int* num, int* den) const;
   // The video stream's caps as the demuxer gave them ("" before), as text.
@@ -91,16 +96,22 @@ class PacketLedger {
   GstClockTime last_reference_pts_ = GST_CLOCK_TIME_NONE;  // the last I or P picture's
   GstClockTime timecode_waits_at_ = GST_CLOCK_TIME_NONE;   // a first GOP's I picture, holding its time code
   int time_base_num_ = 0, time_base_den_ = 0;
+  bool frame_taken_ = false;  // pictures before the first frame (an open GOP's) are not lost
+  guint64 lost_ = 0;
+  GstClockTime first_lost_ = GST_CLOCK_TIME_NONE;
 };
 
 // What a report of frames decoded with `decoder` in this layout cannot carry
 // as qcli's would ("" when nothing): GStreamer's avdec decoders write
 // interlaced 4:2:0 with an odd number of chroma rows (heights 2 mod 4, such
 // as 486) with V where FFmpeg's layout has it, a row before where the caps'
-// layout puts it (docs/versions.md), so the V figures differ from FFmpeg's;
-// and an interlaced stream whose field order GStreamer was not told is
-// reported with top_field_first 0.
-std::string LayoutWarning(const GstVideoInfo& info, bool field_order_seen, const std::string& decoder);
+// layout puts it (docs/versions.md). A frame with a GstVideoMeta (the
+// analysis asks for it, and avdec gives it) is read where the meta says, so
+// only frames laid out by their caps (`laid_out_by_caps`) get V figures
+// that differ from FFmpeg's. An interlaced stream whose field order
+// GStreamer was not told is reported with top_field_first 0.
+std::string LayoutWarning(const GstVideoInfo& info, bool field_order_seen, bool laid_out_by_caps,
+                          const std::string& decoder);
 
 // What a report of `coded` video decoded to `decoded` cannot carry as qcli's
 // would because the decoder gives fewer bits than FFmpeg's ("" when
