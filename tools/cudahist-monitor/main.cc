@@ -16,6 +16,7 @@
 #include "event_log.h"
 #include "http_server.h"
 #include "metrics.h"
+#include "redact.h"
 #include "stream.h"
 
 namespace monitor {
@@ -34,10 +35,10 @@ struct Options {
   gchar* alerts_log = nullptr;
   gchar* decoder = nullptr;
   gchar* scope = nullptr;
-  gdouble interval = 0;
+  gchar* interval = nullptr;
   gchar** uris = nullptr;
   ~Options() {
-    for (gchar* s : {config, listen, alerts_log, decoder, scope}) g_free(s);
+    for (gchar* s : {config, listen, alerts_log, decoder, scope, interval}) g_free(s);
     g_strfreev(uris);
   }
 };
@@ -105,7 +106,7 @@ class App {
     const double now = NowSeconds();
     for (const StreamConfig& s : wanted) {
       if (streams_.count(s.name)) continue;
-      EventLog::Say(s.name, "monitoring " + s.uri);
+      EventLog::Say(s.name, "monitoring " + cudahist_tools::RedactUri(s.uri));
       auto stream = std::make_unique<Stream>(s, choice_, metrics_.Add(s.name), &log_, &starts_);
       stream->Start(now);
       streams_[s.name] = std::move(stream);
@@ -240,7 +241,7 @@ bool ParseOptions(int* argc, char*** argv, Options* o, std::string* error) {
       {"listen", 'l', 0, G_OPTION_ARG_STRING, &o->listen, "HTTP address (default 127.0.0.1:9720)", "HOST:PORT"},
       {"alerts-log", 0, 0, G_OPTION_ARG_FILENAME, &o->alerts_log, "Append alarm JSON lines here (default: stdout)",
        "FILE"},
-      {"interval", 'i', 0, G_OPTION_ARG_DOUBLE, &o->interval, "Seconds per figures message and metric update (default 1)",
+      {"interval", 'i', 0, G_OPTION_ARG_STRING, &o->interval, "Seconds per figures message and metric update (default 1)",
        "SECONDS"},
       {"decoder", 0, 0, G_OPTION_ARG_STRING, &o->decoder,
        "auto (NVDEC and the GPU when there is one), nvdec (GPU or fail), cpu (CPU decoders and backend)", "WHICH"},
@@ -252,35 +253,20 @@ bool ParseOptions(int* argc, char*** argv, Options* o, std::string* error) {
                                           argv, error);
 }
 
-// The command line over the config's [monitor] group.
+// The command line over the config's [monitor] group: the same keys, read by the same code.
 bool MergeOptions(const Options& o, MonitorConfig* config, std::vector<StreamConfig>* cli_streams, std::string* error) {
-  if (o.listen) config->listen = o.listen;
-  if (o.alerts_log) config->alerts_log = o.alerts_log;
-  if (o.interval != 0) {
-    if (o.interval < 0 || o.interval > 60) {
-      *error = "--interval is in seconds, above 0 and at most 60";
-      return false;
-    }
-    config->interval_seconds = o.interval;
-  }
-  std::string text = "[monitor]\n";
-  if (o.decoder) text += std::string("decoder=") + o.decoder + "\n";
-  if (o.scope) text += std::string("scope=") + o.scope + "\n";
-  MonitorConfig choices;
-  if (!ParseConfig(text, "command line", &choices, error)) {
-    // "command line:2: decoder=x: auto, nvdec or cpu" -> "--decoder=x: ..."
-    const size_t at = error->find(": ", error->find(':') + 1);
-    *error = "--" + error->substr(at + 2);
-    return false;
-  }
-  if (o.decoder) config->decoder = choices.decoder;
-  if (o.scope) config->scope = choices.scope;
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (auto [key, value] : {std::make_pair("listen", o.listen), std::make_pair("alerts-log", o.alerts_log),
+                            std::make_pair("interval", o.interval), std::make_pair("decoder", o.decoder),
+                            std::make_pair("scope", o.scope)})
+    if (value) settings.emplace_back(key, value);
+  if (!ApplyCommandLineSettings(settings, config, error)) return false;
   std::vector<std::string> uris;
   for (gchar** u = o.uris; u && *u; ++u) {
     std::string problem;
     const std::string uri = cudahist_tools::InputUri(*u, &problem);
     if (uri.empty()) {
-      *error = std::string(*u) + ": " + problem;
+      *error = cudahist_tools::RedactUri(*u) + ": " + problem;
       return false;
     }
     uris.push_back(uri);

@@ -10,26 +10,13 @@
 #include "analysis_pipeline.h"
 #include "frame_figures.h"
 #include "scope_branch.h"
+#include "source.h"
 
 namespace monitor {
 namespace {
 
 constexpr double kMaxRetryDelay = 30;     // seconds between two attempts, at most
 constexpr double kSteadyAfter = 10;       // up this long: the next failure retries quickly again
-
-bool IsFile(const std::string& uri) { return uri.rfind("file:", 0) == 0; }
-
-// The host name a network URI names, "" for files, IP addresses and URIs
-// without a host (a listener, udp://@:PORT).
-std::string HostToResolve(const std::string& uri) {
-  if (IsFile(uri)) return "";
-  GstUri* parsed = gst_uri_from_string(uri.c_str());
-  if (!parsed) return "";
-  const gchar* host = gst_uri_get_host(parsed);
-  std::string name = host && *host && !g_hostname_is_ip_address(host) ? host : "";
-  gst_uri_unref(parsed);
-  return name;
-}
 
 // The Y figures in 8-bit code values, as the thresholds are given.
 double To8Bit(double value, double depth) { return depth > 8 ? value / std::ldexp(1.0, int(depth) - 8) : value; }
@@ -83,7 +70,7 @@ const char* StateName(StreamState state) {
 
 Stream::Stream(const StreamConfig& config, const PipelineChoice& choice, StreamMetrics* metrics, EventLog* log,
                StartGate* starts)
-    : config_(config), choice_(choice), metrics_(metrics), log_(log), alarms_(config.thresholds), starts_(starts) {}
+    : config_(config), secrets_(config.uri), choice_(choice), metrics_(metrics), log_(log), alarms_(config.thresholds), starts_(starts) {}
 
 Stream::~Stream() { Teardown(); }
 
@@ -154,7 +141,7 @@ void Stream::StartPipeline() {
     scope_sink_ = cudahist_tools::AddScopeBranch(parts, scope, &problem);
     if (!scope_sink_ && AnalysisStillLinked(parts.analysis)) {
       // An element of the picture branch is missing (pngenc...): the figures go on without a scope.
-      if (!scope_warned_) EventLog::Say(config_.name, "no scope picture: " + problem);
+      if (!scope_warned_) EventLog::Say(config_.name, "no scope picture: " + secrets_.Scrub(problem));
       scope_warned_ = true;
     } else if (!scope_sink_) {
       gst_object_unref(parts.pipeline);
@@ -211,7 +198,7 @@ void Stream::OnMessage(GstMessage* message) {
       break;
     case GST_MESSAGE_WARNING:
       metrics_->decode_errors->Increment();
-      EventLog::Say(config_.name, "warning: " + cudahist_tools::ErrorText(message));
+      EventLog::Say(config_.name, "warning: " + secrets_.Scrub(cudahist_tools::ErrorText(message)));
       break;
     case GST_MESSAGE_ERROR:
       metrics_->decode_errors->Increment();
@@ -284,7 +271,7 @@ void Stream::OnEndOfStream() {
   if (config_.loop && pipeline_ &&
       gst_element_seek_simple(pipeline_, GST_FORMAT_TIME, GstSeekFlags(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT), 0))
     return;
-  if (IsFile(config_.uri) && !config_.loop) {
+  if (SourceTypeOf(config_.uri).is_file && !config_.loop) {
     EventLog::Say(config_.name, "ended (end of the file)");
     Teardown();
     state_ = StreamState::kEnded;
@@ -300,7 +287,8 @@ void Stream::Fail(const std::string& reason) {
   Teardown();
   state_ = StreamState::kDown;
   failed_since_up_ = true;
-  last_error_ = reason;
+  // Elements quote the URI they open in their errors.
+  last_error_ = secrets_.Scrub(reason);
   has_figures_ = false;
   metrics_->up->Set(0);
   frames_per_second_ = 0;
@@ -308,7 +296,7 @@ void Stream::Fail(const std::string& reason) {
   retry_at_ = now + retry_delay_;
   char delay[32];
   g_snprintf(delay, sizeof delay, "%.0f", retry_delay_);
-  EventLog::Say(config_.name, "down: " + reason + "; retrying in " + delay + " s");
+  EventLog::Say(config_.name, "down: " + last_error_ + "; retrying in " + delay + " s");
   retry_delay_ = std::min(retry_delay_ * 2, kMaxRetryDelay);
   Evaluate(now);
 }
@@ -372,7 +360,7 @@ void Stream::AddStatus(JsonBuilder* b) const {
   member("name");
   json_builder_add_string_value(b, config_.name.c_str());
   member("uri");
-  json_builder_add_string_value(b, config_.uri.c_str());
+  json_builder_add_string_value(b, cudahist_tools::RedactUri(config_.uri).c_str());
   member("state");
   json_builder_add_string_value(b, StateName(state_));
   member("error");

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "event_log.h"
 #include "metrics.h"
+#include "redact.h"
 
 namespace monitor {
 
@@ -79,6 +80,7 @@ class Stream {
   void Evaluate(double now);
 
   StreamConfig config_;
+  cudahist_tools::UriSecrets secrets_;  // of config_.uri: scrubbed from every text that leaves
   PipelineChoice choice_;
   StreamMetrics* metrics_;
   EventLog* log_;

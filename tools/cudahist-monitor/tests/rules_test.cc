@@ -3,6 +3,11 @@
 
 #include "alerts.h"
 #include "config.h"
+#include "source.h"
+
+#include <set>
+#include <utility>
+#include <vector>
 
 namespace monitor {
 namespace {
@@ -134,16 +139,143 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"[stream a]\nuri=just words\n", "test.conf:2:", "not a URI"},
         Malformed{"[stream a]\nuri=udp://x\n[stream a]\nuri=udp://y\n", "test.conf:3:", "given twice"},
         Malformed{"[stream a]\nuri=udp://x\nuri=udp://y\n", "test.conf:3:", "given twice"},
-        Malformed{"[monitor]\ndecoder=fast\n", "test.conf:2:", "auto, nvdec or cpu"},
-        Malformed{"[stream a]\nuri=udp://x\nluma-min=240\n", "test.conf:1:", "luma-min must be below luma-max"},
+        Malformed{"[monitor]\ndecoder=fast\n", "test.conf:2:", "decoder=fast: one of auto, cpu, nvdec"},
+        // The line of the key that makes the pair wrong, not the group's.
+        Malformed{"[stream a]\nuri=udp://x\nluma-min=240\n", "test.conf:3:", "luma-min (240) must be below luma-max (235)"},
+        Malformed{"[monitor]\nluma-min=100\n[stream a]\nuri=udp://x\n\nluma-max=90\n", "test.conf:6:",
+                  "luma-max=90: luma-min (100) must be below luma-max (90)"},
+        Malformed{"[stream a]\nuri=udp://x\nloop=true\n", "test.conf:3:", "only a file can loop; this is a udp source"},
+        Malformed{"[stream a]\nuri=rtsp://x/s\nreuse=true\n", "test.conf:3:", "this is a rtsp source"},
+        Malformed{"[stream a]\nuri=file:///a.mp4\nreuse=maybe\n", "test.conf:3:", "reuse=maybe: true or false"},
+        Malformed{"[monitor]\nlisten=[::1]\n", "test.conf:2:", "listen=[::1]: HOST:PORT"},
+        Malformed{"[monitor]\nlisten=::1:9720\n", "test.conf:2:", "[::1]:9720"},
+        Malformed{"[monitor]\nlisten=127.0.0.1:0\n", "test.conf:2:", "a port from 1 to 65535"},
+        Malformed{"[monitor]\nalerts-log=\n", "test.conf:2:", "alerts-log=: a file name, or - for stdout"},
+        // A URI's secrets stay out of the error, even in a value that is not a URI.
+        Malformed{"[stream a]\nuri=rtsp//admin:S3cret@cam/s\n", "test.conf:2:", "uri=REDACTED@cam/s: not a URI"},
+        Malformed{"[stream a]\nuri rtsp://admin:S3cret@cam/s\n", "test.conf:2:", "rtsp://REDACTED@cam/s"},
         Malformed{"[streams]\nuri=udp://x\n", "test.conf:1:", "unknown group"},
         Malformed{"[stream a]\nuri=udp://x\nloop=maybe\n", "test.conf:3:", "true or false"}));
 
-TEST(Config, StreamsFromUrisAreNamedAfterThem) {
-  auto streams = StreamsFromUris({"srt://127.0.0.1:7001", "file:///a.mp4"});
-  ASSERT_EQ(streams.size(), 2u);
+// Each number key: below, above, NaN and infinities are refused, naming the key's own line.
+struct OutOfRange {
+  const char* key;
+  const char* bad;
+  const char* saying;
+};
+
+class NumberKeyRange : public testing::TestWithParam<OutOfRange> {};
+
+TEST_P(NumberKeyRange, RefusedOnTheKeysLineInEitherGroup) {
+  const OutOfRange& p = GetParam();
+  const std::string assignment = std::string(p.key) + "=" + p.bad;
+  for (const std::string& text :
+       {"[monitor]\n# defaults\n" + assignment + "\n[stream a]\nuri=udp://x\n",
+        "[stream a]\nuri=udp://x\n" + assignment + "\n"}) {
+    MonitorConfig c;
+    std::string error;
+    EXPECT_FALSE(ParseConfig(text, "t.conf", &c, &error)) << text;
+    const std::string where = "t.conf:3: ";  // the key is on line 3 in both
+    EXPECT_EQ(error.rfind(where + assignment + ": ", 0), 0u) << error;
+    EXPECT_NE(error.find(p.saying), std::string::npos) << error;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Config, NumberKeyRange,
+    testing::Values(OutOfRange{"black-luma", "-5", "out of range: from 0 to 255 (8-bit code values)"},
+                    OutOfRange{"black-luma", "1e9", "out of range"},
+                    OutOfRange{"black-luma", "nan", "not a finite number"},
+                    OutOfRange{"frozen-ydif", "256", "out of range"},
+                    OutOfRange{"luma-min", "-1", "out of range"},
+                    OutOfRange{"luma-max", "255.5", "out of range"},
+                    OutOfRange{"brng-max", "1.5", "from 0 to 1 (a fraction of the pixels)"},
+                    OutOfRange{"saturation-max", "182", "from 0 to 181.019"},
+                    OutOfRange{"black-hold", "nan", "not a finite number"},
+                    OutOfRange{"frozen-hold", "inf", "not a finite number"},
+                    OutOfRange{"no-signal-hold", "-inf", "not a finite number"},
+                    OutOfRange{"luma-out-of-range-hold", "-1", "from 0 to 3600 (seconds)"},
+                    OutOfRange{"brng-high-hold", "3601", "out of range"},
+                    OutOfRange{"saturation-high-hold", "infinity", "not a finite number"},
+                    OutOfRange{"clear-hold", "-0.5", "out of range"},
+                    OutOfRange{"stall-timeout", "0", "above 0 and at most 3600 (seconds)"},
+                    OutOfRange{"start-timeout", "1e5", "out of range"},
+                    OutOfRange{"start-timeout", "NaN", "not a finite number"}));
+
+TEST(Config, EveryNumberKeyHasARangeCase) {
+  // A key added without a case above would pass unchecked: count them.
+  std::set<std::string> covered;
+  for (const char* key : {"black-luma", "frozen-ydif", "luma-min", "luma-max", "brng-max", "saturation-max",
+                          "black-hold", "frozen-hold", "no-signal-hold", "luma-out-of-range-hold", "brng-high-hold",
+                          "saturation-high-hold", "clear-hold", "stall-timeout", "start-timeout"})
+    covered.insert(key);
+  for (Alarm a : kAlarms) EXPECT_TRUE(covered.count(HoldKey(a))) << HoldKey(a);
+  // Every key in range is accepted at its bounds.
+  MonitorConfig c;
+  std::string error;
+  EXPECT_TRUE(ParseConfig("[monitor]\ninterval=60\nblack-luma=0\nluma-min=0\nluma-max=255\nbrng-max=1\n"
+                          "saturation-max=181\nclear-hold=0\nblack-hold=3600\nstall-timeout=0.1\n"
+                          "[stream a]\nuri=udp://@:5000\nreuse=true\n",
+                          "t.conf", &c, &error))
+      << error;
+  EXPECT_TRUE(c.streams[0].reuse);
+}
+
+TEST(Config, IntervalOutOfRangeOnItsLine) {
+  for (const char* bad : {"0", "-1", "61", "nan", "inf"}) {
+    MonitorConfig c;
+    std::string error;
+    EXPECT_FALSE(ParseConfig(std::string("[monitor]\n\ninterval=") + bad + "\n", "t.conf", &c, &error));
+    EXPECT_EQ(error.rfind(std::string("t.conf:3: interval=") + bad + ": ", 0), 0u) << error;
+  }
+}
+
+// The command line refuses exactly what the config refuses, with the same reason.
+TEST(Config, CommandLineAndConfigAcceptTheSameValues) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"interval", "0"},   {"interval", "-1"},   {"interval", "nan"},        {"interval", "61"},
+      {"interval", "0.5"}, {"interval", "60"},   {"interval", "x"},          {"decoder", "cpu"},
+      {"decoder", "gpu"},  {"scope", "vectorscope"}, {"scope", "parade"},    {"listen", "localhost:9720"},
+      {"listen", "[::1]:9720"}, {"listen", "9720"}, {"alerts-log", ""}};
+  for (const auto& [key, value] : cases) {
+    MonitorConfig from_file, from_command_line;
+    std::string file_error, command_line_error;
+    const bool file_ok = ParseConfig("[monitor]\n" + key + "=" + value + "\n", "t.conf", &from_file, &file_error);
+    const bool command_line_ok = ApplyCommandLineSettings({{key, value}}, &from_command_line, &command_line_error);
+    EXPECT_EQ(file_ok, command_line_ok) << key << "=" << value;
+    if (!file_ok) {
+      EXPECT_EQ(command_line_error, "--" + file_error.substr(std::string("t.conf:2: ").size())) << command_line_error;
+      continue;
+    }
+    EXPECT_EQ(from_file.interval_seconds, from_command_line.interval_seconds);
+    EXPECT_EQ(from_file.listen, from_command_line.listen);
+    EXPECT_EQ(from_file.decoder, from_command_line.decoder);
+    EXPECT_EQ(from_file.scope, from_command_line.scope);
+  }
+}
+
+TEST(Config, CommandLineSettingsOverTheConfigsLeaveTheRest) {
+  MonitorConfig c;
+  std::string error;
+  ASSERT_TRUE(ParseConfig("[monitor]\ninterval=2\nscope=vectorscope\n[stream a]\nuri=udp://x\n", "t.conf", &c,
+                          &error));
+  ASSERT_TRUE(ApplyCommandLineSettings({{"interval", "0.25"}}, &c, &error)) << error;
+  EXPECT_EQ(c.interval_seconds, 0.25);
+  EXPECT_EQ(c.scope, ScopeStyle::kVectorscope);
+  ASSERT_EQ(c.streams.size(), 1u);
+  EXPECT_EQ(c.streams[0].uri_where, "t.conf:5");
+  // A line break in a value stays in that value: no second key slips in.
+  EXPECT_FALSE(ApplyCommandLineSettings({{"listen", "127.0.0.1:1\ninterval=5"}}, &c, &error));
+  EXPECT_EQ(c.interval_seconds, 0.25);
+}
+
+TEST(Config, StreamsFromUrisAreNamedAfterThemWithoutTheirSecrets) {
+  auto streams = StreamsFromUris({"srt://127.0.0.1:7001", "file:///a.mp4", "rtsp://admin:p%40ss@cam/s?token=t"});
+  ASSERT_EQ(streams.size(), 3u);
   EXPECT_EQ(streams[0].name, "srt://127.0.0.1:7001");
   EXPECT_EQ(streams[1].uri, "file:///a.mp4");
+  EXPECT_EQ(streams[2].name, "rtsp://REDACTED@cam/s?token=REDACTED");
+  EXPECT_EQ(streams[2].uri, "rtsp://admin:p%40ss@cam/s?token=t");
 }
 
 TEST(Config, ListenAddress) {
@@ -155,6 +287,30 @@ TEST(Config, ListenAddress) {
   EXPECT_FALSE(ParseListen("127.0.0.1", &host, &port));
   EXPECT_FALSE(ParseListen("127.0.0.1:99999", &host, &port));
   EXPECT_FALSE(ParseListen(":80", &host, &port));
+  EXPECT_FALSE(ParseListen("127.0.0.1:0", &host, &port));
+  EXPECT_FALSE(ParseListen("::1:9720", &host, &port));
+  EXPECT_FALSE(ParseListen("[::1]", &host, &port));
+  EXPECT_TRUE(ParseListen("[::1]:9720", &host, &port));
+  EXPECT_EQ(host, "::1");
+  EXPECT_TRUE(ParseListen("localhost:9720", &host, &port));
+  EXPECT_EQ(host, "localhost");
+  EXPECT_TRUE(ParseListen("[::]:1", &host, &port));
+  EXPECT_EQ(host, "::");
+}
+
+TEST(SourceType, ByScheme) {
+  EXPECT_STREQ(SourceTypeOf("file:///a.mp4").kind, "file");
+  EXPECT_TRUE(SourceTypeOf("file:///a.mp4").is_file);
+  EXPECT_STREQ(SourceTypeOf("UDP://@:5000").kind, "udp");
+  EXPECT_TRUE(SourceTypeOf("rtp://127.0.0.1:5004").binds_port);
+  EXPECT_STREQ(SourceTypeOf("rtsps://cam/s").kind, "rtsp");
+  EXPECT_STREQ(SourceTypeOf("foo://bar/baz").kind, "other");
+  EXPECT_EQ(HostToResolve("rtsp://admin:pw@cam.example:554/s"), "cam.example");
+  EXPECT_EQ(HostToResolve("udp://@:5000"), "");
+  EXPECT_EQ(HostToResolve("udp://127.0.0.1:5000"), "");
+  EXPECT_EQ(HostToResolve("http://[::1]:8080/x.m3u8"), "");
+  EXPECT_EQ(HostToResolve("file:///a.mp4"), "");
+  EXPECT_EQ(HostToResolve("v4l2:///dev/video0"), "");
 }
 
 }  // namespace
