@@ -15,6 +15,7 @@
 #include "config.h"
 #include "event_log.h"
 #include "http_server.h"
+#include "log_lines.h"
 #include "metrics.h"
 #include "redact.h"
 #include "stream.h"
@@ -36,31 +37,39 @@ struct Options {
   gchar* decoder = nullptr;
   gchar* scope = nullptr;
   gchar* interval = nullptr;
+  gchar* web_config_file = nullptr;
+  gboolean enable_lifecycle = FALSE;
+  gchar** allowed_hosts = nullptr;
+  gboolean version = FALSE;
   gchar** uris = nullptr;
   ~Options() {
-    for (gchar* s : {config, listen, alerts_log, decoder, scope, interval}) g_free(s);
+    for (gchar* s : {config, listen, alerts_log, decoder, scope, interval, web_config_file}) g_free(s);
+    g_strfreev(allowed_hosts);
     g_strfreev(uris);
   }
 };
 
 class App {
  public:
-  App(MonitorConfig config, std::string config_path, std::vector<StreamConfig> cli_streams, PipelineChoice choice)
+  App(MonitorConfig config, std::string config_path, std::vector<StreamConfig> cli_streams, PipelineChoice choice,
+      WebOptions web)
       : config_(std::move(config)),
         config_path_(std::move(config_path)),
         cli_streams_(std::move(cli_streams)),
         choice_(choice),
+        web_(std::move(web)),
         http_(Handlers()) {}
 
   int Run() {
     std::string error;
-    if (!log_.Open(config_.alerts_log, &error) || !http_.Listen(config_.listen, &error)) {
+    web_.listen = config_.listen;
+    if (!log_.Open(config_.alerts_log, &error) || !http_.Start(web_, &error)) {
       g_printerr("cudahist-monitor: %s\n", error.c_str());
       return 1;
     }
     loop_ = g_main_loop_new(nullptr, FALSE);
     Apply(WantedStreams(config_));
-    g_printerr("cudahist-monitor: listening on http://%s/ (%zu streams)\n", config_.listen.c_str(), order_.size());
+    g_printerr("cudahist-monitor: listening on %s (%zu streams)\n", http_.Urls().c_str(), order_.size());
     const guint tick = g_timeout_add(kTickMs, OnTick, this);
     const guint term = g_unix_signal_add(SIGTERM, OnStopSignal, this);
     const guint interrupt = g_unix_signal_add(SIGINT, OnStopSignal, this);
@@ -197,6 +206,7 @@ class App {
   std::string config_path_;
   std::vector<StreamConfig> cli_streams_;
   PipelineChoice choice_;
+  WebOptions web_;
   Metrics metrics_;
   EventLog log_;
   HttpServer http_;
@@ -217,13 +227,16 @@ constexpr char kSummary[] =
     "                     cudahist_black, ...), label stream=NAME\n"
     "  /                  the status page: a tile per stream with its state, figures and a live scope\n"
     "  /status.json       the page's data;  /scope?stream=NAME  the latest scope picture (PNG)\n"
-    "  POST /-/reload     read the config again (as SIGHUP does)\n"
+    "  POST /-/reload     read the config again (as SIGHUP does), with --web.enable-lifecycle\n"
+    "On a network: --web.config.file for TLS, mutual TLS and basic auth (the Prometheus exporters' format),\n"
+    "and --web.allowed-host for the names Prometheus and browsers reach the monitor by (docs/monitor.md).\n"
     "Alarms (black, frozen, no_signal, luma_out_of_range, brng_high, saturation_high) are written as\n"
     "JSON lines on stdout (or --alerts-log). SIGTERM drains the pipelines and exits.\n"
     "\n"
     "Examples:\n"
     "  cudahist-monitor --listen 127.0.0.1:9720 udp://127.0.0.1:5000 srt://127.0.0.1:7001 file:///media/a.mp4\n"
     "  cudahist-monitor --config /etc/cudahist-monitor.conf\n"
+    "  cudahist-monitor --config monitor.conf --listen 0.0.0.0:9720 --web.config.file web.yml --web.enable-lifecycle\n"
     "\n"
     "The config file (docs/monitor.md has every key):\n"
     "  [monitor]\n"
@@ -247,6 +260,15 @@ bool ParseOptions(int* argc, char*** argv, Options* o, std::string* error) {
        "auto (NVDEC and the GPU when there is one), nvdec (GPU or fail), cpu (CPU decoders and backend)", "WHICH"},
       {"scope", 0, 0, G_OPTION_ARG_STRING, &o->scope, "The status page's scope: waveform (default) or vectorscope",
        "STYLE"},
+      {"web.config.file", 0, 0, G_OPTION_ARG_FILENAME, &o->web_config_file,
+       "TLS and basic authentication: the exporter-toolkit's web config (YAML), read again for every request", "FILE"},
+      {"web.enable-lifecycle", 0, 0, G_OPTION_ARG_NONE, &o->enable_lifecycle, "Reload the config on POST /-/reload",
+       nullptr},
+      {"web.allowed-host", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->allowed_hosts,
+       "A name requests may give as Host besides this machine's, the --listen name, localhost and IP addresses "
+       "(repeat for more)",
+       "NAME"},
+      {"version", 0, 0, G_OPTION_ARG_NONE, &o->version, "Print the version and exit", nullptr},
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->uris, nullptr, "URI..."},
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
   return cudahist_tools::ParseCommandLine("- live stream monitor on cudahistogram", kSummary, nullptr, entries, argc,
@@ -297,11 +319,19 @@ bool ChooseBackend(const MonitorConfig& config, PipelineChoice* choice, std::str
 
 int main(int argc, char** argv) {
   using namespace monitor;
+  StampStderrLines();
   Options options;
   std::string error;
   if (!ParseOptions(&argc, &argv, &options, &error)) {
     g_printerr("cudahist-monitor: %s\n", error.c_str());
     return 2;
+  }
+  if (options.version) {
+    gchar* gstreamer = gst_version_string();
+    g_print("cudahist-monitor %s (%s, libsoup %u.%u.%u)\n", CUDAHIST_MONITOR_VERSION, gstreamer,
+            soup_get_major_version(), soup_get_minor_version(), soup_get_micro_version());
+    g_free(gstreamer);
+    return 0;
   }
   MonitorConfig config;
   std::vector<StreamConfig> cli_streams;
@@ -315,7 +345,11 @@ int main(int argc, char** argv) {
     g_printerr("cudahist-monitor: no streams: give URIs or --config FILE (see --help)\n");
     return 2;
   }
-  App app(config, options.config ? options.config : "", cli_streams, choice);
+  WebOptions web;
+  web.config_file = options.web_config_file ? options.web_config_file : "";
+  web.enable_lifecycle = options.enable_lifecycle;
+  for (gchar** h = options.allowed_hosts; h && *h; ++h) web.allowed_hosts.push_back(*h);
+  App app(config, options.config ? options.config : "", cli_streams, choice, web);
   const int rc = app.Run();
   gst_deinit();
   return rc;
