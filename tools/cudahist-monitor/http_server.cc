@@ -105,10 +105,12 @@ GTlsAuthenticationMode AuthenticationMode(ClientAuth auth) {
   return G_TLS_AUTHENTICATION_REQUIRED;
 }
 
-// A client certificate the CAs did not verify: taken only where the config
-// asks for any certificate (RequestClientCert, RequireAnyClientCert).
-gboolean OnClientCertificate(GTlsConnection*, GTlsCertificate*, GTlsCertificateFlags, gpointer accept_any) {
-  return GPOINTER_TO_INT(accept_any);
+// A TLS server connection asks here about every client certificate, with
+// what its verification against the client CAs found: taken when nothing
+// was found, or when the config asks for any certificate (RequestClientCert,
+// RequireAnyClientCert).
+gboolean OnClientCertificate(GTlsConnection*, GTlsCertificate*, GTlsCertificateFlags errors, gpointer accept_any) {
+  return GPOINTER_TO_INT(accept_any) || errors == 0;
 }
 
 // Why a state-changing request comes from another site, or "". A browser
@@ -250,22 +252,26 @@ HttpServer::~HttpServer() {
   g_object_unref(closing_);
 }
 
+bool HttpServer::CheckWebConfig(const std::string& path, bool* tls, std::string* error) {
+  WebConfig web;
+  TlsMaterial material;
+  std::string problem;
+  if (!LoadWebConfig(path, &web, error)) return false;  // "PATH:LINE: ..."
+  if (web.tls.enabled && !material.Load(web.tls, &problem)) {
+    *error = path + ": " + problem;
+    return false;
+  }
+  *tls = web.tls.enabled;
+  return true;
+}
+
 bool HttpServer::Start(const WebOptions& options, std::string* error) {
   options_ = options;
-  if (!options_.config_file.empty()) {
-    WebConfig web;
-    TlsMaterial material;
-    std::string problem;
-    if (!LoadWebConfig(options_.config_file, &web, &problem) || (web.tls.enabled && !material.Load(web.tls, &problem))) {
-      *error = "--web.config.file " + options_.config_file + ": " + problem;
-      return false;
-    }
-    tls_ = web.tls.enabled;
-  }
+  if (!options_.config_file.empty() && !CheckWebConfig(options_.config_file, &tls_, error)) return false;
   std::string host;
   int port = 0;
   if (!ParseListen(options_.listen, &host, &port)) {
-    *error = "--listen " + options_.listen + ": HOST:PORT, e.g. 127.0.0.1:9720, localhost:9720, [::1]:9720";
+    *error = "listen " + options_.listen + ": HOST:PORT, e.g. 127.0.0.1:9720, localhost:9720, [::1]:9720";
     return false;
   }
   std::vector<GInetAddress*> addresses;
@@ -277,7 +283,7 @@ bool HttpServer::Start(const WebOptions& options, std::string* error) {
     GList* found = g_resolver_lookup_by_name(resolver, host.c_str(), nullptr, &e);
     g_object_unref(resolver);
     if (!found) {
-      *error = "--listen " + options_.listen + ": cannot resolve '" + host + "': " + e->message;
+      *error = "cannot resolve '" + host + "' to listen on " + options_.listen + ": " + e->message;
       g_error_free(e);
       return false;
     }
@@ -300,7 +306,7 @@ bool HttpServer::Start(const WebOptions& options, std::string* error) {
     g_free(text);
     if (ok && !g_socket_listener_add_address(G_SOCKET_LISTENER(service_), socket_address, G_SOCKET_TYPE_STREAM,
                                              G_SOCKET_PROTOCOL_TCP, nullptr, nullptr, &e)) {
-      *error = "cannot listen on " + where + " (--listen " + options_.listen + "): " + e->message;
+      *error = "cannot listen on " + where + " (listen " + options_.listen + "): " + e->message;
       g_error_free(e);
       ok = false;
     }
@@ -498,7 +504,7 @@ void HttpServer::Handle(SoupServerMessage* msg) {
   WebConfig web;
   std::string problem;
   if (!options_.config_file.empty() && !LoadWebConfig(options_.config_file, &web, &problem)) {
-    g_printerr("cudahist-monitor: --web.config.file %s: %s\n", options_.config_file.c_str(), problem.c_str());
+    g_printerr("cudahist-monitor: %s\n", problem.c_str());
     return Respond(msg, SOUP_STATUS_INTERNAL_SERVER_ERROR, "Internal Server Error: the web config cannot be read\n");
   }
   SoupMessageHeaders* response = soup_server_message_get_response_headers(msg);

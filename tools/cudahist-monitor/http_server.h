@@ -48,6 +48,10 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
+  // Reads and checks the web config (its certificates included); false with
+  // "--web.config.file FILE: what is wrong". Start checks it too.
+  static bool CheckWebConfig(const std::string& path, bool* tls, std::string* error);
+
   // Reads and checks the web config (its certificates included), resolves
   // the listen address and listens on every address it names. False with
   // the reason: a broken web config, a name that does not resolve, a port in use.

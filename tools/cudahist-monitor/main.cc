@@ -347,6 +347,11 @@ int main(int argc, char** argv) {
   }
   WebOptions web;
   web.config_file = options.web_config_file ? options.web_config_file : "";
+  bool tls = false;
+  if (!web.config_file.empty() && !HttpServer::CheckWebConfig(web.config_file, &tls, &error)) {
+    g_printerr("cudahist-monitor: %s\n", error.c_str());
+    return 2;
+  }
   web.enable_lifecycle = options.enable_lifecycle;
   for (gchar** h = options.allowed_hosts; h && *h; ++h) web.allowed_hosts.push_back(*h);
   App app(config, options.config ? options.config : "", cli_streams, choice, web);

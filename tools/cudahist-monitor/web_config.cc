@@ -304,7 +304,7 @@ bool LoadWebConfig(const std::string& path, WebConfig* config, std::string* erro
   gsize length = 0;
   GError* e = nullptr;
   if (!g_file_get_contents(path.c_str(), &contents, &length, &e)) {
-    *error = std::string("cannot read the web config: ") + e->message;
+    *error = std::string("cannot read the web config (--web.config.file): ") + e->message;
     g_error_free(e);
     return false;
   }
