@@ -82,10 +82,11 @@ def make_file(path, pattern="smpte75", frames=45, width=WIDTH, height=HEIGHT, ex
     return path
 
 
-def rtsp_server(port):
-    """GstRtspServer (rtsp_server.py) serving /test on 127.0.0.1:port."""
+def rtsp_server(port, user=None, password=None):
+    """GstRtspServer (rtsp_server.py) serving /test on 127.0.0.1:port; with `user`, to that user alone."""
     return subprocess.Popen([sys.executable, os.path.join(HERE, "rtsp_server.py"), str(port),
-                             "%s ! %s ! rtph264pay name=pay0 pt=96" % (raw_video(**MOVING), H264)])
+                             "%s ! %s ! rtph264pay name=pay0 pt=96" % (raw_video(**MOVING), H264)] +
+                            ([user, password] if user else []))
 
 
 def hls_origin(directory, port):
