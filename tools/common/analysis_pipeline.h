@@ -63,6 +63,10 @@ struct AnalysisTarget {
   bool gpu_for_tolerance_codecs = false;
   // A decoder the user named for the video stream ("": ChooseDecoders picks).
   std::string decoder;
+  // Called with the source element uridecodebin makes for the URI, before it
+  // opens anything (uridecodebin's "source-setup"): the monitor's source
+  // types set their sources up there.
+  std::function<void(GstElement* source)> source_setup;
 };
 
 // What the decoder choice said of the video stream, written on a streaming
