@@ -18,6 +18,7 @@
 #include "log_lines.h"
 #include "metrics.h"
 #include "redact.h"
+#include "source_elements.h"
 #include "stream.h"
 
 namespace monitor {
@@ -143,7 +144,7 @@ class App {
     if (config_path_.empty()) return "no config file to reload (the streams came from the command line)";
     MonitorConfig fresh;
     std::string error;
-    if (!LoadConfigFile(config_path_, &fresh, &error)) {
+    if (!LoadConfigFile(config_path_, &fresh, &error) || !(error = UnreadableSource(fresh.streams)).empty()) {
       g_printerr("cudahist-monitor: reload refused, the running streams are kept: %s\n", error.c_str());
       return error;
     }
@@ -340,6 +341,13 @@ int main(int argc, char** argv) {
       !MergeOptions(options, &config, &cli_streams, &error) || !ChooseBackend(config, &choice, &error)) {
     g_printerr("cudahist-monitor: %s\n", error.c_str());
     return 2;
+  }
+  for (const auto* streams : {&config.streams, &cli_streams}) {
+    error = UnreadableSource(*streams);
+    if (!error.empty()) {
+      g_printerr("cudahist-monitor: %s\n", error.c_str());
+      return 2;
+    }
   }
   if (config.streams.empty() && cli_streams.empty()) {
     g_printerr("cudahist-monitor: no streams: give URIs or --config FILE (see --help)\n");

@@ -11,6 +11,7 @@
 #include "frame_figures.h"
 #include "scope_branch.h"
 #include "source.h"
+#include "source_elements.h"
 
 namespace monitor {
 namespace {
@@ -127,6 +128,7 @@ void Stream::StartPipeline() {
   target.cuda_device_id = choice_.cuda_device_id;
   // Files play at their own rate, as a live source would send them.
   target.live = true;
+  target.source_setup = [config = config_](GstElement* source) { SetUpSource(G_OBJECT(source), config); };
   std::string problem;
   cudahist_tools::AnalysisPipeline parts =
       cudahist_tools::BuildAnalysisPipeline(config_.uri, target, config_.name, &problem);
@@ -202,7 +204,7 @@ void Stream::OnMessage(GstMessage* message) {
       break;
     case GST_MESSAGE_ERROR:
       metrics_->decode_errors->Increment();
-      Fail(MissingDecoderText(message) + cudahist_tools::ErrorText(message));
+      Fail(SourceErrorHint(config_, message) + MissingDecoderText(message) + cudahist_tools::ErrorText(message));
       break;
     case GST_MESSAGE_EOS:
       OnEndOfStream();
