@@ -111,7 +111,8 @@ std::string RedactUrisIn(const std::string& text) {
   for (size_t mark = text.find(kAuthorityMark); mark != std::string::npos; mark = text.find(kAuthorityMark, mark + 1)) {
     size_t start = mark;
     while (start > copied && IsSchemeChar(text[start - 1])) --start;
-    while (start < mark && !std::isalpha(static_cast<unsigned char>(text[start]))) ++start;  // a scheme begins with a letter
+    while (start < mark && !std::isalpha(static_cast<unsigned char>(text[start])))
+      ++start;  // a scheme begins with a letter
     if (start == mark) continue;
     const size_t end = std::min(text.find_first_of(kUriDelimiters, mark), text.size());
     result += text.substr(copied, start - copied) + RedactUri(text.substr(start, end - start));
@@ -124,7 +125,8 @@ std::string RedactUrisIn(const std::string& text) {
 UriSecrets::UriSecrets(const std::string& uri) {
   auto add = [this](const std::string& secret) {
     for (const std::string& form : {secret, Unescaped(secret)})
-      if (!form.empty() && std::find(secrets_.begin(), secrets_.end(), form) == secrets_.end()) secrets_.push_back(form);
+      if (!form.empty() && std::find(secrets_.begin(), secrets_.end(), form) == secrets_.end())
+        secrets_.push_back(form);
   };
   size_t begin = 0, end = 0;
   if (FindUserInfo(uri, &begin, &end) && end > begin) {

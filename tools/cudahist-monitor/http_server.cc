@@ -49,7 +49,8 @@ std::string HostName(const std::string& host, int* port = nullptr) {
   std::string name = host, port_text;
   if (!name.empty() && name[0] == '[') {
     const size_t close = name.find(']');
-    port_text = close != std::string::npos && close + 1 < name.size() && name[close + 1] == ':' ? name.substr(close + 2) : "";
+    port_text =
+        close != std::string::npos && close + 1 < name.size() && name[close + 1] == ':' ? name.substr(close + 2) : "";
     name = name.substr(1, close == std::string::npos ? std::string::npos : close - 1);
   } else if (name.find(':') == name.rfind(':') && name.find(':') != std::string::npos) {
     port_text = name.substr(name.find(':') + 1);
@@ -180,12 +181,13 @@ struct RequestSize {
 // The value of header `name` in `head` (lines after the request line), or "".
 std::string HeadValue(const std::string& head, const char* name) {
   const std::string wanted = Lower(name) + ":";
-  for (size_t line = head.find('\n'); line != std::string::npos && line + 1 < head.size(); line = head.find('\n', line + 1)) {
+  for (size_t line = head.find('\n'); line != std::string::npos && line + 1 < head.size();
+       line = head.find('\n', line + 1)) {
     const std::string rest = Lower(head.substr(line + 1, wanted.size()));
     if (rest != wanted) continue;
     const size_t end = head.find('\n', line + 1);
-    std::string value = head.substr(line + 1 + wanted.size(), end == std::string::npos ? std::string::npos
-                                                                                       : end - line - 1 - wanted.size());
+    std::string value = head.substr(line + 1 + wanted.size(),
+                                    end == std::string::npos ? std::string::npos : end - line - 1 - wanted.size());
     return std::string(g_strstrip(value.data()));
   }
   return "";
@@ -424,7 +426,8 @@ void HttpServer::OnHandshake(GObject* tls, GAsyncResult* result, gpointer data) 
   }
   const GTlsProtocolVersion version = g_tls_connection_get_protocol_version(G_TLS_CONNECTION(tls));
   if (version < in->min_version || version > in->max_version)
-    return Refuse(in, std::string(TlsVersionName(version)) + " is outside the web config's min_version and max_version");
+    return Refuse(in,
+                  std::string(TlsVersionName(version)) + " is outside the web config's min_version and max_version");
   ReadHead(in);
 }
 
@@ -573,7 +576,8 @@ void HttpServer::Route(SoupServerMessage* msg) {
   }
   if (path == "/metrics")
     return Respond(msg, SOUP_STATUS_OK, handlers_.metrics(), "text/plain; version=0.0.4; charset=utf-8");
-  if (path == "/" || path == "/index.html") return Respond(msg, SOUP_STATUS_OK, StatusPageHtml(), "text/html; charset=utf-8");
+  if (path == "/" || path == "/index.html")
+    return Respond(msg, SOUP_STATUS_OK, StatusPageHtml(), "text/html; charset=utf-8");
   if (path == "/status.json") return Respond(msg, SOUP_STATUS_OK, handlers_.status_json(), "application/json");
   if (path == "/scope") {
     const char* query = g_uri_get_query(uri);

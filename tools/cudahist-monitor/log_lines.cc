@@ -36,7 +36,8 @@ void OnPrinterr(const gchar* text) { WriteStamped(text); }
 GLogWriterOutput OnLog(GLogLevelFlags level, const GLogField* fields, gsize n_fields, gpointer) {
   const char* domain = nullptr;
   for (gsize i = 0; i < n_fields; ++i)
-    if (g_strcmp0(fields[i].key, "GLIB_DOMAIN") == 0 && fields[i].length < 0) domain = static_cast<const char*>(fields[i].value);
+    if (g_strcmp0(fields[i].key, "GLIB_DOMAIN") == 0 && fields[i].length < 0)
+      domain = static_cast<const char*>(fields[i].value);
   if (!g_log_writer_default_would_drop(level, domain)) {
     gchar* line = g_log_writer_format_fields(level, fields, n_fields, FALSE);
     WriteStamped(std::string(g_strstrip(line)) + "\n");

@@ -2,29 +2,14 @@
 
 #include <glib.h>
 
-#include "config.h"
-
 namespace monitor {
 namespace {
-
-constexpr char kReuseProperty[] = "reuse";  // udpsrc's: SO_REUSEADDR on its socket
 
 std::string Scheme(const std::string& uri) {
   gchar* scheme = g_uri_parse_scheme(uri.c_str());
   std::string text = scheme ? scheme : "";
   g_free(scheme);
   return text;
-}
-
-void SetReuse(GObject* element, gboolean reuse) {
-  if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), kReuseProperty))
-    g_object_set(element, kReuseProperty, reuse, nullptr);
-}
-
-// rtpsrc makes its udpsrc elements inside itself: each gets the same setting
-// as it is added, before it binds (when it goes to READY).
-void OnElementAdded(GObject*, GObject*, GObject* element, gpointer reuse) {
-  SetReuse(element, GPOINTER_TO_INT(reuse));
 }
 
 }  // namespace
@@ -60,13 +45,6 @@ std::string HostToResolve(const std::string& uri) {
   std::string name = host && *host && !g_hostname_is_ip_address(host) ? host : "";
   g_free(host);
   return name;
-}
-
-void SetUpSource(GObject* source, const StreamConfig& stream) {
-  if (!SourceTypeOf(stream.uri).binds_port) return;
-  SetReuse(source, stream.reuse);
-  if (g_signal_lookup("deep-element-added", G_OBJECT_TYPE(source)))
-    g_signal_connect(source, "deep-element-added", G_CALLBACK(OnElementAdded), GINT_TO_POINTER(stream.reuse));
 }
 
 }  // namespace monitor

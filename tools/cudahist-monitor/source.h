@@ -2,20 +2,16 @@
 // kind, and the kind says what the stream does: whether it is a file (it
 // ends, or loops with loop=true) or live (an end is a failure), whether its
 // host name is looked up before its pipeline starts, whether it binds a local
-// port (`reuse` applies), and how its source element is set up once
-// uridecodebin has made it. A new kind of input is one row of kSourceTypes.
-// No GStreamer here: the config reader checks `loop` and `reuse` against the
-// kind; source_elements.h has what needs the registry.
+// port (`reuse` applies, source_elements.h sets it on the elements that
+// bind). A new kind of input is one row of SourceTypes(). No GStreamer here:
+// the config reader checks `loop` and `reuse` against the type;
+// source_elements.h has what needs the elements.
 #pragma once
-
-#include <glib-object.h>
 
 #include <string>
 #include <vector>
 
 namespace monitor {
-
-struct StreamConfig;
 
 struct SourceType {
   const char* kind;                  // "file", "udp", ...: in /status.json and the docs
@@ -34,10 +30,5 @@ const std::vector<SourceType>& SourceTypes();
 // The host name `uri` names, "" for files, IP addresses and URIs without a host
 // (udp://@:5000), or when the type looks nothing up.
 std::string HostToResolve(const std::string& uri);
-
-// Sets up the source element uridecodebin made for `stream` (its
-// "source-setup" signal): a port of its own unless reuse=true, on the
-// source and on every element inside it that binds one.
-void SetUpSource(GObject* source, const StreamConfig& stream);
 
 }  // namespace monitor

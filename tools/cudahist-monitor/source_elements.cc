@@ -7,6 +7,20 @@
 #include "source.h"
 
 namespace monitor {
+namespace {
+
+constexpr char kReuseProperty[] = "reuse";  // udpsrc's: SO_REUSEADDR on its socket
+
+void SetReuse(GObject* element, gboolean reuse) {
+  if (g_object_class_find_property(G_OBJECT_GET_CLASS(element), kReuseProperty))
+    g_object_set(element, kReuseProperty, reuse, nullptr);
+}
+
+void OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer reuse) {
+  SetReuse(G_OBJECT(element), GPOINTER_TO_INT(reuse));
+}
+
+}  // namespace
 
 std::vector<std::string> ReadableSchemes() {
   std::set<std::string> schemes;
@@ -32,6 +46,23 @@ std::string UnreadableSource(const std::vector<StreamConfig>& streams) {
            name + ":// URIs (stream '" + s.name + "'); these schemes are read here: " + readable;
   }
   return "";
+}
+
+void SetUpSource(GstElement* source, const StreamConfig& stream) {
+  if (!SourceTypeOf(stream.uri).binds_port) return;
+  SetReuse(G_OBJECT(source), stream.reuse);
+  if (!GST_IS_BIN(source)) return;
+  // A bin's sockets are its elements' (rtpsrc makes its udpsrc elements when
+  // it is made): those in it now, and those added later, before they bind in READY.
+  GstIterator* children = gst_bin_iterate_recurse(GST_BIN(source));
+  gst_iterator_foreach(
+      children,
+      [](const GValue* child, gpointer reuse) {
+        SetReuse(G_OBJECT(g_value_get_object(child)), GPOINTER_TO_INT(reuse));
+      },
+      GINT_TO_POINTER(stream.reuse));
+  gst_iterator_free(children);
+  g_signal_connect(source, "deep-element-added", G_CALLBACK(OnElementAdded), GINT_TO_POINTER(stream.reuse));
 }
 
 std::string SourceErrorHint(const StreamConfig& stream, GstMessage* error) {

@@ -20,6 +20,11 @@ std::vector<std::string> ReadableSchemes();
 // the schemes that would work. Checked at the start and on every reload.
 std::string UnreadableSource(const std::vector<StreamConfig>& streams);
 
+// Sets up the source element uridecodebin made for `stream` (its
+// "source-setup" signal): a port of its own unless reuse=true, on the
+// source and on every element inside it that binds one (rtpsrc's udpsrc).
+void SetUpSource(GstElement* source, const StreamConfig& stream);
+
 // A sentence to put before a source's error that says what it means for this
 // source ("" when there is nothing to add): a UDP port another program holds.
 std::string SourceErrorHint(const StreamConfig& stream, GstMessage* error);

@@ -128,7 +128,7 @@ void Stream::StartPipeline() {
   target.cuda_device_id = choice_.cuda_device_id;
   // Files play at their own rate, as a live source would send them.
   target.live = true;
-  target.source_setup = [config = config_](GstElement* source) { SetUpSource(G_OBJECT(source), config); };
+  target.source_setup = [config = config_](GstElement* source) { SetUpSource(source, config); };
   std::string problem;
   cudahist_tools::AnalysisPipeline parts =
       cudahist_tools::BuildAnalysisPipeline(config_.uri, target, config_.name, &problem);

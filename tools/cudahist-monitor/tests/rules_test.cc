@@ -141,9 +141,10 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"[stream a]\nuri=udp://x\nuri=udp://y\n", "test.conf:3:", "given twice"},
         Malformed{"[monitor]\ndecoder=fast\n", "test.conf:2:", "decoder=fast: one of auto, cpu, nvdec"},
         // The line of the key that makes the pair wrong, not the group's.
-        Malformed{"[stream a]\nuri=udp://x\nluma-min=240\n", "test.conf:3:", "luma-min (240) must be below luma-max (235)"},
-        Malformed{"[monitor]\nluma-min=100\n[stream a]\nuri=udp://x\n\nluma-max=90\n", "test.conf:6:",
-                  "luma-max=90: luma-min (100) must be below luma-max (90)"},
+        Malformed{"[stream a]\nuri=udp://x\nluma-min=240\n",
+                  "test.conf:3:", "luma-min (240) must be below luma-max (235)"},
+        Malformed{"[monitor]\nluma-min=100\n[stream a]\nuri=udp://x\n\nluma-max=90\n",
+                  "test.conf:6:", "luma-max=90: luma-min (100) must be below luma-max (90)"},
         Malformed{"[stream a]\nuri=udp://x\nloop=true\n", "test.conf:3:", "only a file can loop; this is a udp source"},
         Malformed{"[stream a]\nuri=rtsp://x/s\nreuse=true\n", "test.conf:3:", "this is a rtsp source"},
         Malformed{"[stream a]\nuri=file:///a.mp4\nreuse=maybe\n", "test.conf:3:", "reuse=maybe: true or false"},

@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from monitor_harness import Monitor, fail, free_port, stop_all, udp_sender, wait_for
+from monitor_harness import Monitor, fail, free_port, rtp_sender, stop_all, udp_sender, wait_for
 
 binary = sys.argv[1]
 work = tempfile.mkdtemp(prefix="cudahist-monitor-sources-")
@@ -43,17 +43,20 @@ def counting(monitor, stream, seconds=3):
 
 try:
     own, taken, shared = (free_port(socket.SOCK_DGRAM) for _ in range(3))
-    processes += [udp_sender(own), udp_sender(shared)]
+    rtp = free_port(socket.SOCK_DGRAM) & ~1  # RTP on an even port, RTCP on the next
+    processes += [udp_sender(own), udp_sender(shared), rtp_sender(rtp)]
     holder = second_listener(taken, reuse=False)  # another program has this port before the monitor starts
     with open(config, "w") as f:
         f.write("[monitor]\nstall-timeout=3\n"
                 "[stream own]\nuri=udp://127.0.0.1:%d\n"
                 "[stream taken]\nuri=udp://127.0.0.1:%d\n"
-                "[stream shared]\nuri=udp://127.0.0.1:%d\nreuse=true\n" % (own, taken, shared))
+                "[stream shared]\nuri=udp://127.0.0.1:%d\nreuse=true\n"
+                "[stream rtp]\nuri=rtp://127.0.0.1:%d?encoding-name=MP2T\n" % (own, taken, shared, rtp))
     monitor = Monitor(binary, ["--decoder", "cpu", "--config", config, "--web.enable-lifecycle"])
     processes.append(monitor.process)
     monitor.wait_up("own")
     monitor.wait_up("shared")
+    monitor.wait_up("rtp")
 
     # A port another program holds: a clear error for that stream, retried; the others run.
     wait_for("taken down and retried", lambda: monitor.status()["taken"]["state"] == "down" and
@@ -71,6 +74,9 @@ try:
     if not isinstance(tap, OSError):
         fail("a second listener bound the port of 'own' (reuse is off)")
     print("a second listener on own's port:", tap)
+    tap = second_listener(rtp, reuse=True)
+    if not isinstance(tap, OSError):
+        fail("a second listener bound the port of 'rtp' (rtpsrc's udpsrc shares it)")
     if not counting(monitor, "own"):
         fail("own stalled")
     tap = second_listener(shared, reuse=True)
@@ -84,13 +90,13 @@ try:
         f.write("[stream nobody]\nuri=foo://bar/baz\n")
     code, answer = monitor.post("/-/reload")
     print("reload:", code, answer.strip()[:160], "...")
-    if code != 400 or "monitor.conf:11: uri=foo://bar/baz: no installed GStreamer element reads foo://" not in answer \
+    if code != 400 or "monitor.conf:13: uri=foo://bar/baz: no installed GStreamer element reads foo://" not in answer \
             or "udp" not in answer.split("these schemes are read here:")[-1]:
         fail("a reload with an unread scheme answered %d %r" % (code, answer))
     if "nobody" in monitor.status() or not counting(monitor, "own") or not counting(monitor, "shared"):
         fail("the refused reload changed the streams")
     start = subprocess.run([binary, "--decoder", "cpu", "--config", config], capture_output=True, text=True, timeout=30)
-    if start.returncode != 2 or "monitor.conf:11: uri=foo://bar/baz" not in start.stderr:
+    if start.returncode != 2 or "monitor.conf:13: uri=foo://bar/baz" not in start.stderr:
         fail("a start with an unread scheme: exit %d %r" % (start.returncode, start.stderr))
     command_line = subprocess.run([binary, "--decoder", "cpu", "nosuchscheme://x/y"], capture_output=True, text=True,
                                   timeout=30)
