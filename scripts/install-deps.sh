@@ -18,7 +18,7 @@ PACKAGES=(
   prometheus-cpp-dev libsoup-3.0-dev libjson-glib-dev prometheus chromium
   libgstrtspserver-1.0-dev gir1.2-gst-rtsp-server-1.0 python3-prometheus-client python3-pil
   qemu-user
-  libyaml-dev libcrypt-dev libgnutls28-dev glib-networking apache2-utils python3-bcrypt curl openssl
+  libyaml-dev libcrypt-dev libgnutls28-dev glib-networking apache2-utils python3-bcrypt curl openssl systemd
 )
 
 missing=()
