@@ -312,9 +312,8 @@ class Reader {
 };
 
 std::set<std::string> NumberKeyNames() {
-  std::set<std::string> names;
-  for (const NumberKey& k : NumberKeys()) names.insert(k.key);
-  return names;
+  const std::vector<std::string> keys = RangedKeys();
+  return std::set<std::string>(keys.begin(), keys.end());
 }
 
 bool ReadMonitorGroup(const Reader& r, MonitorConfig* config, monitor::Thresholds* defaults, Timeouts* timeouts,
@@ -455,18 +454,23 @@ bool ParseConfig(const std::string& text, const std::string& path, MonitorConfig
   return false;
 }
 
-bool LoadConfigFile(const std::string& path, MonitorConfig* config, std::string* error) {
+bool ReadConfigText(const std::string& path, const std::string& what, std::string* text, std::string* error) {
   gchar* contents = nullptr;
   gsize length = 0;
   GError* e = nullptr;
   if (!g_file_get_contents(path.c_str(), &contents, &length, &e)) {
-    *error = std::string("cannot read the config: ") + e->message;
+    *error = "cannot read the " + what + ": " + e->message;
     g_error_free(e);
     return false;
   }
-  const std::string text(contents, length);
+  text->assign(contents, length);
   g_free(contents);
-  return ParseConfig(text, path, config, error);
+  return true;
+}
+
+bool LoadConfigFile(const std::string& path, MonitorConfig* config, std::string* error) {
+  std::string text;
+  return ReadConfigText(path, "config", &text, error) && ParseConfig(text, path, config, error);
 }
 
 bool ApplyCommandLineSettings(const std::vector<std::pair<std::string, std::string>>& settings, MonitorConfig* config,
@@ -503,6 +507,12 @@ std::vector<StreamConfig> StreamsFromUris(const std::vector<std::string>& uris) 
     streams.push_back(s);
   }
   return streams;
+}
+
+std::vector<std::string> RangedKeys() {
+  std::vector<std::string> keys;
+  for (const NumberKey& k : NumberKeys()) keys.push_back(k.key);
+  return keys;
 }
 
 bool ParseListen(const std::string& listen, std::string* host, int* port) {

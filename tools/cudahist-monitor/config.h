@@ -40,6 +40,10 @@ struct MonitorConfig {
   std::vector<StreamConfig> streams;
 };
 
+// The whole of the file `path` into `text`; false with "cannot read the
+// WHAT: why" in `error`. The monitor's config and its web config are read so.
+bool ReadConfigText(const std::string& path, const std::string& what, std::string* text, std::string* error);
+
 // Reads `path` into `config`; false with "PATH:LINE: what is wrong" in `error`.
 bool LoadConfigFile(const std::string& path, MonitorConfig* config, std::string* error);
 
@@ -56,6 +60,10 @@ bool ApplyCommandLineSettings(const std::vector<std::pair<std::string, std::stri
 // A stream per URI, named after it as it may be shown (its secrets
 // redacted), with the default thresholds.
 std::vector<StreamConfig> StreamsFromUris(const std::vector<std::string>& uris);
+
+// Every key whose value is a number with a range (thresholds, holds,
+// timeouts; `interval` aside), for the tests that check each one's range.
+std::vector<std::string> RangedKeys();
 
 // Splits "HOST:PORT", "[IPV6]:PORT" or "NAME:PORT" (HOST without brackets);
 // false when it is not that or the port is not 1-65535.

@@ -11,6 +11,8 @@
 #include <memory>
 #include <set>
 
+#include "config.h"
+
 namespace monitor {
 namespace {
 
@@ -300,17 +302,9 @@ bool ParseWebConfig(const std::string& text, const std::string& path, WebConfig*
 }
 
 bool LoadWebConfig(const std::string& path, WebConfig* config, std::string* error) {
-  gchar* contents = nullptr;
-  gsize length = 0;
-  GError* e = nullptr;
-  if (!g_file_get_contents(path.c_str(), &contents, &length, &e)) {
-    *error = std::string("cannot read the web config (--web.config.file): ") + e->message;
-    g_error_free(e);
-    return false;
-  }
-  const std::string text(contents, length);
-  g_free(contents);
-  return ParseWebConfig(text, path, config, error);
+  std::string text;
+  return ReadConfigText(path, "web config (--web.config.file)", &text, error) &&
+         ParseWebConfig(text, path, config, error);
 }
 
 TlsMaterial::~TlsMaterial() {

@@ -182,35 +182,33 @@ TEST_P(NumberKeyRange, RefusedOnTheKeysLineInEitherGroup) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Config, NumberKeyRange,
-    testing::Values(OutOfRange{"black-luma", "-5", "out of range: from 0 to 255 (8-bit code values)"},
-                    OutOfRange{"black-luma", "1e9", "out of range"},
-                    OutOfRange{"black-luma", "nan", "not a finite number"},
-                    OutOfRange{"frozen-ydif", "256", "out of range"},
-                    OutOfRange{"luma-min", "-1", "out of range"},
-                    OutOfRange{"luma-max", "255.5", "out of range"},
-                    OutOfRange{"brng-max", "1.5", "from 0 to 1 (a fraction of the pixels)"},
-                    OutOfRange{"saturation-max", "182", "from 0 to 181.019"},
-                    OutOfRange{"black-hold", "nan", "not a finite number"},
-                    OutOfRange{"frozen-hold", "inf", "not a finite number"},
-                    OutOfRange{"no-signal-hold", "-inf", "not a finite number"},
-                    OutOfRange{"luma-out-of-range-hold", "-1", "from 0 to 3600 (seconds)"},
-                    OutOfRange{"brng-high-hold", "3601", "out of range"},
-                    OutOfRange{"saturation-high-hold", "infinity", "not a finite number"},
-                    OutOfRange{"clear-hold", "-0.5", "out of range"},
-                    OutOfRange{"stall-timeout", "0", "above 0 and at most 3600 (seconds)"},
-                    OutOfRange{"start-timeout", "1e5", "out of range"},
-                    OutOfRange{"start-timeout", "NaN", "not a finite number"}));
+const OutOfRange kOutOfRange[] = {
+    {"black-luma", "-5", "out of range: from 0 to 255 (8-bit code values)"},
+    {"black-luma", "1e9", "out of range"},
+    {"black-luma", "nan", "not a finite number"},
+    {"frozen-ydif", "256", "out of range"},
+    {"luma-min", "-1", "out of range"},
+    {"luma-max", "255.5", "out of range"},
+    {"brng-max", "1.5", "from 0 to 1 (a fraction of the pixels)"},
+    {"saturation-max", "182", "from 0 to 181.019"},
+    {"black-hold", "nan", "not a finite number"},
+    {"frozen-hold", "inf", "not a finite number"},
+    {"no-signal-hold", "-inf", "not a finite number"},
+    {"luma-out-of-range-hold", "-1", "from 0 to 3600 (seconds)"},
+    {"brng-high-hold", "3601", "out of range"},
+    {"saturation-high-hold", "infinity", "not a finite number"},
+    {"clear-hold", "-0.5", "out of range"},
+    {"stall-timeout", "0", "above 0 and at most 3600 (seconds)"},
+    {"start-timeout", "1e5", "out of range"},
+    {"start-timeout", "NaN", "not a finite number"}};
+
+INSTANTIATE_TEST_SUITE_P(Config, NumberKeyRange, testing::ValuesIn(kOutOfRange));
 
 TEST(Config, EveryNumberKeyHasARangeCase) {
-  // A key added without a case above would pass unchecked: count them.
+  // A key added without a case above would pass unchecked.
   std::set<std::string> covered;
-  for (const char* key : {"black-luma", "frozen-ydif", "luma-min", "luma-max", "brng-max", "saturation-max",
-                          "black-hold", "frozen-hold", "no-signal-hold", "luma-out-of-range-hold", "brng-high-hold",
-                          "saturation-high-hold", "clear-hold", "stall-timeout", "start-timeout"})
-    covered.insert(key);
-  for (Alarm a : kAlarms) EXPECT_TRUE(covered.count(HoldKey(a))) << HoldKey(a);
+  for (const OutOfRange& c : kOutOfRange) covered.insert(c.key);
+  for (const std::string& key : RangedKeys()) EXPECT_TRUE(covered.count(key)) << key << " has no out-of-range case";
   // Every key in range is accepted at its bounds.
   MonitorConfig c;
   std::string error;

@@ -15,8 +15,6 @@ Exit status: 0 as expected, 1 not, 77 skipped (no ffmpeg to make the clips).
 """
 import json
 import os
-import pty
-import select
 import shutil
 import signal
 import subprocess
@@ -24,41 +22,14 @@ import sys
 import tempfile
 import time
 
+from checks import check, ffmpeg, program_with_ffmpeg, run_on_terminal, verdict
+
 CLIP = ["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25", "-frames:v", "600",
         "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def json_lines(text):
-    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
-
-
-def run_with_terminal_stdout(args):
-    """stdout on a pseudo-terminal, stderr a pipe; (what the terminal got, stderr, exit status)."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(args, stdout=slave, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    screen = b""
-    while True:
-        ready, _, _ = select.select([master], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            screen += chunk
-        elif proc.poll() is not None:
-            break
-    os.close(master)
-    return screen.decode(errors="replace").replace("\r", ""), proc.stderr.read().decode(), proc.wait()
+    return [json.loads(line) for line in text.replace("\r", "").splitlines() if line.startswith("{")]
 
 
 def interrupted_run(qc, clips, out, sig):
@@ -72,28 +43,24 @@ def interrupted_run(qc, clips, out, sig):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    if not shutil.which("ffmpeg"):
-        print("SKIP: ffmpeg not installed")
-        return 77
-    qc = sys.argv[1]
+    qc, status = program_with_ffmpeg(__doc__)
+    if not qc:
+        return status
     work = tempfile.mkdtemp(prefix="qc outputs ")
     try:
         clip = os.path.join(work, "clip 1.mp4")
-        subprocess.run(["ffmpeg", "-v", "error", "-y"] + CLIP + [clip], check=True)
+        ffmpeg(*CLIP, clip)
         clips = [clip]
         for n in (2, 3, 4):
             clips.append(os.path.join(work, "clip %d.mp4" % n))
             shutil.copy(clip, clips[-1])
         out = os.path.join(work, "reports")
 
-        screen, stderr, status = run_with_terminal_stdout([qc, "--cpu", "-o", out, clip])
+        screen, stderr, status = run_on_terminal([qc, "--cpu", "-o", out, clip], terminal="stdout")
         check(status == 0 and not json_lines(screen), "stdout a terminal, no --json: no JSON lines there")
         check("wrote " in stderr and "1 written, 0 skipped, 0 failed" in stderr,
               "... and the lines in words on stderr (%r)" % stderr.strip().splitlines()[-1:])
-        screen, stderr, status = run_with_terminal_stdout([qc, "--cpu", "--json", "-o", out, clip])
+        screen, stderr, status = run_on_terminal([qc, "--cpu", "--json", "-o", out, clip], terminal="stdout")
         lines = json_lines(screen)
         check(status == 0 and len(lines) == 2 and lines[0]["status"] == "skipped" and lines[-1].get("summary"),
               "stdout a terminal with --json: a JSON line per file and the summary there")
@@ -122,11 +89,7 @@ def main():
               "no part of its secrets in any output")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    if failures:
-        print("FAILED: " + "; ".join(failures))
-        return 1
-    print("PASS")
-    return 0
+    return verdict()
 
 
 if __name__ == "__main__":
