@@ -140,12 +140,15 @@ class Yaml {
   std::string path_;
 };
 
-// A relative file name is the web config's folder's, as in the exporter-toolkit.
+// A relative file name is the web config's folder's, as in the exporter-toolkit;
+// made absolute (GIO's file database of client CAs takes no other).
 std::string Beside(const std::string& config_path, const std::string& file) {
-  if (file.empty() || g_path_is_absolute(file.c_str())) return file;
-  gchar* folder = g_path_get_dirname(config_path.c_str());
-  gchar* joined = g_build_filename(folder, file.c_str(), nullptr);
+  if (file.empty()) return file;
+  gchar* config = g_canonicalize_filename(config_path.c_str(), nullptr);
+  gchar* folder = g_path_get_dirname(config);
+  gchar* joined = g_canonicalize_filename(file.c_str(), folder);
   std::string path = joined;
+  g_free(config);
   g_free(folder);
   g_free(joined);
   return path;

@@ -54,6 +54,19 @@ TEST(WebConfig, ReadsTheToolkitsKeys) {
   EXPECT_EQ(c.headers[0].first, "X-Frame-Options");
 }
 
+// GIO's database of client CAs takes an absolute path only.
+TEST(WebConfig, FilesOfAConfigNamedRelativelyAreAbsolute) {
+  WebConfig c;
+  std::string error;
+  ASSERT_TRUE(ParseWebConfig("tls_server_config:\n  cert_file: a.crt\n  key_file: ../b.key\n", "conf/web.yml", &c,
+                             &error))
+      << error;
+  gchar* here = g_get_current_dir();
+  EXPECT_EQ(c.tls.cert_file, std::string(here) + "/conf/a.crt");
+  EXPECT_EQ(c.tls.key_file, std::string(here) + "/b.key");
+  g_free(here);
+}
+
 TEST(WebConfig, EmptyMeansPlainHttpWithoutAuth) {
   for (const char* text : {"", "tls_server_config:\nbasic_auth_users:\n", "# nothing\n"}) {
     WebConfig c;
