@@ -19,6 +19,7 @@ PACKAGES=(
   libebur128-dev python3-yaml
   libgstrtspserver-1.0-dev gir1.2-gst-rtsp-server-1.0 python3-prometheus-client python3-pil
   qemu-user
+  libyaml-dev libcrypt-dev libgnutls28-dev glib-networking apache2-utils python3-bcrypt curl openssl systemd
 )
 
 missing=()

@@ -479,6 +479,14 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   GstCaps* decoded_caps = gst_caps_from_string(target.audio ? "video/x-raw(ANY); audio/x-raw" : "video/x-raw(ANY)");
   g_object_set(decodebin, "uri", uri.c_str(), "caps", decoded_caps, "expose-all-streams", FALSE, nullptr);
   gst_caps_unref(decoded_caps);
+  if (target.source_setup) {
+    using SourceSetup = std::function<void(GstElement*)>;
+    g_signal_connect_data(
+        decodebin, "source-setup",
+        G_CALLBACK(+[](GstElement*, GstElement* source, gpointer setup) { (*static_cast<SourceSetup*>(setup))(source); }),
+        new SourceSetup(target.source_setup), [](gpointer setup, GClosure*) { delete static_cast<SourceSetup*>(setup); },
+        GConnectFlags(0));
+  }
 
   if (memory) {
     GstCaps* system_memory = gst_caps_from_string("video/x-raw");

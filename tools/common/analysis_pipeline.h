@@ -68,6 +68,10 @@ struct AnalysisTarget {
   // on a streaming thread with the pipeline; adds its elements and returns
   // the pad to link (a reference), or nullptr.
   std::function<GstPad*(GstBin* pipeline)> audio;
+  // Called with the source element uridecodebin makes for the URI, before it
+  // opens anything (uridecodebin's "source-setup"): the monitor's source
+  // types set their sources up there.
+  std::function<void(GstElement* source)> source_setup;
 };
 
 // What the decoder choice said of the video stream, written on a streaming

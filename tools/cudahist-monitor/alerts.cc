@@ -67,10 +67,10 @@ const char* ClearReasonName(ClearReason reason) {
   return "?";
 }
 
-// Code values go up to 255 in 8 bits; a saturation of 8-bit chroma reaches
-// 181 (the corner of the UV square). Audio levels are at most 0 dBFS; -200
-// is below anything a 32-bit float carries. Loudness below -70 LUFS is gated
-// out by EBU R128 itself.
+// The values the config accepts. Code values go up to 255 in 8 bits; SATHIGH
+// at most to the chroma's distance from grey at a corner of the 8-bit CbCr
+// square. Audio levels are at most 0 dBFS; -200 is below anything a 32-bit
+// float carries. Loudness below -70 LUFS is gated out by EBU R128 itself.
 const std::array<ThresholdSpec, kThresholdCount>& ThresholdTable() {
   static const std::array<ThresholdSpec, kThresholdCount> table = {{
       {T::kBlackLuma, "black-luma", 32, 0, 255, Scale::kCodeValue8Bit},
@@ -78,7 +78,7 @@ const std::array<ThresholdSpec, kThresholdCount>& ThresholdTable() {
       {T::kLumaMin, "luma-min", 16, 0, 255, Scale::kCodeValue8Bit},
       {T::kLumaMax, "luma-max", 235, 0, 255, Scale::kCodeValue8Bit},
       {T::kBrngMax, "brng-max", 0.01, 0, 1, Scale::kRatio},
-      {T::kSaturationMax, "saturation-max", 118, 0, 255, Scale::kCodeValue8Bit},
+      {T::kSaturationMax, "saturation-max", 118, 0, std::hypot(128.0, 128.0), Scale::kCodeValue8Bit},
       {T::kSilenceLevel, "silence-level", -60, -200, 0, Scale::kDbfs},
       {T::kLoudnessMin, "loudness-min", -40, -70, 0, Scale::kLufs},
       {T::kLoudnessMax, "loudness-max", -14, -70, 0, Scale::kLufs},
@@ -140,27 +140,14 @@ bool Thresholds::SameRule(const Thresholds& o, Alarm alarm) const {
   return true;
 }
 
-// A day: longer holds are a mistake, not a policy.
-constexpr double kLongestTime = 86400;
-
 ThresholdProblem ValidateThresholds(const Thresholds& t) {
-  for (const ThresholdSpec& spec : ThresholdTable()) {
-    const double v = t[spec.threshold];
-    if (!(v >= spec.min && v <= spec.max))  // NaN fails too
-      return {{spec.key}, std::string(spec.key) + "=" + Number(v) + ": out of range, " + Number(spec.min) + " to " +
-                            Number(spec.max) + " (" + ScaleName(spec.scale) + ")"};
-  }
-  for (const AlarmSpec& a : AlarmTable()) {
-    for (const auto& [key, v] : {std::make_pair(HoldKey(a.alarm), t.hold[static_cast<int>(a.alarm)]),
-                                 std::make_pair(ClearKey(a.alarm), t.clear[static_cast<int>(a.alarm)])}) {
-      if (!(v >= 0 && v <= kLongestTime))
-        return {{key}, key + "=" + Number(v) + ": out of range, 0 to " + Number(kLongestTime) + " seconds"};
-    }
-  }
-  if (t[T::kLumaMin] >= t[T::kLumaMax]) return {{"luma-min", "luma-max"}, "luma-min must be below luma-max"};
-  if (t[T::kLoudnessMin] >= t[T::kLoudnessMax])
-    return {{"loudness-min", "loudness-max"}, "loudness-min must be below loudness-max"};
-  return {};
+  auto below = [&t](Threshold low, Threshold high) -> ThresholdProblem {
+    if (t[low] < t[high]) return {};
+    const std::string l = SpecOf(low).key, h = SpecOf(high).key;
+    return {{l, h}, l + " (" + Number(t[low]) + ") must be below " + h + " (" + Number(t[high]) + ")"};
+  };
+  ThresholdProblem problem = below(T::kLumaMin, T::kLumaMax);
+  return problem.keys.empty() ? below(T::kLoudnessMin, T::kLoudnessMax) : problem;
 }
 
 std::string NewAlarmId() {

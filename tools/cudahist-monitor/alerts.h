@@ -45,7 +45,7 @@ struct ThresholdSpec {
   Threshold threshold;
   const char* key;  // the config key
   double default_value;
-  double min, max;  // the values the config accepts
+  double min, max;  // the values the config accepts (config.cc reads them with these)
   Scale scale;
 };
 const std::array<ThresholdSpec, kThresholdCount>& ThresholdTable();
@@ -105,10 +105,11 @@ struct Thresholds {
   bool SameRule(const Thresholds& o, Alarm alarm) const;
 };
 
-// What is wrong with a set of thresholds, naming the keys to blame.
+// What is wrong with a set of thresholds taken together (each value's range
+// is the config's to check, from the table), naming the keys to blame.
 struct ThresholdProblem {
   std::vector<std::string> keys;  // empty when they make sense
-  std::string text;               // "luma-min must be below luma-max", ...
+  std::string text;               // "luma-min (30) must be below luma-max (20)", ...
 };
 ThresholdProblem ValidateThresholds(const Thresholds& t);
 

@@ -14,26 +14,14 @@
 #include "picture_tap.h"
 #include "scope_branch.h"
 #include "thumbnail_branch.h"
+#include "source.h"
+#include "source_elements.h"
 
 namespace monitor {
 namespace {
 
 constexpr double kMaxRetryDelay = 30;     // seconds between two attempts, at most
 constexpr double kSteadyAfter = 10;       // up this long: the next failure retries quickly again
-
-bool IsFile(const std::string& uri) { return uri.rfind("file:", 0) == 0; }
-
-// The host name a network URI names, "" for files, IP addresses and URIs
-// without a host (a listener, udp://@:PORT).
-std::string HostToResolve(const std::string& uri) {
-  if (IsFile(uri)) return "";
-  GstUri* parsed = gst_uri_from_string(uri.c_str());
-  if (!parsed) return "";
-  const gchar* host = gst_uri_get_host(parsed);
-  std::string name = host && *host && !g_hostname_is_ip_address(host) ? host : "";
-  gst_uri_unref(parsed);
-  return name;
-}
 
 // The Y figures in 8-bit code values, as the thresholds are given.
 double To8Bit(double value, double depth) { return depth > 8 ? value / std::ldexp(1.0, int(depth) - 8) : value; }
@@ -106,7 +94,7 @@ const char* StateName(StreamState state) {
 
 Stream::Stream(const StreamConfig& config, const PipelineChoice& choice, StreamMetrics* metrics, EventLog* log,
                StartGate* starts)
-    : config_(config), choice_(choice), metrics_(metrics), log_(log), alarms_(config.thresholds), starts_(starts) {}
+    : config_(config), secrets_(config.uri), choice_(choice), metrics_(metrics), log_(log), alarms_(config.thresholds), starts_(starts) {}
 
 Stream::~Stream() { Teardown(); }
 
@@ -164,6 +152,7 @@ void Stream::StartPipeline() {
   // Files play at their own rate, as a live source would send them.
   target.live = true;
   if (config_.audio != AudioMode::kOff) target.audio = AudioHook(choice_.interval_seconds);
+  target.source_setup = [config = config_](GstElement* source) { SetUpSource(source, config); };
   std::string problem;
   cudahist_tools::AnalysisPipeline parts =
       cudahist_tools::BuildAnalysisPipeline(config_.uri, target, config_.name, &problem);
@@ -198,11 +187,11 @@ bool Stream::AddPictureBranches(const cudahist_tools::AnalysisPipeline& parts, s
   scope.gpu = choice_.gpu;
   std::string missing;
   scope_sink_ = cudahist_tools::AddScopeBranch(parts, scope, &missing);
-  if (!scope_sink_ && !pictures_warned_) EventLog::Say(config_.name, "no scope picture: " + missing);
+  if (!scope_sink_ && !pictures_warned_) EventLog::Say(config_.name, "no scope picture: " + secrets_.Scrub(missing));
   cudahist_tools::ThumbnailBranchOptions thumbnail;
   thumbnail.gpu = choice_.gpu;
   thumbnail_sink_ = cudahist_tools::AddThumbnailBranch(parts, thumbnail, &missing);
-  if (!thumbnail_sink_ && !pictures_warned_) EventLog::Say(config_.name, "no thumbnail: " + missing);
+  if (!thumbnail_sink_ && !pictures_warned_) EventLog::Say(config_.name, "no thumbnail: " + secrets_.Scrub(missing));
   pictures_warned_ = pictures_warned_ || !scope_sink_ || !thumbnail_sink_;
   // A missing element (pngenc, jpegenc, ...) costs its picture, not the figures.
   if (AnalysisStillLinked(parts.analysis)) return true;
@@ -247,11 +236,11 @@ void Stream::OnMessage(GstMessage* message) {
       break;
     case GST_MESSAGE_WARNING:
       metrics_->decode_errors->Increment();
-      EventLog::Say(config_.name, "warning: " + cudahist_tools::ErrorText(message));
+      EventLog::Say(config_.name, "warning: " + secrets_.Scrub(cudahist_tools::ErrorText(message)));
       break;
     case GST_MESSAGE_ERROR:
       metrics_->decode_errors->Increment();
-      Fail(MissingDecoderText(message) + cudahist_tools::ErrorText(message));
+      Fail(SourceErrorHint(config_, message) + MissingDecoderText(message) + cudahist_tools::ErrorText(message));
       break;
     case GST_MESSAGE_EOS:
       OnEndOfStream();
@@ -329,7 +318,7 @@ void Stream::OnEndOfStream() {
   if (config_.loop && pipeline_ &&
       gst_element_seek_simple(pipeline_, GST_FORMAT_TIME, GstSeekFlags(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT), 0))
     return;
-  if (IsFile(config_.uri) && !config_.loop) {
+  if (SourceTypeOf(config_.uri).is_file && !config_.loop) {
     EventLog::Say(config_.name, "ended (end of the file)");
     Teardown();
     state_ = StreamState::kEnded;
@@ -345,7 +334,8 @@ void Stream::Fail(const std::string& reason) {
   Teardown();
   state_ = StreamState::kDown;
   failed_since_up_ = true;
-  last_error_ = reason;
+  // Elements quote the URI they open in their errors.
+  last_error_ = secrets_.Scrub(reason);
   has_figures_ = false;
   metrics_->up->Set(0);
   frames_per_second_ = 0;
@@ -353,7 +343,7 @@ void Stream::Fail(const std::string& reason) {
   retry_at_ = now + retry_delay_;
   char delay[32];
   g_snprintf(delay, sizeof delay, "%.0f", retry_delay_);
-  EventLog::Say(config_.name, "down: " + reason + "; retrying in " + delay + " s");
+  EventLog::Say(config_.name, "down: " + last_error_ + "; retrying in " + delay + " s");
   retry_delay_ = std::min(retry_delay_ * 2, kMaxRetryDelay);
   Evaluate(now);
 }
@@ -453,7 +443,7 @@ void Stream::AddStatus(JsonBuilder* b) const {
   member("name");
   json_builder_add_string_value(b, config_.name.c_str());
   member("uri");
-  json_builder_add_string_value(b, config_.uri.c_str());
+  json_builder_add_string_value(b, cudahist_tools::RedactUri(config_.uri).c_str());
   member("state");
   json_builder_add_string_value(b, StateName(state_));
   member("error");

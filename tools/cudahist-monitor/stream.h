@@ -17,6 +17,7 @@
 #include "config.h"
 #include "event_log.h"
 #include "metrics.h"
+#include "redact.h"
 
 namespace monitor {
 
@@ -96,6 +97,7 @@ class Stream {
   std::map<std::string, double> AlarmFigures() const;
 
   StreamConfig config_;
+  cudahist_tools::UriSecrets secrets_;  // of config_.uri: scrubbed from every text that leaves
   PipelineChoice choice_;
   StreamMetrics* metrics_;
   EventLog* log_;

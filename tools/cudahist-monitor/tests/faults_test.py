@@ -60,7 +60,7 @@ class FramesWatch:
 try:
     senders = {n: udp_sender(ports[n]) for n in "abc"}
     write_config("ab")
-    monitor = Monitor(binary, ["--config", config])
+    monitor = Monitor(binary, ["--config", config, "--web.enable-lifecycle"])
     monitor.wait_up("a")
     monitor.wait_up("b")
     print("a and b up")

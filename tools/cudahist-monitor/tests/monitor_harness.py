@@ -104,10 +104,11 @@ def make_file(path, pattern="smpte75", frames=45, width=WIDTH, height=HEIGHT, ex
     return path
 
 
-def rtsp_server(port):
-    """GstRtspServer (rtsp_server.py) serving /test on 127.0.0.1:port."""
+def rtsp_server(port, user=None, password=None):
+    """GstRtspServer (rtsp_server.py) serving /test on 127.0.0.1:port; with `user`, to that user alone."""
     return subprocess.Popen([sys.executable, os.path.join(HERE, "rtsp_server.py"), str(port),
-                             "%s ! %s ! rtph264pay name=pay0 pt=96" % (raw_video(**MOVING), H264)])
+                             "%s ! %s ! rtph264pay name=pay0 pt=96" % (raw_video(**MOVING), H264)] +
+                            ([user, password] if user else []))
 
 
 def hls_origin(directory, port):
@@ -142,14 +143,14 @@ class Monitor:
     """cudahist-monitor as a process on a free port; its stdout (alarm JSON
     lines) and stderr (log lines) go to files the test reads."""
 
-    def __init__(self, binary, args, port=None, name="monitor"):
+    def __init__(self, binary, args, port=None, name="monitor", host="127.0.0.1"):
         self.port = port or free_port()
         self.dir = tempfile.mkdtemp(prefix="cudahist-monitor-")
         self.alerts_path = os.path.join(self.dir, "alerts.jsonl")
         self.log_path = os.path.join(self.dir, "monitor.log")
         self.name = name
         self.process = subprocess.Popen(
-            [binary, "--listen", "127.0.0.1:%d" % self.port] + args,
+            [binary, "--listen", "%s:%d" % (host, self.port)] + args,
             stdout=open(self.alerts_path, "w"), stderr=open(self.log_path, "w"))
         wait_for("%s to listen" % name, lambda: "listening on" in self.log() or self.process.poll() is not None, 30)
         if self.process.poll() is not None:

@@ -1,6 +1,8 @@
-"""One monitor, every kind of input at once, good and bad: MPEG-TS over UDP and RTP, SRT,
-RTSP, HLS, a looped file, a file played once, a stream that changes
-resolution, a black 10-bit file (its black alarm from figures scaled to 8 bits); a missing file, a scheme nobody handles, a file without video, a host name that does not resolve.
+"""One monitor, every kind of input at once, good and bad: MPEG-TS over UDP
+and RTP, SRT, RTSP, HLS, a looped file, a file played once, a stream that
+changes resolution, a black 10-bit file (its black alarm from figures scaled
+to 8 bits); a missing file, a file without video, a host name that does not
+resolve (a scheme nobody reads stops the start: source_types_test.py).
 The good streams run at their source's rate whatever the bad ones do; the bad
 ones are down with a clear reason and retried, and nothing crashes."""
 
@@ -43,7 +45,6 @@ try:
             "srt": "srt://127.0.0.1:%d" % srt,
             "rtsp": "rtsp://127.0.0.1:%d/test" % rtsp, "hls": "http://127.0.0.1:%d/playlist.m3u8" % hls}
     bad = {"missing": (file_uri(os.path.join(work, "no-such-file.mp4")), "not found"),
-           "no-handler": ("nosuchscheme://127.0.0.1/x", "No URI handler"),
            "no-video": (file_uri(audio), "no video stream"),
            # .invalid never resolves (RFC 2606)
            "unresolvable": ("http://no-such-host.invalid/live.m3u8", "cannot resolve host 'no-such-host.invalid'")}
