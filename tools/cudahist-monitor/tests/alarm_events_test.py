@@ -68,7 +68,7 @@ def wait_line(monitor, what, timeout=20, count=1, **match):
 try:
     senders = {n: sender(n) for n in NAMES}
     write_config(NAMES)
-    monitor = Monitor(binary, ["--config", config])
+    monitor = Monitor(binary, ["--config", config, "--web.enable-lifecycle"])
     for n in NAMES:
         monitor.wait_up(n)
     if monitor.alarms():

@@ -105,7 +105,7 @@ try:
              "light": make_file(os.path.join(work, "light.mp4"), frames=10, rate=5)}
     config = os.path.join(work, "page.conf")
     write_config(config, files, udp, 16)
-    monitor = Monitor(binary, ["--config", config])
+    monitor = Monitor(binary, ["--config", config, "--web.enable-lifecycle"])
     processes.append(monitor.process)
     wait_for("16 streams up with their scope and thumbnail", lambda: sum(
         s["state"] == "up" and s["scope"] and s["thumbnail"] for s in monitor.status().values()) == 16, 90)
