@@ -5,7 +5,7 @@
 # copies of a 10 s 1080p30 clip played in real time (a file loops as a live
 # source sends: the sink syncs to the clock), measured over WINDOW seconds
 # (default 30) after all N are up. Per N, one line of OUTDIR/scale.tsv:
-#   streams  fps_min  fps_mean  lost_frames  cpu_cores  gpu_util_%  nvdec_util_%  gpu_mem_MiB  rss_MiB
+#   streams  fps_min  fps_mean  lost_frames  cpu_cores  gpu_util_%  nvdec_util_%  gpu_mem_MiB  rss_MiB  thumbnails  audio
 # fps_* are each stream's counted frames over the window (30 is real time);
 # lost_frames = 30 x WINDOW x N - frames counted (frames the decoders skipped
 # or the pipelines fell behind by). Then "decoding alone": one process with N
@@ -17,6 +17,11 @@
 #   CLIP=FILE     monitor this 30 fps H.264 MP4 instead of the made-up clip (moving
 #                 75% bars compress and decode far more easily than a picture)
 #   CLIP_FRAMES=N its frame count, where ffprobe is missing
+#   STATUS_DIR=DIR  at the end of each window, save the status page's data and
+#                 pictures into DIR/N (replay_status_page.py screenshots them) and
+#                 count the streams with a thumbnail and with audio (the last two
+#                 columns of scale.tsv; "-" without STATUS_DIR)
+#   DECODE_ALONE=no  skip "decoding alone"
 # MONITOR is the cudahist-monitor executable; GST_PLUGIN_PATH must find the
 # cudahistogram plugin. Needs python3 (it reads /metrics), nvidia-smi on a GPU.
 # Example: GST_PLUGIN_PATH=build/gst-plugin \
@@ -59,7 +64,28 @@ per_stream() {  # per_stream NAME: "stream value" lines
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-printf "streams\tfps_min\tfps_mean\tlost_frames\tcpu_cores\tgpu_util_%%\tnvdec_util_%%\tgpu_mem_MiB\trss_MiB\n" > "$out/scale.tsv"
+# save_status PORT DIR: the page, its data and every stream's pictures into DIR;
+# prints "streams_with_a_thumbnail<TAB>streams_with_audio".
+save_status() {
+  python3 - "$1" "$2" <<'PY'
+import json, os, sys, urllib.parse, urllib.request
+port, folder = sys.argv[1], sys.argv[2]
+os.makedirs(folder, exist_ok=True)
+get = lambda path: urllib.request.urlopen("http://127.0.0.1:%s%s" % (port, path), timeout=30).read()
+status = get("/status.json")
+for name, body in (("status.json", status), ("events.json", get("/events.json")), ("index.html", get("/"))):
+    open(os.path.join(folder, name), "wb").write(body)
+streams = json.loads(status)
+for s in streams:
+    for path, extension, present in (("/scope", "png", s["scope"]), ("/thumbnail", "jpg", s["thumbnail"])):
+        if present:
+            open(os.path.join(folder, "%s.%s" % (s["name"], extension)), "wb").write(
+                get("%s?stream=%s" % (path, urllib.parse.quote(s["name"]))))
+print("%d\t%d" % (sum(bool(s["thumbnail"]) for s in streams), sum(s["audio"] is not None for s in streams)))
+PY
+}
+
+printf "streams\tfps_min\tfps_mean\tlost_frames\tcpu_cores\tgpu_util_%%\tnvdec_util_%%\tgpu_mem_MiB\trss_MiB\tthumbnails\taudio\n" > "$out/scale.tsv"
 for n in $counts; do
   conf=$out/scale-$n.conf
   printf "[monitor]\nlisten=127.0.0.1:%d\nalerts-log=%s/alerts-%d.jsonl\n" "$port" "$out" "$n" > "$conf"
@@ -86,6 +112,8 @@ for n in $counts; do
   ticks1=$(cpu_ticks "$pid")
   rss=$(awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$pid/status")
   [ $gpu = yes ] && { kill "$smi"; wait "$smi" 2>/dev/null; }
+  seen="-\t-"
+  [ -n "${STATUS_DIR:-}" ] && seen=$(save_status "$port" "$STATUS_DIR/$n")
   kill -TERM "$pid"; wait "$pid"
   read -r fps_min fps_mean lost < <(join "$out/frames-$n.start" "$out/frames-$n.end" | awk -v w="$window" -v n="$n" '
     { fps = ($3 - $2) / w; sum += fps; if (min == "" || fps < min) min = fps; got += $3 - $2 }
@@ -93,8 +121,10 @@ for n in $counts; do
   cores=$(awk -v a="$ticks0" -v b="$ticks1" -v w="$window" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.2f", (b - a) / hz / w}')
   gpu_cols="-\t-\t-"
   [ $gpu = yes ] && gpu_cols=$(awk -F', ' '{g += $1; d += $2; if ($3 > m) m = $3; k++} END {printf "%.0f\t%.0f\t%d", g / k, d / k, m}' "$out/gpu-$n.csv")
-  printf "%d\t%s\t%s\t%s\t%s\t%b\t%s\n" "$n" "$fps_min" "$fps_mean" "$lost" "$cores" "$gpu_cols" "$rss" | tee -a "$out/scale.tsv"
+  printf "%d\t%s\t%s\t%s\t%s\t%b\t%s\t%b\n" "$n" "$fps_min" "$fps_mean" "$lost" "$cores" "$gpu_cols" "$rss" "$seen" \
+    | tee -a "$out/scale.tsv"
 done
+[ "${DECODE_ALONE:-yes}" = no ] && exit 0
 
 # Decoding alone: the decoder's ceiling, N decoders at once as fast as they go.
 # On a GPU, decodebin picks the NVDEC decoder as the monitor's does (with

@@ -16,8 +16,10 @@ PACKAGES=(
   gobject-introspection libgirepository1.0-dev
   shared-mime-info parallel jq
   prometheus-cpp-dev libsoup-3.0-dev libjson-glib-dev prometheus chromium
+  libebur128-dev python3-yaml
   libgstrtspserver-1.0-dev gir1.2-gst-rtsp-server-1.0 python3-prometheus-client python3-pil
   qemu-user
+  libyaml-dev libcrypt-dev libgnutls28-dev glib-networking apache2-utils python3-bcrypt curl openssl systemd
 )
 
 missing=()

@@ -137,7 +137,17 @@ struct LinkState {
   GstElement* analysis;  // cudahistogram, whose sink template says what it reads
   bool linked = false;
   std::string refused;  // the format of a video stream that could not be linked
+  std::function<GstPad*(GstBin*)> audio;  // AnalysisTarget::audio
+  bool audio_linked = false;
 };
+
+// The first decoded audio stream into the audio hook's branch.
+void LinkAudio(GstPad* pad, LinkState* state) {
+  if (!state->audio || state->audio_linked) return;
+  GstPad* sink = state->audio(GST_BIN(GST_ELEMENT_PARENT(state->first)));
+  state->audio_linked = sink && gst_pad_link(pad, sink) == GST_PAD_LINK_OK;
+  if (sink) gst_object_unref(sink);
+}
 
 // Raw formats the element does not read that GStreamer repacks into one it
 // does without changing a sample: videoconvert with nearest chroma (no
@@ -213,15 +223,16 @@ GstPadProbeReturn CheckDecodedFormat(GstPad* pad, GstPadProbeInfo* info, gpointe
 
 void OnPadAdded(GstElement*, GstPad* pad, gpointer data) {
   LinkState* state = static_cast<LinkState*>(data);
-  if (state->linked) return;
   GstCaps* caps = gst_pad_get_current_caps(pad);
   if (!caps) caps = gst_pad_query_caps(pad, nullptr);
-  const bool video = caps && !gst_caps_is_empty(caps) &&
-                     g_str_has_prefix(gst_structure_get_name(gst_caps_get_structure(caps, 0)), "video/");
+  const char* media = caps && !gst_caps_is_empty(caps) ? gst_structure_get_name(gst_caps_get_structure(caps, 0)) : "";
+  const bool video = g_str_has_prefix(media, "video/");
+  const bool audio = g_str_has_prefix(media, "audio/");
   const char* format = video ? gst_structure_get_string(gst_caps_get_structure(caps, 0), "format") : nullptr;
   const std::string format_name = format ? format : "";
   if (caps) gst_caps_unref(caps);
-  if (!video) return;
+  if (audio) LinkAudio(pad, state);
+  if (!video || state->linked) return;
   const Repack* repack = RepackOf(format_name);
   GstPad* sink = repack ? AddRepacker(state->first, *repack) : gst_element_get_static_pad(state->first, "sink");
   state->linked = sink && gst_pad_link(pad, sink) == GST_PAD_LINK_OK;
@@ -465,9 +476,17 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
       if (e) gst_object_unref(gst_object_ref_sink(e));
     return parts;
   }
-  GstCaps* video_only = gst_caps_from_string("video/x-raw(ANY)");
-  g_object_set(decodebin, "uri", uri.c_str(), "caps", video_only, "expose-all-streams", FALSE, nullptr);
-  gst_caps_unref(video_only);
+  GstCaps* decoded_caps = gst_caps_from_string(target.audio ? "video/x-raw(ANY); audio/x-raw" : "video/x-raw(ANY)");
+  g_object_set(decodebin, "uri", uri.c_str(), "caps", decoded_caps, "expose-all-streams", FALSE, nullptr);
+  gst_caps_unref(decoded_caps);
+  if (target.source_setup) {
+    using SourceSetup = std::function<void(GstElement*)>;
+    g_signal_connect_data(
+        decodebin, "source-setup",
+        G_CALLBACK(+[](GstElement*, GstElement* source, gpointer setup) { (*static_cast<SourceSetup*>(setup))(source); }),
+        new SourceSetup(target.source_setup), [](gpointer setup, GClosure*) { delete static_cast<SourceSetup*>(setup); },
+        GConnectFlags(0));
+  }
 
   if (memory) {
     GstCaps* system_memory = gst_caps_from_string("video/x-raw");
@@ -524,7 +543,7 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   g_signal_connect_data(decodebin, "autoplug-sort", G_CALLBACK(SortFactories), sort,
                         [](gpointer data, GClosure*) { delete static_cast<DecoderSort*>(data); },
                         GConnectFlags(0));
-  auto* link = new LinkState{decoded, analysis, false, ""};
+  auto* link = new LinkState{decoded, analysis, false, "", target.audio};
   g_signal_connect_data(decodebin, "pad-added", G_CALLBACK(OnPadAdded), link,
                         [](gpointer data, GClosure*) { delete static_cast<LinkState*>(data); },
                         GConnectFlags(0));

@@ -1,7 +1,7 @@
 // The analysis pipeline both programs in tools/ run for one input, and the
 // choice of backend it rests on.
 //
-//   uridecodebin uri=URI caps=video/x-raw(ANY)      (video only)
+//   uridecodebin uri=URI caps=video/x-raw(ANY)      (video only; and audio/x-raw for an audio hook)
 //   ! queue max-size-buffers=4 (1 for a lone stream) (decoding goes on while a frame is counted)
 //     CPU:  ! capsfilter caps=video/x-raw
 //   ! cudahistogram name=analysis signalstats=true [cropdetect=true field-psnr=true]
@@ -63,6 +63,15 @@ struct AnalysisTarget {
   bool gpu_for_tolerance_codecs = false;
   // A decoder the user named for the video stream ("": ChooseDecoders picks).
   std::string decoder;
+  // Where the input's first decoded audio stream goes (the monitor's audio
+  // branch, audio_branch.h); empty: the pipeline decodes video only. Called
+  // on a streaming thread with the pipeline; adds its elements and returns
+  // the pad to link (a reference), or nullptr.
+  std::function<GstPad*(GstBin* pipeline)> audio;
+  // Called with the source element uridecodebin makes for the URI, before it
+  // opens anything (uridecodebin's "source-setup"): the monitor's source
+  // types set their sources up there.
+  std::function<void(GstElement* source)> source_setup;
 };
 
 // What the decoder choice said of the video stream, written on a streaming

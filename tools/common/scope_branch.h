@@ -1,13 +1,8 @@
-// A live scope beside the analysis: between the analysis pipeline's
-// cudahistogram and its sink a tee sends, at most once per `period`, a frame
-// to cudavideoscope, whose picture pngenc encodes into an appsink.
+// A live scope beside the analysis, tapped off the analysed frames
+// (picture_tap.h) at most once per `period`:
 //
-//   ... ! cudahistogram ! tee ! queue ! fakesink
-//                          tee. ! queue leaky (one frame) ! cudavideoscope style=STYLE
-//                               [! cudadownload] ! video/x-raw,width=W,height=H ! pngenc ! appsink
-//
-// Frames between two pictures are dropped before the queue, so a scope costs
-// one frame's drawing per period whatever the stream's rate.
+//   frames. ! queue leaky (one frame) ! cudavideoscope style=STYLE
+//           [! cudadownload] ! video/x-raw,width=W,height=H ! pngenc ! appsink
 #pragma once
 
 #include <gst/gst.h>
@@ -26,12 +21,8 @@ struct ScopeBranchOptions {
 };
 
 // Adds the branch to `parts` (built by BuildAnalysisPipeline, not yet
-// started). Returns the appsink (owned by the pipeline), or nullptr with the
-// reason in `problem`.
+// started). Returns the appsink (owned by the pipeline; TakePicture reads
+// its PNG), or nullptr with the reason in `problem`.
 GstElement* AddScopeBranch(const AnalysisPipeline& parts, const ScopeBranchOptions& options, std::string* problem);
-
-// The newest picture the appsink holds, as PNG bytes; "" when none came
-// since the last call. Never blocks.
-std::string TakeScopePng(GstElement* appsink);
 
 }  // namespace cudahist_tools

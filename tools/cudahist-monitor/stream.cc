@@ -6,30 +6,22 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #include "analysis_pipeline.h"
+#include "audio_branch.h"
 #include "frame_figures.h"
+#include "picture_tap.h"
 #include "scope_branch.h"
+#include "thumbnail_branch.h"
+#include "source.h"
+#include "source_elements.h"
 
 namespace monitor {
 namespace {
 
 constexpr double kMaxRetryDelay = 30;     // seconds between two attempts, at most
 constexpr double kSteadyAfter = 10;       // up this long: the next failure retries quickly again
-
-bool IsFile(const std::string& uri) { return uri.rfind("file:", 0) == 0; }
-
-// The host name a network URI names, "" for files, IP addresses and URIs
-// without a host (a listener, udp://@:PORT).
-std::string HostToResolve(const std::string& uri) {
-  if (IsFile(uri)) return "";
-  GstUri* parsed = gst_uri_from_string(uri.c_str());
-  if (!parsed) return "";
-  const gchar* host = gst_uri_get_host(parsed);
-  std::string name = host && *host && !g_hostname_is_ip_address(host) ? host : "";
-  gst_uri_unref(parsed);
-  return name;
-}
 
 // The Y figures in 8-bit code values, as the thresholds are given.
 double To8Bit(double value, double depth) { return depth > 8 ? value / std::ldexp(1.0, int(depth) - 8) : value; }
@@ -60,6 +52,25 @@ std::string MissingDecoderText(GstMessage* error_message) {
   return "";
 }
 
+// The audio branch for the pipeline's first audio stream. It is built on a
+// streaming thread: a missing element is posted as a warning, and the video
+// goes on.
+std::function<GstPad*(GstBin*)> AudioHook(double interval_seconds) {
+  return [interval_seconds](GstBin* pipeline) -> GstPad* {
+    cudahist_tools::AudioBranchOptions options;
+    options.interval = GstClockTime(interval_seconds * GST_SECOND);
+    options.sync = true;  // files play at their own rate, as the video does
+    std::string problem;
+    GstPad* pad = cudahist_tools::AddAudioBranch(pipeline, options, &problem);
+    if (!pad) {
+      GError* error = g_error_new(GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN, "no audio meters: %s", problem.c_str());
+      gst_element_post_message(GST_ELEMENT(pipeline), gst_message_new_warning(GST_OBJECT(pipeline), error, nullptr));
+      g_error_free(error);
+    }
+    return pad;
+  };
+}
+
 bool AnalysisStillLinked(GstElement* analysis) {
   GstPad* pad = gst_element_get_static_pad(analysis, "src");
   const bool linked = gst_pad_is_linked(pad);
@@ -83,7 +94,7 @@ const char* StateName(StreamState state) {
 
 Stream::Stream(const StreamConfig& config, const PipelineChoice& choice, StreamMetrics* metrics, EventLog* log,
                StartGate* starts)
-    : config_(config), choice_(choice), metrics_(metrics), log_(log), alarms_(config.thresholds), starts_(starts) {}
+    : config_(config), secrets_(config.uri), choice_(choice), metrics_(metrics), log_(log), alarms_(config.thresholds), starts_(starts) {}
 
 Stream::~Stream() { Teardown(); }
 
@@ -140,23 +151,14 @@ void Stream::StartPipeline() {
   target.cuda_device_id = choice_.cuda_device_id;
   // Files play at their own rate, as a live source would send them.
   target.live = true;
+  if (config_.audio != AudioMode::kOff) target.audio = AudioHook(choice_.interval_seconds);
+  target.source_setup = [config = config_](GstElement* source) { SetUpSource(source, config); };
   std::string problem;
   cudahist_tools::AnalysisPipeline parts =
       cudahist_tools::BuildAnalysisPipeline(config_.uri, target, config_.name, &problem);
   if (parts.pipeline) {
     g_object_set(parts.analysis, "interval", guint64(choice_.interval_seconds * GST_SECOND), nullptr);
-    cudahist_tools::ScopeBranchOptions scope;
-    const bool waveform = choice_.scope == ScopeStyle::kWaveform;
-    scope.style = waveform ? "waveform" : "vectorscope";
-    scope.width = waveform ? 512 : 256;  // a vectorscope is round
-    scope.height = 256;
-    scope.gpu = choice_.gpu;
-    scope_sink_ = cudahist_tools::AddScopeBranch(parts, scope, &problem);
-    if (!scope_sink_ && AnalysisStillLinked(parts.analysis)) {
-      // An element of the picture branch is missing (pngenc...): the figures go on without a scope.
-      if (!scope_warned_) EventLog::Say(config_.name, "no scope picture: " + problem);
-      scope_warned_ = true;
-    } else if (!scope_sink_) {
+    if (!AddPictureBranches(parts, &problem)) {
       gst_object_unref(parts.pipeline);
       parts.pipeline = nullptr;
     }
@@ -174,6 +176,27 @@ void Stream::StartPipeline() {
     // The error message on the bus says why; the bus watch reads it next.
     EventLog::Say(config_.name, "the pipeline refused to start");
   }
+}
+
+bool Stream::AddPictureBranches(const cudahist_tools::AnalysisPipeline& parts, std::string* problem) {
+  cudahist_tools::ScopeBranchOptions scope;
+  const bool waveform = choice_.scope == ScopeStyle::kWaveform;
+  scope.style = waveform ? "waveform" : "vectorscope";
+  scope.width = waveform ? 512 : 256;  // a vectorscope is round
+  scope.height = 256;
+  scope.gpu = choice_.gpu;
+  std::string missing;
+  scope_sink_ = cudahist_tools::AddScopeBranch(parts, scope, &missing);
+  if (!scope_sink_ && !pictures_warned_) EventLog::Say(config_.name, "no scope picture: " + secrets_.Scrub(missing));
+  cudahist_tools::ThumbnailBranchOptions thumbnail;
+  thumbnail.gpu = choice_.gpu;
+  thumbnail_sink_ = cudahist_tools::AddThumbnailBranch(parts, thumbnail, &missing);
+  if (!thumbnail_sink_ && !pictures_warned_) EventLog::Say(config_.name, "no thumbnail: " + secrets_.Scrub(missing));
+  pictures_warned_ = pictures_warned_ || !scope_sink_ || !thumbnail_sink_;
+  // A missing element (pngenc, jpegenc, ...) costs its picture, not the figures.
+  if (AnalysisStillLinked(parts.analysis)) return true;
+  *problem = missing;
+  return false;
 }
 
 void Stream::ReleaseStartSlot() {
@@ -197,6 +220,7 @@ void Stream::Teardown() {
   pipeline_ = nullptr;
   analysis_ = nullptr;
   scope_sink_ = nullptr;
+  thumbnail_sink_ = nullptr;
 }
 
 gboolean Stream::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
@@ -208,14 +232,15 @@ void Stream::OnMessage(GstMessage* message) {
   switch (GST_MESSAGE_TYPE(message)) {
     case GST_MESSAGE_ELEMENT:
       if (const GstStructure* s = cudahist_tools::AnalysisMessage(message)) OnFigures(s);
+      else OnAudio(message);
       break;
     case GST_MESSAGE_WARNING:
       metrics_->decode_errors->Increment();
-      EventLog::Say(config_.name, "warning: " + cudahist_tools::ErrorText(message));
+      EventLog::Say(config_.name, "warning: " + secrets_.Scrub(cudahist_tools::ErrorText(message)));
       break;
     case GST_MESSAGE_ERROR:
       metrics_->decode_errors->Increment();
-      Fail(MissingDecoderText(message) + cudahist_tools::ErrorText(message));
+      Fail(SourceErrorHint(config_, message) + MissingDecoderText(message) + cudahist_tools::ErrorText(message));
       break;
     case GST_MESSAGE_EOS:
       OnEndOfStream();
@@ -237,7 +262,7 @@ void Stream::OnFigures(const GstStructure* s) {
   // with it is rate(cudahist_frames_total) against this.
   if (duration > 0) {
     frames_per_second_ = frames * double(GST_SECOND) / double(duration);
-    metrics_->frames_per_second->Set(frames_per_second_);
+    metrics_->frame_rate->Set(frames_per_second_);
   }
   last_figures_at_ = now;
   if (state_ != StreamState::kUp) {
@@ -262,19 +287,28 @@ void Stream::OnFigures(const GstStructure* s) {
     figures_[field] = record.values[i];
     if (prometheus::Gauge* gauge = metrics_->Figure(field)) gauge->Set(record.values[i]);
   }
-  // The thresholds are 8-bit code values; the figures are in the format's depth.
   const GstVideoFormatInfo* format = gst_video_format_get_info(gst_video_format_from_string(record.format.c_str()));
-  const double depth = format ? GST_VIDEO_FORMAT_INFO_DEPTH(format, 0) : 8;
-  metrics_->bit_depth->Set(depth);
-  alarm_figures_.y_low = To8Bit(figures_["y-low"], depth);
-  alarm_figures_.y_high = To8Bit(figures_["y-high"], depth);
-  alarm_figures_.y_dif = To8Bit(figures_["y-dif"], depth);
-  alarm_figures_.brng = figures_["brng"];
-  alarm_figures_.sat_high = To8Bit(figures_["sat-high"], depth);
+  depth_ = format ? GST_VIDEO_FORMAT_INFO_DEPTH(format, 0) : 8;
+  metrics_->sample_depth->Set(depth_);
   has_figures_ = true;
   Evaluate(now);
 }
 
+
+void Stream::OnAudio(GstMessage* message) {
+  if (cudahist_tools::ReadAudioLevels(message, &audio_levels_)) {
+    last_audio_at_ = NowSeconds();
+    audio_seen_ = true;
+    metrics_->SetAudioLevels(audio_levels_.peak_dbfs, audio_levels_.rms_dbfs);
+  } else if (cudahist_tools::ReadLoudness(message, &loudness_)) {
+    metrics_->SetLoudness(loudness_.momentary_lufs, loudness_.short_term_lufs);
+  }
+}
+
+bool Stream::AudioArrives(double now) const {
+  // Two intervals without a level message: level posts one each interval.
+  return audio_seen_ && state_ == StreamState::kUp && now - last_audio_at_ <= 2 * choice_.interval_seconds + 0.5;
+}
 
 void Stream::OnEndOfStream() {
   if (draining_) {
@@ -284,7 +318,7 @@ void Stream::OnEndOfStream() {
   if (config_.loop && pipeline_ &&
       gst_element_seek_simple(pipeline_, GST_FORMAT_TIME, GstSeekFlags(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT), 0))
     return;
-  if (IsFile(config_.uri) && !config_.loop) {
+  if (SourceTypeOf(config_.uri).is_file && !config_.loop) {
     EventLog::Say(config_.name, "ended (end of the file)");
     Teardown();
     state_ = StreamState::kEnded;
@@ -300,15 +334,16 @@ void Stream::Fail(const std::string& reason) {
   Teardown();
   state_ = StreamState::kDown;
   failed_since_up_ = true;
-  last_error_ = reason;
+  // Elements quote the URI they open in their errors.
+  last_error_ = secrets_.Scrub(reason);
   has_figures_ = false;
   metrics_->up->Set(0);
   frames_per_second_ = 0;
-  metrics_->frames_per_second->Set(0);
+  metrics_->frame_rate->Set(0);
   retry_at_ = now + retry_delay_;
   char delay[32];
   g_snprintf(delay, sizeof delay, "%.0f", retry_delay_);
-  EventLog::Say(config_.name, "down: " + reason + "; retrying in " + delay + " s");
+  EventLog::Say(config_.name, "down: " + last_error_ + "; retrying in " + delay + " s");
   retry_delay_ = std::min(retry_delay_ * 2, kMaxRetryDelay);
   Evaluate(now);
 }
@@ -325,6 +360,7 @@ void Stream::Drain() {
   GstPad* pad = gst_element_get_static_pad(analysis_, "sink");
   gst_pad_send_event(pad, gst_event_new_eos());
   gst_object_unref(pad);
+  cudahist_tools::EndAudioBranch(GST_BIN(pipeline_));
 }
 
 void Stream::Tick(double now) {
@@ -344,11 +380,27 @@ void Stream::Tick(double now) {
     g_snprintf(text, sizeof text, up ? "no frames for %.0f s" : "no frame %.0f s after the start", since);
     Fail(text);
   }
-  if (scope_sink_) {
-    std::string png = cudahist_tools::TakeScopePng(scope_sink_);
-    if (!png.empty()) scope_png_ = std::move(png);
+  for (auto [sink, picture] : {std::make_pair(scope_sink_, &scope_png_), std::make_pair(thumbnail_sink_, &thumbnail_jpeg_)}) {
+    if (!sink) continue;
+    std::string bytes = cudahist_tools::TakePicture(sink);
+    if (!bytes.empty()) *picture = std::move(bytes);
   }
   Evaluate(now);
+}
+
+std::map<std::string, double> Stream::AlarmFigures() const {
+  std::map<std::string, double> values;
+  const std::map<std::string, double> audio = cudahist_tools::AudioFigures(audio_levels_, loudness_);
+  for (const AlarmSpec& alarm : AlarmTable()) {
+    const std::map<std::string, double>& source = alarm.watches == Watches::kAudio ? audio : figures_;
+    for (const AlarmTest& test : alarm.any_of) {
+      auto figure = source.find(test.figure);
+      if (figure == source.end()) continue;
+      const bool code_value = SpecOf(test.threshold).scale == Scale::kCodeValue8Bit;
+      values[test.figure] = code_value ? To8Bit(figure->second, depth_) : figure->second;
+    }
+  }
+  return values;
 }
 
 void Stream::Evaluate(double now) {
@@ -356,14 +408,33 @@ void Stream::Evaluate(double now) {
   // A first start is given its start-timeout before it counts as no signal;
   // a retry after a failure is still no signal.
   o.up = state_ == StreamState::kUp || (state_ == StreamState::kStarting && !failed_since_up_);
-  o.has_figures = has_figures_;
-  o.figures = alarm_figures_;
-  for (const AlarmChange& change : alarms_.Observe(now, o)) {
-    const int i = static_cast<int>(change.alarm);
-    metrics_->alarm[i]->Set(change.raised ? 1 : 0);
+  o.picture = has_figures_;
+  o.audio = AudioArrives(now);
+  o.audio_expected = audio_seen_ || config_.audio == AudioMode::kRequired;
+  o.figures = AlarmFigures();
+  if (!o.audio) metrics_->audio_channels->Set(0);
+  Report(alarms_.Observe(now, o));
+  for (const AlarmSpec& a : AlarmTable()) metrics_->AlarmSecondsTo(a.alarm, alarms_.seconds_in(a.alarm, now));
+}
+
+void Stream::Report(const std::vector<AlarmChange>& changes) {
+  for (const AlarmChange& change : changes) {
+    metrics_->alarm_active[static_cast<int>(change.alarm)]->Set(change.raised ? 1 : 0);
     log_->Alarm(config_.name, change, change.alarm == Alarm::kNoSignal && change.raised ? last_error_ : "");
   }
-  for (Alarm a : kAlarms) metrics_->AlarmSecondsTo(a, alarms_.seconds_in(a, now));
+}
+
+void Stream::SetThresholds(const Thresholds& thresholds) {
+  const double now = NowSeconds();
+  Report(alarms_.SetThresholds(now, thresholds));
+  config_.thresholds = thresholds;
+  Evaluate(now);
+}
+
+void Stream::ClearAlarms(ClearReason reason) {
+  const double now = NowSeconds();
+  Report(alarms_.ClearAll(now, reason));
+  for (const AlarmSpec& a : AlarmTable()) metrics_->AlarmSecondsTo(a.alarm, alarms_.seconds_in(a.alarm, now));
 }
 
 void Stream::AddStatus(JsonBuilder* b) const {
@@ -372,7 +443,7 @@ void Stream::AddStatus(JsonBuilder* b) const {
   member("name");
   json_builder_add_string_value(b, config_.name.c_str());
   member("uri");
-  json_builder_add_string_value(b, config_.uri.c_str());
+  json_builder_add_string_value(b, cudahist_tools::RedactUri(config_.uri).c_str());
   member("state");
   json_builder_add_string_value(b, StateName(state_));
   member("error");
@@ -389,11 +460,27 @@ void Stream::AddStatus(JsonBuilder* b) const {
   json_builder_add_int_value(b, gint64(reconnects_));
   member("scope");
   json_builder_add_boolean_value(b, !scope_png_.empty());
+  member("thumbnail");
+  json_builder_add_boolean_value(b, !thumbnail_jpeg_.empty());
+  member("depth");
+  json_builder_add_int_value(b, gint64(depth_));
   member("alarms");
   json_builder_begin_array(b);
-  for (Alarm a : kAlarms)
-    if (alarms_.active(a)) json_builder_add_string_value(b, AlarmName(a));
+  for (const ActiveAlarm& a : alarms_.Active(NowSeconds())) {
+    json_builder_begin_object(b);
+    member("alarm");
+    json_builder_add_string_value(b, AlarmName(a.alarm));
+    member("severity");
+    json_builder_add_string_value(b, SeverityName(SpecOf(a.alarm).severity));
+    member("id");
+    json_builder_add_string_value(b, a.id.c_str());
+    member("seconds");
+    json_builder_add_double_value(b, a.seconds);
+    json_builder_end_object(b);
+  }
   json_builder_end_array(b);
+  member("audio");
+  AddAudioStatus(b);
   member("figures");
   json_builder_begin_object(b);
   if (state_ == StreamState::kUp) {
@@ -404,6 +491,31 @@ void Stream::AddStatus(JsonBuilder* b) const {
     }
   }
   json_builder_end_object(b);
+  json_builder_end_object(b);
+}
+
+void Stream::AddAudioStatus(JsonBuilder* b) const {
+  if (!AudioArrives(NowSeconds())) {
+    json_builder_add_null_value(b);
+    return;
+  }
+  auto number = [b](double v) {
+    if (std::isfinite(v)) json_builder_add_double_value(b, v);
+    else json_builder_add_null_value(b);  // -inf LUFS of silence: JSON has no infinity
+  };
+  auto list = [b, &number](const char* name, const std::vector<double>& values) {
+    json_builder_set_member_name(b, name);
+    json_builder_begin_array(b);
+    for (double v : values) number(v);
+    json_builder_end_array(b);
+  };
+  json_builder_begin_object(b);
+  list("peak_dbfs", audio_levels_.peak_dbfs);
+  list("rms_dbfs", audio_levels_.rms_dbfs);
+  json_builder_set_member_name(b, "momentary_lufs");
+  number(loudness_.momentary_lufs);
+  json_builder_set_member_name(b, "short_term_lufs");
+  number(loudness_.short_term_lufs);
   json_builder_end_object(b);
 }
 

@@ -12,9 +12,12 @@
 #include <string>
 
 #include "alerts.h"
+#include "analysis_pipeline.h"
+#include "audio_branch.h"
 #include "config.h"
 #include "event_log.h"
 #include "metrics.h"
+#include "redact.h"
 
 namespace monitor {
 
@@ -56,11 +59,17 @@ class Stream {
   void Tick(double now);
   // Ends the stream: EOS into the pipeline; drained() once it came out.
   void Drain();
+  // New thresholds for the running stream: alarms whose rule changed clear.
+  void SetThresholds(const Thresholds& thresholds);
+  // Clears every raised alarm with `reason`; call before the stream goes
+  // (removed, reconfigured, shutdown).
+  void ClearAlarms(ClearReason reason);
   bool drained() const { return drained_ || !pipeline_; }
 
   const StreamConfig& config() const { return config_; }
   StreamState state() const { return state_; }
   const std::string& scope_png() const { return scope_png_; }
+  const std::string& thumbnail_jpeg() const { return thumbnail_jpeg_; }
   // The stream as the status page shows it (an object member of `b`).
   void AddStatus(JsonBuilder* b) const;
 
@@ -70,15 +79,25 @@ class Stream {
   void ReleaseStartSlot();
   static void OnResolved(GObject* resolver, GAsyncResult* result, gpointer self);
   void StartPipeline();
+  // The scope and the thumbnail; false when the analysis itself no longer links.
+  bool AddPictureBranches(const cudahist_tools::AnalysisPipeline& parts, std::string* problem);
   static gboolean OnBusMessage(GstBus*, GstMessage* message, gpointer self);
   void OnMessage(GstMessage* message);
   void OnFigures(const GstStructure* s);
   void OnEndOfStream();
+  void OnAudio(GstMessage* message);
+  // Level messages come: the stream's audio arrives.
+  bool AudioArrives(double now) const;
+  void AddAudioStatus(JsonBuilder* b) const;
   void Fail(const std::string& reason);
   void Teardown();
   void Evaluate(double now);
+  void Report(const std::vector<AlarmChange>& changes);
+  // The figures the alarm table's tests read, by name, in their thresholds' scale.
+  std::map<std::string, double> AlarmFigures() const;
 
   StreamConfig config_;
+  cudahist_tools::UriSecrets secrets_;  // of config_.uri: scrubbed from every text that leaves
   PipelineChoice choice_;
   StreamMetrics* metrics_;
   EventLog* log_;
@@ -91,21 +110,27 @@ class Stream {
   GstElement* pipeline_ = nullptr;
   GstElement* analysis_ = nullptr;    // cudahistogram, owned by the pipeline
   GstElement* scope_sink_ = nullptr;
+  GstElement* thumbnail_sink_ = nullptr;
   StreamState state_ = StreamState::kStarting;
   bool drained_ = false;
   bool draining_ = false;
   bool failed_since_up_ = false;
-  bool scope_warned_ = false;
+  bool pictures_warned_ = false;
   std::string last_error_;
   double started_at_ = 0, last_figures_at_ = 0, up_since_ = 0;
   double retry_at_ = 0, retry_delay_ = 1;
   bool has_figures_ = false;
-  Figures alarm_figures_;
   std::map<std::string, double> figures_;  // the last message's signalstats fields
+  double depth_ = 8;                        // bits per luma sample: the figures' scale
+  cudahist_tools::AudioLevels audio_levels_;  // the last interval's
+  cudahist_tools::Loudness loudness_;
+  double last_audio_at_ = 0;
+  bool audio_seen_ = false;  // since the stream was added, across restarts: its loss is an alarm
   unsigned width_ = 0, height_ = 0;
   uint64_t frames_ = 0, reconnects_ = 0;
   double frames_per_second_ = 0;
   std::string scope_png_;
+  std::string thumbnail_jpeg_;
 };
 
 // Monotonic time in seconds.

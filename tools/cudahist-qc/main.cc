@@ -38,10 +38,12 @@ constexpr const char* kSummary =
     "complete. Each file is independent: spread a collection over machines with GNU parallel or a\n"
     "batch scheduler (docs/qc.md).\n"
     "\n"
-    "On a terminal: a progress bar per file and overall. Otherwise: one JSON object per file on\n"
-    "stdout ({\"input\",\"report\",\"status\":\"written|skipped|failed\",\"error\",\"frames\",\"fps\",...})\n"
+    "On a terminal (stderr): a progress bar per file and overall. Whenever stdout is not a terminal,\n"
+    "or with --json: one JSON object per file on stdout\n"
+    "({\"input\",\"report\",\"status\":\"written|skipped|failed\",\"error\",\"frames\",\"fps\",...})\n"
     "and a last {\"summary\":true,...}. The exit status is 0 when every file has its report, 1 when\n"
-    "any failed (each error names its file), 2 for a wrong command line.\n"
+    "any failed (each error names its file), 2 for a wrong command line, 130 when interrupted\n"
+    "(SIGINT, SIGTERM: the summary says \"interrupted\":true and how many files were not finished).\n"
     "\n"
     "Examples:\n"
     "  cudahist-qc tape01.mov                     # writes tape01.mov.qctools.xml.gz beside it\n"
@@ -49,11 +51,15 @@ constexpr const char* kSummary =
     "  cudahist-qc -o /reports /archive/batch7    # reports under /reports, mirroring the folders\n"
     "  cudahist-qc --cpu clip.mkv                 # the CPU backend even with a GPU";
 
+// What a shell returns for a program ended by SIGINT (128 + 2), whichever signal stopped the run.
+constexpr int kInterruptedExit = 130;
+
 struct Options {
   gint jobs = 0;
   gchar* output_dir = nullptr;
   gboolean force = FALSE;
   gboolean cpu = FALSE;
+  gboolean json = FALSE;
   gchar* decoder = nullptr;
   gchar** inputs = nullptr;
 };
@@ -73,18 +79,18 @@ int DefaultJobs(const cudahist_tools::Backend& backend, bool cpu) {
 class Scheduler {
  public:
   Scheduler(std::vector<qc::InputFile> inputs, const Options& options, const cudahist_tools::Backend& backend,
-            int jobs, bool interactive)
+            int jobs, qc::ProgressOutputs outputs)
       : pending_(inputs.begin(), inputs.end()), options_(options), backend_(backend), jobs_(jobs),
-        progress_(interactive, inputs.size()), loop_(g_main_loop_new(nullptr, FALSE)) {
+        progress_(outputs, inputs.size()), loop_(g_main_loop_new(nullptr, FALSE)) {
     device_load_.assign(std::max(1, backend.gpu_count), 0);
   }
   ~Scheduler() { g_main_loop_unref(loop_); }
 
-  // Runs every input; returns the number that failed.
-  size_t Run(bool interactive) {
+  // Runs every input, or until SIGINT or SIGTERM; returns the number that failed.
+  size_t Run(bool bars) {
     const gint64 start = g_get_monotonic_time();
     g_idle_add(&Scheduler::StartMoreOnIdle, this);
-    const guint redraw = interactive ? g_timeout_add(200, &Scheduler::Redraw, this) : 0;
+    const guint redraw = bars ? g_timeout_add(200, &Scheduler::Redraw, this) : 0;
     // Interrupted: the running jobs are released, which deletes their unfinished reports.
     const guint interrupt = g_unix_signal_add(SIGINT, &Scheduler::Interrupt, this);
     const guint terminate = g_unix_signal_add(SIGTERM, &Scheduler::Interrupt, this);
@@ -95,12 +101,11 @@ class Scheduler {
     if (interrupted_) {
       running_.clear();
       finished_.clear();
-      std::fprintf(stderr, "cudahist-qc: interrupted; unfinished reports were not kept\n");
-      return progress_.failed() + 1;
     }
-    progress_.Summary(double(g_get_monotonic_time() - start) / 1e6, jobs_);
+    progress_.Summary(double(g_get_monotonic_time() - start) / 1e6, jobs_, interrupted_);
     return progress_.failed();
   }
+  bool interrupted() const { return interrupted_; }
 
  private:
   static gboolean StartMoreOnIdle(gpointer self) {
@@ -208,6 +213,8 @@ int main(int argc, char** argv) {
       {"force", 'f', 0, G_OPTION_ARG_NONE, &options.force, "Write reports that already exist again", nullptr},
       {"cpu", 0, 0, G_OPTION_ARG_NONE, &options.cpu,
        "Decode on the CPU and count in system memory (the element's CPU backend) even with a GPU", nullptr},
+      {"json", 0, 0, G_OPTION_ARG_NONE, &options.json,
+       "JSON lines on stdout even when it is a terminal (they go there whenever it is not)", nullptr},
       {"decoder", 0, 0, G_OPTION_ARG_STRING, &options.decoder,
        "Decode the video with this GStreamer decoder (nvmpeg2videodec, avdec_h264 ...) instead of the one "
        "chosen for its stream; a file whose stream it does not decode fails, naming the decoders that do",
@@ -238,8 +245,10 @@ int main(int argc, char** argv) {
   }
   const cudahist_tools::Backend backend = cudahist_tools::ProbeBackend();
   const int jobs = options.jobs > 0 ? options.jobs : DefaultJobs(backend, options.cpu);
-  const bool interactive = isatty(STDERR_FILENO);
-  if (interactive)
+  qc::ProgressOutputs outputs;
+  outputs.bars = isatty(STDERR_FILENO);
+  outputs.json = options.json || !isatty(STDOUT_FILENO);
+  if (outputs.bars)
     std::fprintf(stderr, "cudahist-qc: %s; %d file%s at once\n",
                  options.cpu ? "--cpu: CPU backend" : cudahist_tools::DescribeBackend(backend).c_str(), jobs,
                  jobs == 1 ? "" : "s");
@@ -249,12 +258,15 @@ int main(int argc, char** argv) {
   std::vector<qc::InputFile> inputs =
       qc::CollectInputs(arguments, options.output_dir ? options.output_dir : "");
   size_t failed = 0;
+  bool interrupted = false;
   {
-    Scheduler scheduler(std::move(inputs), options, backend, jobs, interactive);
-    failed = scheduler.Run(interactive);
+    Scheduler scheduler(std::move(inputs), options, backend, jobs, outputs);
+    failed = scheduler.Run(outputs.bars);
+    interrupted = scheduler.interrupted();
   }
   g_strfreev(options.inputs);
   g_free(options.output_dir);
   g_free(options.decoder);
+  if (interrupted) return kInterruptedExit;
   return failed ? 1 : 0;
 }

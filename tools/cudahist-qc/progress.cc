@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "redact.h"
+
 namespace qc {
 namespace {
 
@@ -68,8 +70,8 @@ std::string JsonString(const std::string& text) {
   return json + "\"";
 }
 
-Progress::Progress(bool interactive, size_t total)
-    : interactive_(interactive), total_(total), started_us_(g_get_monotonic_time()) {}
+Progress::Progress(ProgressOutputs outputs, size_t total)
+    : outputs_(outputs), total_(total), started_us_(g_get_monotonic_time()) {}
 
 void Progress::ClearBars() {
   for (; bar_lines_ > 0; --bar_lines_) std::fputs("\033[1A\033[2K", stderr);
@@ -77,14 +79,14 @@ void Progress::ClearBars() {
 }
 
 void Progress::Draw(const std::vector<const FileJob*>& running) {
-  if (!interactive_) return;
+  if (!outputs_.bars) return;
   ClearBars();
   double overall = double(done_);
   unsigned long long frames = frames_;
   for (const FileJob* job : running) {
     const std::string decoder = job->decoder();
     const guint64 written = job->frames_written();
-    gchar* name = g_path_get_basename(job->result().input.c_str());
+    gchar* name = g_path_get_basename(cudahist_tools::RedactUri(job->result().input).c_str());
     std::fprintf(stderr, "%s %3d%%  %s  %llu frames, %s/s  (%s)\n", Bar(job->Progress()).c_str(),
                  int(job->Progress() * 100), name, (unsigned long long)written,
                  Rate(written, job->SecondsRunning()).c_str(), decoder.empty() ? "starting" : decoder.c_str());
@@ -102,14 +104,21 @@ void Progress::Draw(const std::vector<const FileJob*>& running) {
   std::fflush(stderr);
 }
 
-void Progress::Finished(const JobResult& r) {
+void Progress::Finished(const JobResult& result) {
+  // An input may be a URI: what leaves the program is without its secrets.
+  const cudahist_tools::UriSecrets secrets(result.input);
+  JobResult r = result;
+  r.input = cudahist_tools::RedactUri(result.input);
+  r.report = secrets.Scrub(result.report);
+  r.error = secrets.Scrub(result.error);
+  r.warning = secrets.Scrub(result.warning);
   ++done_;
   frames_ += r.frames;
   if (r.status == JobResult::Status::kWritten) ++written_;
   else if (r.status == JobResult::Status::kSkipped) ++skipped_;
   else ++failed_;
   if (r.has_audio) ++with_audio_;
-  if (interactive_) {
+  if (Words()) {
     ClearBars();
     if (r.status == JobResult::Status::kFailed)
       std::fprintf(stderr, "cudahist-qc: %s: %s\n", r.input.c_str(), r.error.c_str());
@@ -121,12 +130,14 @@ void Progress::Finished(const JobResult& r) {
                    r.decoder_why.empty() ? "" : " (", r.decoder_why.empty() ? "" : (r.decoder_why + ")").c_str(),
                    r.has_audio ? "; audio not analysed (video-only report)" : "",
                    r.warning.empty() ? "" : "; warning: ", r.warning.c_str());
-    return;
+    std::fflush(stderr);
+  } else {
+    // Errors name the file on stderr too, for whoever reads only that.
+    if (r.status == JobResult::Status::kFailed)
+      std::fprintf(stderr, "cudahist-qc: %s: %s\n", r.input.c_str(), r.error.c_str());
+    if (!r.warning.empty()) std::fprintf(stderr, "cudahist-qc: %s: warning: %s\n", r.input.c_str(), r.warning.c_str());
   }
-  // Errors name the file on stderr too, for whoever reads only that.
-  if (r.status == JobResult::Status::kFailed)
-    std::fprintf(stderr, "cudahist-qc: %s: %s\n", r.input.c_str(), r.error.c_str());
-  if (!r.warning.empty()) std::fprintf(stderr, "cudahist-qc: %s: warning: %s\n", r.input.c_str(), r.warning.c_str());
+  if (!outputs_.json) return;
   std::string line = "{\"input\":" + JsonString(r.input) + ",\"report\":" + JsonString(r.report) +
                      ",\"status\":\"" + StatusName(r.status) + "\"";
   if (r.status == JobResult::Status::kFailed) line += ",\"error\":" + JsonString(r.error);
@@ -141,18 +152,24 @@ void Progress::Finished(const JobResult& r) {
   std::fflush(stdout);
 }
 
-void Progress::Summary(double seconds, int jobs) {
-  if (interactive_) {
-    ClearBars();
+void Progress::Summary(double seconds, int jobs, bool interrupted) {
+  const size_t unfinished = total_ - done_;
+  ClearBars();
+  if (interrupted)
+    std::fprintf(stderr, "cudahist-qc: interrupted; %zu file%s not finished (their reports were not kept)\n",
+                 unfinished, unfinished == 1 ? "" : "s");
+  if (Words()) {
     std::fprintf(stderr, "%zu written, %zu skipped, %zu failed; %llu frames in %.1f s (%s frames/s)%s\n", written_,
                  skipped_, failed_, frames_, seconds, Rate(frames_, seconds).c_str(),
                  with_audio_ ? "; reports are video-only: audio (lavfi.r128.*) is not analysed" : "");
-    return;
+    std::fflush(stderr);
   }
+  if (!outputs_.json) return;
   std::printf("{\"summary\":true,\"files\":%zu,\"written\":%zu,\"skipped\":%zu,\"failed\":%zu,\"frames\":%llu,"
-              "\"seconds\":%.3f,\"fps\":%s,\"jobs\":%d,\"audio\":\"%s\"}\n",
+              "\"seconds\":%.3f,\"fps\":%s,\"jobs\":%d,\"audio\":\"%s\"%s}\n",
               total_, written_, skipped_, failed_, frames_, seconds, Rate(frames_, seconds).c_str(), jobs,
-              "not analysed: reports are video-only");
+              "not analysed: reports are video-only",
+              interrupted ? (",\"interrupted\":true,\"unfinished\":" + std::to_string(unfinished)).c_str() : "");
   std::fflush(stdout);
 }
 

@@ -1,6 +1,7 @@
 """A UDP MPEG-TS sender for the monitor's tests whose picture goes black on
-SIGUSR1: moving 75% bars to 127.0.0.1:<argv[1]>, then pattern=black from the
-moment it prints "black <CLOCK_MONOTONIC seconds>"."""
+SIGUSR1 and back on SIGUSR2: moving 75% bars to 127.0.0.1:<argv[1]>, then
+pattern=black from the moment it prints "black <CLOCK_MONOTONIC seconds>",
+bars again from "bars <seconds>"."""
 import signal
 import sys
 import time
@@ -24,7 +25,14 @@ def go_black():
     return GLib.SOURCE_CONTINUE
 
 
+def back_to_bars():
+    pipeline.get_by_name("src").set_property("pattern", MOVING["pattern"])
+    print("bars %.3f" % time.monotonic(), flush=True)
+    return GLib.SOURCE_CONTINUE
+
+
 GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, go_black)
+GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR2, back_to_bars)
 GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, lambda: loop.quit() or GLib.SOURCE_REMOVE)
 pipeline.set_state(Gst.State.PLAYING)
 loop = GLib.MainLoop()

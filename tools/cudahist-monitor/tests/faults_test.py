@@ -25,7 +25,7 @@ senders = {}
 
 def write_config(names, extra=""):
     with open(config, "w") as f:
-        f.write("[monitor]\nstall-timeout=2\nno-signal-hold=1\nclear-hold=1\n")
+        f.write("[monitor]\nstall-timeout=2\nno-signal-hold=1\nno-signal-clear=1\n")
         for n in names:
             f.write("[stream %s]\nuri=udp://127.0.0.1:%d\n" % (n, ports[n]))
         f.write(extra)
@@ -60,7 +60,7 @@ class FramesWatch:
 try:
     senders = {n: udp_sender(ports[n]) for n in "abc"}
     write_config("ab")
-    monitor = Monitor(binary, ["--config", config])
+    monitor = Monitor(binary, ["--config", config, "--web.enable-lifecycle"])
     monitor.wait_up("a")
     monitor.wait_up("b")
     print("a and b up")
@@ -84,8 +84,8 @@ try:
             fail("no no_signal alarm line for a: %s" % monitor.alarms())
     if "stream a: down: no frames" not in monitor.log():
         fail("no log line says a is down:\n" + monitor.log())
-    if monitor.value("cudahist_no_signal", "a") != 1:
-        fail("cudahist_no_signal{stream=a} is not 1")
+    if monitor.value("cudahist_alarm_active", ("a", "no_signal")) != 1:
+        fail('cudahist_alarm_active{stream="a", alarm="no_signal"} is not 1')
     b.sleep(4)  # a retried meanwhile, with back-off
     reconnects = monitor.value("cudahist_reconnects_total", "a")
     if reconnects < 1:

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -61,6 +63,26 @@ def udp_sender(port, source=None):
     return gst_launch("%s ! %s ! mpegtsmux alignment=7 ! udpsink host=127.0.0.1 port=%d" % (source, H264, port), "udp%d" % port)
 
 
+# audiotestsrc settings of the audio senders: a 1 kHz tone at -26 dBFS peak
+# (about -26 LUFS, inside the default loudness range), digital silence, and
+# a tone at -1 dBFS peak (about -1 LUFS: too loud).
+AUDIO = {"tone": "wave=sine freq=1000 volume=0.05", "silence": "wave=silence",
+         "loud": "wave=sine freq=1000 volume=0.9"}
+
+
+def av_sender(port, audio, audio_seconds=None, log_name=None):
+    """MPEG-TS over UDP to 127.0.0.1:port: moving bars and, unless `audio` is
+    None, stereo 48 kHz AAC of AUDIO[audio]; with `audio_seconds` the audio
+    ends after that long while the picture goes on."""
+    description = "%s ! %s ! mpegtsmux name=mux alignment=7 ! udpsink host=127.0.0.1 port=%d" % (
+        raw_video(**MOVING), H264, port)
+    if audio:
+        buffers = " num-buffers=%d" % (audio_seconds * 48000 // 1024) if audio_seconds else ""
+        description += (" audiotestsrc is-live=true samplesperbuffer=1024 %s%s ! audio/x-raw,rate=48000,channels=2"
+                        " ! audioconvert ! avenc_aac ! aacparse ! queue ! mux." % (AUDIO[audio], buffers))
+    return gst_launch(description, log_name or "av%d" % port)
+
+
 def rtp_sender(port):
     """MPEG-TS in RTP (rtpmp2tpay) over UDP to 127.0.0.1:port."""
     return gst_launch("%s ! %s ! mpegtsmux ! rtpmp2tpay ! udpsink host=127.0.0.1 port=%d" % (raw_video(**MOVING), H264, port),
@@ -74,18 +96,19 @@ def srt_sender(port):
 
 
 def make_file(path, pattern="smpte75", frames=45, width=WIDTH, height=HEIGHT, extra="horizontal-speed=3", mux="mp4mux",
-              fmt="I420"):
+              fmt="I420", rate=RATE):
     subprocess.run(["gst-launch-1.0", "-q"] + (
         "%s ! %s ! %s ! filesink location=%s"
-        % (raw_video(pattern, width, height, live=False, extra="%s num-buffers=%d" % (extra, frames), fmt=fmt), H264,
-           mux, path)).split(), check=True)
+        % (raw_video(pattern, width, height, rate=rate, live=False, extra="%s num-buffers=%d" % (extra, frames),
+                     fmt=fmt), H264, mux, path)).split(), check=True)
     return path
 
 
-def rtsp_server(port):
-    """GstRtspServer (rtsp_server.py) serving /test on 127.0.0.1:port."""
+def rtsp_server(port, user=None, password=None):
+    """GstRtspServer (rtsp_server.py) serving /test on 127.0.0.1:port; with `user`, to that user alone."""
     return subprocess.Popen([sys.executable, os.path.join(HERE, "rtsp_server.py"), str(port),
-                             "%s ! %s ! rtph264pay name=pay0 pt=96" % (raw_video(**MOVING), H264)])
+                             "%s ! %s ! rtph264pay name=pay0 pt=96" % (raw_video(**MOVING), H264)] +
+                            ([user, password] if user else []))
 
 
 def hls_origin(directory, port):
@@ -102,14 +125,14 @@ def file_uri(path):
     return "file://" + os.path.abspath(path)
 
 
-def chromium(url, work, *mode):
-    """One headless Chromium run (as root: --no-sandbox) on a 1366x768 laptop
-    screen with a fresh profile under `work`; its stdout."""
+def chromium(url, work, *mode, size="1366,768"):
+    """One headless Chromium run (as root: --no-sandbox) on a screen of `size`
+    (a 1366x768 laptop's by default) with a fresh profile under `work`; its stdout."""
     import shutil
     profile = tempfile.mkdtemp(prefix="chromium-", dir=work)
     command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--user-data-dir=" + profile, "--window-size=1366,768", "--hide-scrollbars",
+               "--user-data-dir=" + profile, "--window-size=" + size, "--hide-scrollbars",
                "--virtual-time-budget=2500"] + list(mode) + [url]
     result = subprocess.run(command, capture_output=True, text=True, timeout=90)
     shutil.rmtree(profile, ignore_errors=True)
@@ -120,14 +143,14 @@ class Monitor:
     """cudahist-monitor as a process on a free port; its stdout (alarm JSON
     lines) and stderr (log lines) go to files the test reads."""
 
-    def __init__(self, binary, args, port=None, name="monitor"):
+    def __init__(self, binary, args, port=None, name="monitor", host="127.0.0.1"):
         self.port = port or free_port()
         self.dir = tempfile.mkdtemp(prefix="cudahist-monitor-")
         self.alerts_path = os.path.join(self.dir, "alerts.jsonl")
         self.log_path = os.path.join(self.dir, "monitor.log")
         self.name = name
         self.process = subprocess.Popen(
-            [binary, "--listen", "127.0.0.1:%d" % self.port] + args,
+            [binary, "--listen", "%s:%d" % (host, self.port)] + args,
             stdout=open(self.alerts_path, "w"), stderr=open(self.log_path, "w"))
         wait_for("%s to listen" % name, lambda: "listening on" in self.log() or self.process.poll() is not None, 30)
         if self.process.poll() is not None:
@@ -205,3 +228,46 @@ def stop_all(processes):
                 p.wait(10)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+class Prometheus:
+    """Debian's prometheus on a free port of 127.0.0.1 with `config` (its
+    prometheus.yml text) and alerts.rules.yml beside it, storing under `work`."""
+
+    def __init__(self, config, work):
+        import shutil
+        self.port = free_port()
+        self.dir = os.path.join(work, "prometheus")
+        os.mkdir(self.dir)
+        shutil.copy(os.path.join(HERE, "..", "alerts.rules.yml"), self.dir)
+        with open(os.path.join(self.dir, "prometheus.yml"), "w") as f:
+            f.write(config)
+        self.process = subprocess.Popen(
+            ["prometheus", "--config.file=" + os.path.join(self.dir, "prometheus.yml"),
+             "--storage.tsdb.path=" + os.path.join(self.dir, "data"),
+             "--web.listen-address=127.0.0.1:%d" % self.port],
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.dir, "prometheus.log"), "w"))
+
+    def answer(self, path, **params):
+        """The API's whole answer ({"status": ..., "data" or "error": ...}), None when it does not answer."""
+        url = "http://127.0.0.1:%d/api/v1/%s?%s" % (self.port, path, urllib.parse.urlencode(params, doseq=True))
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                return json.load(r)
+        except urllib.error.HTTPError as e:
+            return json.load(e)
+        except OSError:
+            return None
+
+    def api(self, path, **params):
+        answer = self.answer(path, **params)
+        return answer["data"] if answer and answer.get("status") == "success" else None
+
+    def query(self, expr):
+        data = self.api("query", query=expr)
+        return data["result"] if data else []
+
+    def firing(self, alertname):
+        data = self.api("alerts")
+        return [a["labels"] for a in (data or {}).get("alerts", [])
+                if a["labels"]["alertname"] == alertname and a["state"] == "firing"]

@@ -1,7 +1,8 @@
-"""Screenshots a status page saved on another machine (gpuhost-run.sh
-cudahist_monitor saves index.html, status.json and STREAM.png of a run):
-serves FOLDER on 127.0.0.1 under the monitor's own paths and has headless
-Chromium take OUT.png of it, as tests/status_page_test.py does of a live one.
+"""Screenshots a status page saved on another machine (the GPU host's
+monitor steps save index.html, status.json, events.json, STREAM.png (scope)
+and STREAM.jpg (thumbnail) of a run): serves FOLDER on 127.0.0.1 under the
+monitor's own paths and has headless Chromium take OUT.png of it on a
+1920x1080 screen, as tests/status_page_test.py does of a live one.
     python3 replay_status_page.py FOLDER OUT.png"""
 
 import http.server
@@ -21,10 +22,11 @@ class Saved(http.server.BaseHTTPRequestHandler):
         url = urllib.parse.urlparse(self.path)
         if url.path in ("/", "/index.html"):
             name, kind = "index.html", "text/html; charset=utf-8"
-        elif url.path == "/status.json":
-            name, kind = "status.json", "application/json"
-        elif url.path == "/scope":
-            name, kind = urllib.parse.parse_qs(url.query).get("stream", [""])[0] + ".png", "image/png"
+        elif url.path in ("/status.json", "/events.json"):
+            name, kind = url.path[1:], "application/json"
+        elif url.path in ("/scope", "/thumbnail"):
+            stream = urllib.parse.parse_qs(url.query).get("stream", [""])[0]
+            name, kind = (stream + ".png", "image/png") if url.path == "/scope" else (stream + ".jpg", "image/jpeg")
         else:
             name, kind = "", ""
         path = os.path.join(folder, os.path.basename(name))
@@ -44,6 +46,7 @@ class Saved(http.server.BaseHTTPRequestHandler):
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Saved)
 threading.Thread(target=server.serve_forever, daemon=True).start()
-chromium("http://127.0.0.1:%d/" % server.server_address[1], tempfile.mkdtemp(), "--screenshot=" + os.path.abspath(out))
+chromium("http://127.0.0.1:%d/" % server.server_address[1], tempfile.mkdtemp(), "--screenshot=" + os.path.abspath(out),
+         size="1920,1080")
 server.shutdown()
 print(out if os.path.isfile(out) else "no screenshot")

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from checks import check, ffmpeg, verdict
+from checks import check, ffmpeg, program_with_ffmpeg, verdict
 
 
 def run_qc(qc, args):
@@ -30,13 +30,9 @@ def run_qc(qc, args):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    if not shutil.which("ffmpeg"):
-        print("SKIP: ffmpeg not installed")
-        return 77
-    qc = sys.argv[1]
+    qc, status = program_with_ffmpeg(__doc__)
+    if not qc:
+        return status
     work = tempfile.mkdtemp(prefix="qc decoders ")
     try:
         src = ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "30"]

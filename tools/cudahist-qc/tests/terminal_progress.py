@@ -4,19 +4,21 @@
 Runs cudahist-qc on two clips with its stderr on a pseudo-terminal and checks
 the screen: a bar per running file with its frames and rate, an overall bar
 with files, frames, rate and the time left, redrawn in place; a line per
-written report; the totals last; and no JSON lines on stdout.
+written report; the totals last. Its stdout, a pipe, gets the JSON lines all
+the same (a JSON object per file and the summary).
 
 Usage: terminal_progress.py CUDAHIST_QC
 Exit status: 0 as expected, 1 not, 77 skipped (no ffmpeg to make the clips).
 """
+import json
 import os
-import pty
 import re
-import select
 import shutil
 import subprocess
 import sys
 import tempfile
+
+from checks import program_with_ffmpeg, run_on_terminal
 
 # Long enough on the 2-core build VM (4 s or more for the two files) for the
 # estimate of the time left, which waits for 2 s of the run.
@@ -31,49 +33,25 @@ TOTALS = re.compile(r"^2 written, 0 skipped, 0 failed; 2400 frames in [\d.]+ s \
 ERASE_LINE = "\x1b[1A\x1b[2K"
 
 
-def run_on_terminal(args):
-    """stderr on a pseudo-terminal; returns (stdout, what the terminal got, exit status)."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    screen = b""
-    while True:
-        ready, _, _ = select.select([master], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the terminal's other end closed
-                break
-            if not chunk:
-                break
-            screen += chunk
-        elif proc.poll() is not None:
-            break
-    os.close(master)
-    stdout = proc.stdout.read().decode()
-    return stdout, screen.decode(errors="replace"), proc.wait()
-
-
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    if not shutil.which("ffmpeg"):
-        print("SKIP: ffmpeg not installed")
-        return 77
+    qc, status = program_with_ffmpeg(__doc__)
+    if not qc:
+        return status
     work = tempfile.mkdtemp(prefix="qc terminal ")
     try:
         clips = os.path.join(work, "clips")
         os.makedirs(clips)
         subprocess.run(["ffmpeg", "-v", "error", "-y"] + CLIP + [os.path.join(clips, "clip 1.mp4")], check=True)
         shutil.copy(os.path.join(clips, "clip 1.mp4"), os.path.join(clips, "clip 2.mp4"))
-        stdout, screen, status = run_on_terminal([sys.argv[1], "--cpu", "-j", "2", "-o",
+        screen, stdout, status = run_on_terminal([qc, "--cpu", "-j", "2", "-o",
                                                   os.path.join(work, "reports"), clips])
         # Each redraw erases the bars before it: the lines as they were drawn.
         lines = [line for line in screen.replace(ERASE_LINE, "\n").replace("\r", "").split("\n") if line]
         checks = [
             ("exit status 0", status == 0),
-            ("nothing on stdout (the JSON lines are for pipes)", stdout == ""),
+            ("JSON lines on stdout, a pipe, whatever stderr is: one per file and the summary",
+             [json.loads(line).get("status", "summary") for line in stdout.splitlines()] ==
+             ["written", "written", "summary"]),
             ("bars redrawn in place", screen.count(ERASE_LINE) >= 3),
             ("a bar per file with its frames and rate", any(FILE_BAR.match(line) for line in lines)),
             ("an overall bar with files, frames and rate", any(OVERALL_BAR.match(line) for line in lines)),
