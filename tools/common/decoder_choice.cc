@@ -171,7 +171,7 @@ DecoderChoice ChooseDecoders(const std::vector<std::string>& offered, const Stre
     if (std::find(offered.begin(), offered.end(), policy.forced) != offered.end()) {
       choice.order = {policy.forced};
     } else {
-      choice.problem = "--decoder " + policy.forced + " does not decode this stream (" + DescribeStream(stream) +
+      choice.problem = "the decoder " + policy.forced + " does not decode this stream (" + DescribeStream(stream) +
                        "); the decoders GStreamer offers for it: " + Joined(offered);
     }
     return choice;

@@ -344,7 +344,7 @@ bool ReadMonitorGroup(const Reader& r, MonitorConfig* config, monitor::Threshold
 bool ReadStreamGroup(const Reader& r, const std::string& group, const monitor::Thresholds& defaults,
                      const Timeouts& default_timeouts, StreamConfig* stream, std::string* error) {
   std::set<std::string> allowed = NumberKeyNames();
-  allowed.insert({"uri", "loop", "reuse", "audio"});
+  allowed.insert({"uri", "loop", "reuse", "audio", "video-decoder"});
   if (!r.OnlyKnownKeys(group, allowed, error)) return false;
   stream->name = Trim(group.substr(strlen(kStreamPrefix)));
   if (stream->name.empty()) {
@@ -363,6 +363,10 @@ bool ReadStreamGroup(const Reader& r, const std::string& group, const monitor::T
   if (!has_scheme) {
     *error = r.Problem(group, "uri", "not a URI (SCHEME://...)");
     return false;
+  }
+  if (r.String(group, "video-decoder", &stream->video_decoder)) {
+    stream->video_decoder = Trim(stream->video_decoder);
+    stream->video_decoder_where = r.Where(group, "video-decoder");
   }
   static const std::map<std::string, AudioMode> audio_modes = {
       {"auto", AudioMode::kAuto}, {"required", AudioMode::kRequired}, {"off", AudioMode::kOff}};
@@ -442,7 +446,7 @@ bool StreamConfig::operator==(const StreamConfig& o) const {
 
 bool StreamConfig::SameSource(const StreamConfig& o) const {
   return name == o.name && uri == o.uri && loop == o.loop && reuse == o.reuse && audio == o.audio &&
-         stall_seconds == o.stall_seconds && start_seconds == o.start_seconds;
+         video_decoder == o.video_decoder && stall_seconds == o.stall_seconds && start_seconds == o.start_seconds;
 }
 
 bool ParseConfig(const std::string& text, const std::string& path, MonitorConfig* config, std::string* error) {

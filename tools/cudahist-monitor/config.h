@@ -28,6 +28,8 @@ struct StreamConfig {
   bool loop = false;          // files: start again at the end
   AudioMode audio = AudioMode::kAuto;
   bool reuse = false;         // sources that bind a port: let other programs bind it too
+  std::string video_decoder;  // a GStreamer decoder for the video ("": the decoder choice's, decoder_choice.h)
+  std::string video_decoder_where;  // "monitor.conf:14: " where it was given
   Thresholds thresholds;
   double stall_seconds = 5;   // no frames for this long: the stream is down and restarted
   double start_seconds = 10;  // a (re)started pipeline's first frame may take this long (connect, key frame)

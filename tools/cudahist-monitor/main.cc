@@ -156,7 +156,8 @@ class App {
     if (config_path_.empty()) return "no config file to reload (the streams came from the command line)";
     MonitorConfig fresh;
     std::string error;
-    if (!LoadConfigFile(config_path_, &fresh, &error) || !(error = UnreadableSource(fresh.streams)).empty()) {
+    if (!LoadConfigFile(config_path_, &fresh, &error) || !(error = UnreadableSource(fresh.streams)).empty() ||
+        !(error = UnknownVideoDecoder(fresh.streams)).empty()) {
       g_printerr("cudahist-monitor: reload refused, the running streams are kept: %s\n", error.c_str());
       return error;
     }
@@ -366,6 +367,7 @@ int main(int argc, char** argv) {
   }
   for (const auto* streams : {&config.streams, &cli_streams}) {
     error = UnreadableSource(*streams);
+    if (error.empty()) error = UnknownVideoDecoder(*streams);
     if (!error.empty()) {
       g_printerr("cudahist-monitor: %s\n", error.c_str());
       return 2;

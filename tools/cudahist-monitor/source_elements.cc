@@ -1,5 +1,7 @@
 #include "source_elements.h"
 
+#include "decoder_choice.h"
+
 #include <cstring>
 #include <set>
 
@@ -44,6 +46,15 @@ std::string UnreadableSource(const std::vector<StreamConfig>& streams) {
     for (const std::string& r : ReadableSchemes()) readable += (readable.empty() ? "" : ", ") + r;
     return s.uri_where + ": uri=" + cudahist_tools::RedactUri(s.uri) + ": no installed GStreamer element reads " +
            name + ":// URIs (stream '" + s.name + "'); these schemes are read here: " + readable;
+  }
+  return "";
+}
+
+std::string UnknownVideoDecoder(const std::vector<StreamConfig>& streams) {
+  for (const StreamConfig& s : streams) {
+    if (s.video_decoder.empty()) continue;
+    const std::string problem = cudahist_tools::CheckDecoderName(s.video_decoder);
+    if (!problem.empty()) return s.video_decoder_where + "video-decoder=" + s.video_decoder + ": " + problem;
   }
   return "";
 }

@@ -20,6 +20,11 @@ std::vector<std::string> ReadableSchemes();
 // the schemes that would work. Checked at the start and on every reload.
 std::string UnreadableSource(const std::vector<StreamConfig>& streams);
 
+// "" when each stream's video-decoder names an installed video decoder; else
+// an error naming where it was given and what is wrong. Checked at the start
+// and on every reload.
+std::string UnknownVideoDecoder(const std::vector<StreamConfig>& streams);
+
 // Sets up the source element uridecodebin made for `stream` (its
 // "source-setup" signal): a port of its own unless reuse=true, on the
 // source and on every element inside it that binds one (rtpsrc's udpsrc).

@@ -153,6 +153,10 @@ void Stream::StartPipeline() {
   target.live = true;
   if (config_.audio != AudioMode::kOff) target.audio = AudioHook(choice_.interval_seconds);
   target.source_setup = [config = config_](GstElement* source) { SetUpSource(source, config); };
+  // Live pictures may come from NVDEC also where the standard leaves the
+  // IDCT to a tolerance (MPEG-2 ...): within it, as docs/versions.md measures.
+  target.gpu_for_tolerance_codecs = true;
+  target.decoder = config_.video_decoder;
   std::string problem;
   cudahist_tools::AnalysisPipeline parts =
       cudahist_tools::BuildAnalysisPipeline(config_.uri, target, config_.name, &problem);
@@ -169,6 +173,9 @@ void Stream::StartPipeline() {
   }
   pipeline_ = parts.pipeline;
   analysis_ = parts.analysis;
+  decoding_ = parts.decoding;
+  decoder_.clear();
+  g_signal_connect(pipeline_, "deep-element-added", G_CALLBACK(OnElementAdded), this);
   GstBus* bus = gst_element_get_bus(pipeline_);
   gst_bus_add_watch(bus, OnBusMessage, this);
   gst_object_unref(bus);
@@ -238,10 +245,14 @@ void Stream::OnMessage(GstMessage* message) {
       metrics_->decode_errors->Increment();
       EventLog::Say(config_.name, "warning: " + secrets_.Scrub(cudahist_tools::ErrorText(message)));
       break;
-    case GST_MESSAGE_ERROR:
+    case GST_MESSAGE_ERROR: {
       metrics_->decode_errors->Increment();
-      Fail(SourceErrorHint(config_, message) + MissingDecoderText(message) + cudahist_tools::ErrorText(message));
+      const std::string refused = DecoderProblem();
+      Fail(!refused.empty() ? refused
+                            : SourceErrorHint(config_, message) + MissingDecoderText(message) +
+                                  cudahist_tools::ErrorText(message));
       break;
+    }
     case GST_MESSAGE_EOS:
       OnEndOfStream();
       break;
@@ -437,6 +448,29 @@ void Stream::ClearAlarms(ClearReason reason) {
   for (const AlarmSpec& a : AlarmTable()) metrics_->AlarmSecondsTo(a.alarm, alarms_.seconds_in(a.alarm, now));
 }
 
+// The video decoder the pipeline plugged, noted from the streaming thread
+// that adds it (decodebin's).
+void Stream::OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer self) {
+  GstElementFactory* factory = gst_element_get_factory(element);
+  const char* klass = factory ? gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS) : nullptr;
+  if (!klass || !std::strstr(klass, "Decoder") || !std::strstr(klass, "Video")) return;
+  Stream* stream = static_cast<Stream*>(self);
+  std::lock_guard<std::mutex> hold(stream->decoder_lock_);
+  stream->decoder_ = GST_OBJECT_NAME(factory);
+}
+
+std::string Stream::DecoderWhy() const {
+  if (!decoding_) return "";
+  std::lock_guard<std::mutex> hold(decoding_->lock);
+  return decoding_->why;
+}
+
+std::string Stream::DecoderProblem() const {
+  if (!decoding_) return "";
+  std::lock_guard<std::mutex> hold(decoding_->lock);
+  return decoding_->problem.empty() ? "" : "video-decoder: " + decoding_->problem;
+}
+
 void Stream::AddStatus(JsonBuilder* b) const {
   json_builder_begin_object(b);
   auto member = [b](const char* name) { json_builder_set_member_name(b, name); };
@@ -446,6 +480,13 @@ void Stream::AddStatus(JsonBuilder* b) const {
   json_builder_add_string_value(b, cudahist_tools::RedactUri(config_.uri).c_str());
   member("state");
   json_builder_add_string_value(b, StateName(state_));
+  {
+    std::lock_guard<std::mutex> hold(decoder_lock_);
+    member("decoder");
+    json_builder_add_string_value(b, decoder_.c_str());
+  }
+  member("decoder_why");
+  json_builder_add_string_value(b, DecoderWhy().c_str());
   member("error");
   json_builder_add_string_value(b, state_ == StreamState::kUp ? "" : last_error_.c_str());
   member("frames");

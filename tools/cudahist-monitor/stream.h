@@ -9,6 +9,8 @@
 #include <json-glib/json-glib.h>
 
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "alerts.h"
@@ -78,6 +80,11 @@ class Stream {
   void TryBegin(double now);
   void ReleaseStartSlot();
   static void OnResolved(GObject* resolver, GAsyncResult* result, gpointer self);
+  static void OnElementAdded(GstBin*, GstBin*, GstElement* element, gpointer self);
+  // Why the video is not decoded by the GPU decoder offered ("" when it is, or none was).
+  std::string DecoderWhy() const;
+  // Why no decoder may take the video: a video-decoder that does not decode it ("" none).
+  std::string DecoderProblem() const;
   void StartPipeline();
   // The scope and the thumbnail; false when the analysis itself no longer links.
   bool AddPictureBranches(const cudahist_tools::AnalysisPipeline& parts, std::string* problem);
@@ -109,6 +116,9 @@ class Stream {
   GCancellable* resolving_ = nullptr;  // the source's host name being looked up
   GstElement* pipeline_ = nullptr;
   GstElement* analysis_ = nullptr;    // cudahistogram, owned by the pipeline
+  std::shared_ptr<cudahist_tools::DecoderNote> decoding_;  // the decoder choice's word on the video
+  mutable std::mutex decoder_lock_;
+  std::string decoder_;  // the video decoder plugged (decoder_lock_)
   GstElement* scope_sink_ = nullptr;
   GstElement* thumbnail_sink_ = nullptr;
   StreamState state_ = StreamState::kStarting;

@@ -127,7 +127,7 @@ TEST(ChooseDecoders, AForcedDecoderOrAProblem) {
   const auto refused = ChooseDecoders({"nvh264dec", "avdec_h264"}, KindOf(kH264Interlaced), forced);
   EXPECT_TRUE(refused.order.empty());
   EXPECT_EQ(refused.problem,
-            "--decoder nvh265dec does not decode this stream (H.264 interlaced 4:2:0 8-bit); the decoders "
+            "the decoder nvh265dec does not decode this stream (H.264 interlaced 4:2:0 8-bit); the decoders "
             "GStreamer offers for it: nvh264dec, avdec_h264");
 }
 

@@ -62,7 +62,7 @@ def main():
         p, lines = run_qc(qc, ["-o", reports, "--decoder", "avdec_h265", good])
         line = lines.get("good é.mkv", {})
         check(p.returncode == 1 and line.get("status") == "failed" and
-              line.get("error", "").startswith("--decoder avdec_h265 does not decode this stream (H.264 progressive")
+              line.get("error", "").startswith("the decoder avdec_h265 does not decode this stream (H.264 progressive")
               and "avdec_h264" in line.get("error", ""),
               f"--decoder avdec_h265 on H.264: failed, naming the decoders that do ({line})")
         check(not os.path.exists(os.path.join(reports, "good é.mkv.qctools.xml.gz")), "  and no report left")
