@@ -52,6 +52,12 @@ def clips():
         # The stream GStreamer's stateless decoding was seen to decode inexactly: 480i, TFF, B-frames.
         "h264 mbaff 480i tff.mp4": ("720x480", "30000/1001", ["-frames:v", "30"] + X264 + MBAFF + TFF),
         "h264 mbaff 480i bff.mkv": ("720x480", "30000/1001", N + X264 + MBAFF + BFF),
+        # The same with more of x264's tools: several references, weighted
+        # B prediction, spatial/temporal direct, 29 frames, in a TS.
+        "h264 mbaff 480i tff refs.ts": ("720x480", "30000/1001",
+                                        ["-frames:v", "29", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "15",
+                                         "-flags", "+ildct+ilme", "-top", "1", "-bf", "3", "-refs", "4",
+                                         "-x264-params", "b-pyramid=normal:weightb=1:direct=auto:me=umh"]),
         "h264 486.mkv": ("720x486", "30000/1001", N + X264 + ["-bf", "3"]),
         "h264 mbaff 1080i tff.ts": ("1920x1080", "25", N1080 + X264 + MBAFF + TFF),
         "h264 mbaff 1440x1080i tff.mp4": ("1440x1080", "25", N1080 + X264 + MBAFF + TFF),
@@ -89,6 +95,15 @@ def clips():
                                              "-pix_fmt", "yuv420p10le"]),
     }
 
+
+# Clips made by GStreamer's own x264enc (its interlaced mode, fed fields in
+# order): name -> the gst-launch-1.0 pipeline before the filesink.
+GSTREAMER_CLIPS = {
+    "h264 mbaff 480i x264enc.mp4":
+        "videotestsrc num-buffers=29 pattern=ball motion=sweep ! video/x-raw,format=I420,width=720,height=480,"
+        "framerate=30000/1001,interlace-mode=interleaved,field-order=top-field-first ! "
+        "x264enc interlaced=true bframes=3 b-pyramid=true key-int-max=15 ! mp4mux",
+}
 
 # What no Debian encoder writes, so the matrix cannot hold.
 NOT_MADE = {
@@ -157,10 +172,17 @@ def probe(ffprobe, clip):
 def make(directory):
     os.makedirs(directory, exist_ok=True)
     expected = {"not made": NOT_MADE, "clips": {}}
+    made = {}
     for name, (size, rate, args) in clips().items():
+        made[name] = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size={size}:rate={rate}"] + args
+    for name, pipeline in GSTREAMER_CLIPS.items():
+        made[name] = ["gst-launch-1.0", "-q"] + pipeline.split() + ["!", "filesink", "location=" + name]
+    for name, command in made.items():
         path = os.path.join(directory, name)
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size={size}:rate={rate}"] +
-                       args + [path], check=True)
+        if command[0] == "ffmpeg":
+            subprocess.run(command + [path], check=True)
+        else:
+            subprocess.run(command, check=True, cwd=directory)
         stream = probe("ffprobe", path)
         # A field-coded stream decodes to one frame per field: FFmpeg's frames are its fields.
         frames = ffmpeg_frames("ffmpeg", path, stream["pix_fmt"], stream["width"], stream["height"])
@@ -223,11 +245,11 @@ def sample_differences(raw_path, reference, expected):
     wide = expected["pix_fmt"].endswith("le")
     dtype = "<u2" if wide else "u1"
     peak = (1 << (10 if wide else 8)) - 1
-    largest, squares, count = 0, 0.0, 0
+    largest, squares, count = [0, 0, 0], 0.0, 0
     for a_frame, b_frame in zip(ours, reference):
-        for a, b in zip(a_frame, b_frame):
+        for c, (a, b) in enumerate(zip(a_frame, b_frame)):
             d = numpy.frombuffer(a, dtype).astype(numpy.int64) - numpy.frombuffer(b, dtype).astype(numpy.int64)
-            largest = max(largest, int(numpy.abs(d).max(initial=0)))
+            largest[c] = max(largest[c], int(numpy.abs(d).max(initial=0)))
             squares += float((d * d).sum())
             count += d.size
     mse = squares / count if count else 0
@@ -290,7 +312,8 @@ def matrix(directory, decoded_frames, ffmpeg, label, out):
                             reference = ffmpeg_frames(ffmpeg, os.path.join(directory, name), want["pix_fmt"],
                                                       want["width"], want["height"])
                         largest, psnr = sample_differences(raw, reference, want)
-                        differences = f"largest {largest}, PSNR {psnr:.2f} dB"
+                        differences = f"largest {max(largest)} (Y {largest[0]}, U {largest[1]}, V {largest[2]}), " \
+                                      f"PSNR {psnr:.2f} dB"
                     except (subprocess.CalledProcessError, OSError) as e:
                         differences = f"FFmpeg here cannot decode it ({e.__class__.__name__})"
                 if first is not None:
