@@ -188,7 +188,7 @@ pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz, ${xz_level:
   (cd "$out" && rm -rf "$@")
 }
 pack gst122.tar.xz bin gst gst-plugin lib
-# The tuning variants (bench/kernel_variants.sh, through bench/tune_privatized.sh,
+# The tuning variants (bench/tuning/kernel_variants.sh, through bench/tuning/tune_privatized.sh,
 # tune_signalstats.sh and tune_scopes.sh; KERNEL_VARIANTS_BUILD, default
 # build-variants): one stripped benchmark each, some 6.8 MB that differ only
 # in one module's kernels; xz -9's 64 MiB window stores each after the first

@@ -17,22 +17,22 @@
 # graph (ffprobe's JSON saved at pack time, media/qc/CLIP.qc.json) against the
 # element with signalstats, cropdetect and field-psnr on CUDA frames.
 # histogram_variants: every histbench-NAME the pack carries
-# (kernel_variants.tar.xz: bench/tune_privatized.sh, here before packing) on
+# (kernel_variants.tar.xz: bench/tuning/tune_privatized.sh, here before packing) on
 # the frames/ cases (HIST_FILTER=... for others), two rounds, one table.
 # signalstats_variants: every signalstats_bench-NAME the pack carries
-# (kernel_variants.tar.xz: bench/tune_signalstats.sh build, here before
+# (kernel_variants.tar.xz: bench/tuning/tune_signalstats.sh build, here before
 # packing), two rounds, each checked against the reference first; one table, fastest first;
 # then Nsight Compute on one launch of the default build's kernel
 # (signalstats_variants/ncu-default.log).
 # scope_variants: the scopebench variants of the scope kernels that the pack
-# carries (kernel_variants.tar.xz, bench/tune_scopes.sh build), each
+# carries (kernel_variants.tar.xz, bench/tuning/tune_scopes.sh build), each
 # checked against the CPU path and timed side by side, then Nsight Compute on
-# the base variant's kernels (bench/tune_scopes.sh profile). SCOPE_ROUNDS=N:
+# the base variant's kernels (bench/tuning/tune_scopes.sh profile). SCOPE_ROUNDS=N:
 # rounds of the uniform runs (default 2; peaked runs once).
 # baseline: histbench, scopebench and signalstats_bench of an earlier build
 # (gpuhost-pack.sh --baseline) and of this one, in turn, BASELINE_ROUNDS
 # rounds (default 3); a table of medians and after/before ratios
-# (bench/compare_builds.py).
+# (bench/tuning/compare_builds.py).
 # race126 runs the stream-ordering tests against the plugin of commit 983ba61
 # (before the ordering; packed as gst126/gst-plugin-unchanged). Each step's full
 # log goes to a folder that ends up as OUTDIR/logs.tar.gz; a summary (device,
@@ -287,7 +287,7 @@ make_concatenated_clip() {  # make_concatenated_clip OUT CLIP N: CLIP N times ov
   rm -f "$list"
 }
 
-# Where cudahist-qc's time over decoding alone goes (bench/qc_timeline.sh,
+# Where cudahist-qc's time over decoding alone goes (bench/qc/qc_timeline.sh,
 # GStreamer's latency tracer): first CUDA's start and end in five fresh
 # processes (bench/probes/cuda_start_probe.cu), alone and beside eight
 # decoding ProRes streams, then the runs QC_TIMELINE_RUNS names (default all
@@ -354,7 +354,7 @@ qc_start_trace_checks() {
 
 # How long each element of cudahist-qc's pipeline holds a frame, over one
 # and over eight ProRes files of QC_ELEMENT_FRAMES (default 600) frames
-# (GStreamer's latency tracer, bench/tracer_timeline.py --elements): where a
+# (GStreamer's latency tracer, bench/qc/tracer_timeline.py --elements): where a
 # lone CPU decoder waits on the element's streaming thread, the element holds
 # each frame about as long as the decoder takes to make one. The logs go to
 # qc_element_time/ (gzip).
@@ -473,7 +473,7 @@ qc_cpu_checks() {
 
 # cudahist-qc on the GPU: its reports of the comparison's clips (NVDEC for the
 # H.264 ones, avdec_* and cudaupload for the rest) against the carried
-# ffprobe running QCTools' graph, then the speed table (bench/qc_speed.sh):
+# ffprobe running QCTools' graph, then the speed table (bench/qc/qc_speed.sh):
 # 1080p H.264 (NVDEC) and 10-bit 4:2:2 FFV1 and ProRes (made here by the
 # carried ffmpeg, decoded on the CPU), 1 and 8 files, against ffprobe's graph
 # and decoding alone. QC_SPEED_CLIPS: some of the three only;
@@ -516,9 +516,9 @@ cudahist_qc126_checks() {
 }
 
 # cudahist-monitor on the GPU, the parts MONITOR_STEPS names (default
-# "fault scale soak status"): its CUDA-error test (cuda_fault_test.py), bench/monitor_scale.sh on the pack's 1080p30
+# "fault scale soak status"): its CUDA-error test (cuda_fault_test.py), bench/monitor/monitor_scale.sh on the pack's 1080p30
 # 6 Mbit/s H.264 clip (NVDEC, the GPU element, a scope each; MONITOR_STREAMS, default
-# 16 32 48 64 80 96, then NVDEC alone), then bench/monitor_soak.sh with 64
+# 16 32 48 64 80 96, then NVDEC alone), then bench/monitor/monitor_soak.sh with 64
 # streams for MONITOR_SOAK_MINUTES (default 20); their tables (scale.tsv,
 # decode.tsv, soak.tsv) and the status page of a 16-stream run (its HTML,
 # status.json and each stream's scope PNG) go to the logs; back home,
@@ -783,7 +783,7 @@ print(\"cuInit %.3f s, cuCtxCreate %.3f s\" % (t1 - t0, t2 - t1))"; done'
         TAIL_LINES=12 step scope_profile bash "$here/scripts/tune_scopes.sh" profile "$profiled" \
           "$logs/scope_profile"
       else
-        echo "=== scope_variants: no scopebench variants in the pack (bench/tune_scopes.sh build)" >> "$summary"
+        echo "=== scope_variants: no scopebench variants in the pack (bench/tuning/tune_scopes.sh build)" >> "$summary"
       fi ;;
     baseline)
       if [ -d "$here/baseline" ]; then
