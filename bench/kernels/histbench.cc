@@ -1,5 +1,5 @@
 // bench/kernels/histbench.cc: the histogram kernels' benchmark (host code; its kernels
-// are in gpu_inputs.cu and cub_baseline.cu).
+// are in ../common/gpu_inputs.cu and cub_baseline.cu).
 //
 // For each case: the read roofline, CUB, NPP (where libnppist loads) and every
 // cudahist algorithm, timed in the same run on the same device buffers, after

@@ -1,4 +1,4 @@
-# Sourced by bench/qc/qc_speed.sh, bench/qc_stages.sh and bench/qc/qc_timeline.sh:
+# Sourced by bench/qc/qc_speed.sh and bench/qc/qc_timeline.sh:
 # their command line, the untimed first run, decoding alone, and the timing,
 # written once.
 #
@@ -9,15 +9,11 @@
 #                        the calling script's leading comment
 #   qc_learn CLIP DIR    one untimed cudahist-qc run, its report into DIR: sets
 #                        frames and decoder (and warms the page cache)
-#   qc_decode CLIP DECODER ELEMENT...
-#                        cudahist-qc's source, filesrc ! decodebin (video only,
-#                        as uridecodebin makes it), with DECODER ranked first,
-#                        into the gst-launch elements that follow
 #   qc_decode_together DECODER CLIP...
 #                        decoding alone of every CLIP in one process, as
 #                        cudahist-qc -j N runs them: one gst-launch, a branch
 #                        per CLIP into qc_sink
-#   qc_sink              the sink of decoding alone and of the stages, as
+#   qc_sink              the sink of decoding alone, as
 #                        cudahist-qc's: fakevideosink, which accepts frames in
 #                        the decoder's own layout (GstVideoMeta). Behind
 #                        fakesink a gst-libav decoder copies every frame into
@@ -69,13 +65,6 @@ qc_launch() {  # qc_launch DECODER GST-LAUNCH-ARGS...
   local chosen=$1
   shift
   GST_PLUGIN_FEATURE_RANK="$chosen:MAX" gst-launch-1.0 -q "$@"
-}
-
-qc_decode() {
-  local clip=$1 chosen=$2 branches=()
-  shift 2
-  qc_source "$clip"
-  qc_launch "$chosen" "${branches[@]}" ! "$@"
 }
 
 qc_decode_together() {
