@@ -91,6 +91,7 @@ cp scripts/gpuhost/*.sh "$out/steps/" 2>/dev/null || true
 # the qc_timeline step, for sm_90.
 rm -rf "$out/probes"; mkdir -p "$out/probes"
 nvcc -O3 -gencode=arch=compute_90,code=sm_90 -o "$out/probes/cuda_start_probe" bench/probes/cuda_start_probe.cu -lcuda
+strip "$out/probes/cuda_start_probe"
 
 # The test clip: 1080p 4:2:0 H.264 in MP4, moving content with a black
 # stretch and a cut, so histograms differ frame to frame.
