@@ -194,7 +194,7 @@ pack gst122.tar.xz bin gst gst-plugin lib
 # in one module's kernels; xz -9's 64 MiB window stores each after the first
 # of its benchmark in a few tens of KB (two scopebench variants: 1.8 MB together).
 variants=${KERNEL_VARIANTS_BUILD:-build-variants}/kernel-variants
-rm -rf "$out/kernel-variants" "$out/kernel_variants.tar.xz" "$out/scope_variants.tar.xz"  # and earlier packs' name
+rm -rf "$out/kernel-variants" "$out/kernel_variants.tar.xz"
 if [ -d "$variants" ]; then
   cp -r "$variants" "$out/kernel-variants"
   xz_level=-9 pack kernel_variants.tar.xz kernel-variants
@@ -256,7 +256,6 @@ ENV
   rm -rf "$stage/tools"
   pack gst126.tar.xz gst126
 fi
-rm -f "$out"/bin.tar.gz "$out"/gst126.tar.gz  # the layout of earlier packs
 # What a subject's steps need beyond the binaries: each scripts/gpuhost/SUBJECT.sh
 # may define prepare_SUBJECT OUT, run here.
 for f in scripts/gpuhost/*.sh; do source "$f"; done
