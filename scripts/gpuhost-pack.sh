@@ -124,11 +124,12 @@ fi
 # set (scope.sh: compositor, and Motion JPEG in AVI for its file output;
 # cudahist-qc's comparison: the MPEG-TS demuxer; GST_TRACERS timelines of
 # where a pipeline's time goes: coretracers; the tools' sink and decoding
-# alone in the speed tables: fakevideosink of debugutilsbad). They go through the bundle
+# alone in the speed tables: fakevideosink of debugutilsbad; the monitor's
+# audio: level and audioconvert). They go through the bundle
 # as an ELF folder, so that the libraries they need are carried too, then
 # join its plugins. stage_extra_plugins DIR, then
 # join_extra_plugins DIR BUNDLE, in the runtime whose plugins they are.
-extra_plugins="compositor avi mpegtsdemux coretracers debugutilsbad"
+extra_plugins="compositor avi mpegtsdemux coretracers debugutilsbad level audioconvert"
 stage_extra_plugins() {
   local dir=$1 arch plugdir p
   arch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
