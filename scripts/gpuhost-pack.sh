@@ -179,13 +179,14 @@ if [ -x /usr/bin/ffmpeg ] && [ -e /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgst
 else
   echo "gpuhost-pack: no ffmpeg or gstreamer1.0-libav here (scripts/install-deps.sh): no signalstats step" >&2
 fi
-# Every binary carries the kernels' fatbin (about 6 MB each); xz-compressed
-# the binaries and both runtimes fit the device tool's 64 MiB together.
-# gpuhost-run.sh unpacks them there.
-pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz, ${xz_level:--6}), then removed
+# Every binary carries the kernels' fatbin (about 6 MB each): xz -9's 64 MiB
+# window stores each copy after the first in little (the 1.22 binaries and
+# runtime: 16 MB against 29 MB at xz's default -6), so that they fit the
+# device tool's 64 MiB. gpuhost-run.sh unpacks them there.
+pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz -9), then removed
   local archive=$1; shift
   rm -f "$out/$archive"
-  tar -C "$out" -cf - "$@" | xz -T0 "${xz_level:--6}" > "$out/$archive"
+  tar -C "$out" -cf - "$@" | xz -T0 -9 > "$out/$archive"
   (cd "$out" && rm -rf "$@")
 }
 pack gst122.tar.xz bin gst gst-plugin lib
@@ -198,7 +199,7 @@ variants=${KERNEL_VARIANTS_BUILD:-build-variants}/kernel-variants
 rm -rf "$out/kernel-variants" "$out/kernel_variants.tar.xz"
 if [ -d "$variants" ]; then
   cp -r "$variants" "$out/kernel-variants"
-  xz_level=-9 pack kernel_variants.tar.xz kernel-variants
+  pack kernel_variants.tar.xz kernel-variants
 fi
 rm -f "$out/baseline.tar.xz"
 if [ -n "$baseline" ]; then
@@ -206,7 +207,7 @@ if [ -n "$baseline" ]; then
   for b in histbench scopebench signalstats_bench; do  # in bench/ or, since its rooms, in bench/SUBJECT/
     cp "$(find "$baseline/bench" -maxdepth 2 -type f -name "$b" | head -n 1)" "$out/baseline/bin/"
   done
-  xz_level=-9 pack baseline.tar.xz baseline
+  pack baseline.tar.xz baseline
 fi
 rm -f "$out/ffmpeg.tar.xz"
 [ -d "$out/ffmpeg" ] && pack ffmpeg.tar.xz ffmpeg
