@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/run_all.sh BINDIR OUTDIR: every benchmark, logs and JSON in OUTDIR.
 #
-#   BINDIR   the build's bench/ folder (histbench, element_bench, cpubench)
+#   BINDIR   the build's bench/ folder (each benchmark in its subject's folder), or
+#            a folder holding them side by side (the GPU host pack's bin/)
 #   OUTDIR   created if missing; receives *.log, *.json and the photo inputs
 # The caller sets GST_PLUGIN_PATH to the folder of libgstcudahistogram.so
 # (the build's gst-plugin/) for element_bench and cpubench's element row.
@@ -46,11 +47,18 @@ run() {  # run NAME LIMIT_SECONDS COMMAND...
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then status=1; fi
 }
 
+exe() {  # exe NAME: the benchmark NAME in BINDIR or in one of its subject folders
+  for candidate in "$BIN/$1" "$BIN"/*/"$1"; do
+    [ -x "$candidate" ] && { echo "$candidate"; return; }
+  done
+  echo "$BIN/$1"
+}
+
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.limit --format=csv > "$OUT/gpu.txt" 2>&1 || true
 # shellcheck disable=SC2086  # PHOTO_ARGS is a list of words
-run histbench 300 "$BIN/histbench" --json "$OUT/histbench.json" $PHOTO_ARGS
-run signalstats_bench 120 "$BIN/signalstats_bench" --json "$OUT/signalstats_bench.json"
-run element_bench 90 "$BIN/element_bench" --json "$OUT/element_bench.json"
-run cpubench 90 "$BIN/cpubench" --json "$OUT/cpubench.json"
+run histbench 300 "$(exe histbench)" --json "$OUT/histbench.json" $PHOTO_ARGS
+run signalstats_bench 120 "$(exe signalstats_bench)" --json "$OUT/signalstats_bench.json"
+run element_bench 90 "$(exe element_bench)" --json "$OUT/element_bench.json"
+run cpubench 90 "$(exe cpubench)" --json "$OUT/cpubench.json"
 echo "run_all: $( [ $status -eq 0 ] && echo OK || echo FAILURES ), logs in $OUT"
 exit $status

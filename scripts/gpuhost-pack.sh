@@ -23,19 +23,19 @@
 # With --baseline BUILD_BEFORE (a build of an earlier commit) it also packs
 # that build's benchmarks as baseline.tar.xz, for gpuhost-run.sh's `baseline`
 # step: both builds' benchmarks timed in turn in the same call.
-#   usage: scripts/gpuhost-pack.sh [BUILD_DIR] [--gst126 BUILD_DIR_TRIXIE
-#                                  [--unchanged-plugin126 OLD_PLUGIN.so]] [--baseline BUILD_BEFORE]
+# BUILD_DIR is made a test build (meson's test-hooks option): the GPU steps
+# use the elements' test hooks (the monitor's CUDA-error test, the scope
+# element's benchmark).
+#   usage: scripts/gpuhost-pack.sh [BUILD_DIR] [--gst126 BUILD_DIR_TRIXIE] [--baseline BUILD_BEFORE]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 build=build
 build126=""
-unchanged126=""  # a libgstcudahistogram.so of an earlier commit, built against 1.26 (race126)
 baseline=""      # a build of an earlier commit whose benchmarks the `baseline` step times
 while [ $# -gt 0 ]; do
   case $1 in
     --gst126) build126=${2:?--gst126 needs the trixie build folder}; shift 2 ;;
-    --unchanged-plugin126) unchanged126=${2:?}; shift 2 ;;
     --baseline) baseline=${2:?--baseline needs the earlier build folder}; shift 2 ;;
     *) build=$1; shift ;;
   esac
@@ -46,6 +46,8 @@ gst126_prefix=/tmp/cudahist-gst126
 for b in "$build" $build126; do
   [ -f "$b/build.ninja" ] || { echo "gpuhost-pack: build $b first" >&2; exit 2; }
 done
+export PATH="/usr/local/cuda/bin:$PATH"
+meson setup --reconfigure "$build" -Dtest-hooks=true >/dev/null
 ninja -C "$build" >/dev/null
 
 copy_if_built() {  # copy_if_built DEST PATH...
@@ -70,7 +72,7 @@ pack_binaries() {
 rm -rf "$out/scripts"
 mkdir -p "$out/media" "$out/scripts"
 pack_binaries "$build" "$out"
-cp bench/*.sh bench/*.py examples/*.py scripts/compare_cuda_branches.py tools/cudahist-qc/tests/*.py \
+cp bench/*.sh bench/*/*.sh bench/*/*.py examples/*.py scripts/compare_cuda_branches.py tools/cudahist-qc/tests/*.py \
   "$out/scripts/" 2>/dev/null || true
 cp -r examples/launch "$out/scripts/" 2>/dev/null || true
 # The monitor's GPU test with its harness, and the Prometheus text parser it
@@ -85,13 +87,11 @@ cp scripts/gpuhost-run.sh "$out/"
 rm -rf "$out/steps"; mkdir -p "$out/steps"
 cp scripts/gpuhost/*.sh "$out/steps/" 2>/dev/null || true
 
-# The probes of bench/probes/: small CUDA programs that measure what the host
-# offers (copies from host memory, CUDA's start), for sm_90.
+# The probe of CUDA's start and end (bench/probes/cuda_start_probe.cu), for
+# the qc_timeline step, for sm_90.
 rm -rf "$out/probes"; mkdir -p "$out/probes"
-for probe in bench/probes/*.cu; do
-  /usr/local/cuda/bin/nvcc -O3 -gencode=arch=compute_90,code=sm_90 -o "$out/probes/$(basename "$probe" .cu)" \
-    "$probe" -lcuda -lpthread
-done
+nvcc -O3 -gencode=arch=compute_90,code=sm_90 -o "$out/probes/cuda_start_probe" bench/probes/cuda_start_probe.cu -lcuda
+strip "$out/probes/cuda_start_probe"
 
 # The test clip: 1080p 4:2:0 H.264 in MP4, moving content with a black
 # stretch and a cut, so histograms differ frame to frame.
@@ -124,11 +124,12 @@ fi
 # set (scope.sh: compositor, and Motion JPEG in AVI for its file output;
 # cudahist-qc's comparison: the MPEG-TS demuxer; GST_TRACERS timelines of
 # where a pipeline's time goes: coretracers; the tools' sink and decoding
-# alone in the speed tables: fakevideosink of debugutilsbad). They go through the bundle
+# alone in the speed tables: fakevideosink of debugutilsbad; the monitor's
+# audio: level and audioconvert). They go through the bundle
 # as an ELF folder, so that the libraries they need are carried too, then
 # join its plugins. stage_extra_plugins DIR, then
 # join_extra_plugins DIR BUNDLE, in the runtime whose plugins they are.
-extra_plugins="compositor avi mpegtsdemux coretracers debugutilsbad"
+extra_plugins="compositor avi mpegtsdemux coretracers debugutilsbad level audioconvert"
 stage_extra_plugins() {
   local dir=$1 arch plugdir p
   arch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
@@ -178,32 +179,35 @@ if [ -x /usr/bin/ffmpeg ] && [ -e /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgst
 else
   echo "gpuhost-pack: no ffmpeg or gstreamer1.0-libav here (scripts/install-deps.sh): no signalstats step" >&2
 fi
-# Every binary carries the kernels' fatbin (about 6 MB each); xz-compressed
-# the binaries and both runtimes fit the device tool's 64 MiB together.
-# gpuhost-run.sh unpacks them there.
-pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz, ${xz_level:--6}), then removed
+# Every binary carries the kernels' fatbin (about 6 MB each): xz -9's 64 MiB
+# window stores each copy after the first in little (the 1.22 binaries and
+# runtime: 16 MB against 29 MB at xz's default -6), so that they fit the
+# device tool's 64 MiB. gpuhost-run.sh unpacks them there.
+pack() {  # pack ARCHIVE DIR...: DIRs of $out into $out/ARCHIVE (xz -9), then removed
   local archive=$1; shift
   rm -f "$out/$archive"
-  tar -C "$out" -cf - "$@" | xz -T0 "${xz_level:--6}" > "$out/$archive"
+  tar -C "$out" -cf - "$@" | xz -T0 -9 > "$out/$archive"
   (cd "$out" && rm -rf "$@")
 }
 pack gst122.tar.xz bin gst gst-plugin lib
-# The tuning variants (bench/kernel_variants.sh, through bench/tune_privatized.sh,
+# The tuning variants (bench/tuning/kernel_variants.sh, through bench/tuning/tune_privatized.sh,
 # tune_signalstats.sh and tune_scopes.sh; KERNEL_VARIANTS_BUILD, default
 # build-variants): one stripped benchmark each, some 6.8 MB that differ only
 # in one module's kernels; xz -9's 64 MiB window stores each after the first
 # of its benchmark in a few tens of KB (two scopebench variants: 1.8 MB together).
 variants=${KERNEL_VARIANTS_BUILD:-build-variants}/kernel-variants
-rm -rf "$out/kernel-variants" "$out/kernel_variants.tar.xz" "$out/scope_variants.tar.xz"  # and earlier packs' name
+rm -rf "$out/kernel-variants" "$out/kernel_variants.tar.xz"
 if [ -d "$variants" ]; then
   cp -r "$variants" "$out/kernel-variants"
-  xz_level=-9 pack kernel_variants.tar.xz kernel-variants
+  pack kernel_variants.tar.xz kernel-variants
 fi
 rm -f "$out/baseline.tar.xz"
 if [ -n "$baseline" ]; then
   mkdir -p "$out/baseline/bin"
-  for b in histbench scopebench signalstats_bench; do cp "$baseline/bench/$b" "$out/baseline/bin/"; done
-  xz_level=-9 pack baseline.tar.xz baseline
+  for b in histbench scopebench signalstats_bench; do  # in bench/ or, since its rooms, in bench/SUBJECT/
+    cp "$(find "$baseline/bench" -maxdepth 2 -type f -name "$b" | head -n 1)" "$out/baseline/bin/"
+  done
+  pack baseline.tar.xz baseline
 fi
 rm -f "$out/ffmpeg.tar.xz"
 [ -d "$out/ffmpeg" ] && pack ffmpeg.tar.xz ffmpeg
@@ -217,9 +221,6 @@ if [ -n "$build126" ]; then
   rm -rf "$stage"
   mkdir -p "$stage/tools" "$stage/glibc"
   pack_binaries "$build126" "$stage"
-  if [ -n "$unchanged126" ]; then
-    mkdir -p "$stage/gst-plugin-unchanged" && cp -L "$unchanged126" "$stage/gst-plugin-unchanged/"
-  fi
   cp "$bundle_tool" "$stage/tools/"
   # Inside the trixie root: its GStreamer and, for every ELF file packed,
   # the C and C++ runtime libraries and loader it was linked against.
@@ -257,7 +258,6 @@ ENV
   rm -rf "$stage/tools"
   pack gst126.tar.xz gst126
 fi
-rm -f "$out"/bin.tar.gz "$out"/gst126.tar.gz  # the layout of earlier packs
 # What a subject's steps need beyond the binaries: each scripts/gpuhost/SUBJECT.sh
 # may define prepare_SUBJECT OUT, run here.
 for f in scripts/gpuhost/*.sh; do source "$f"; done

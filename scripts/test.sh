@@ -16,8 +16,13 @@ fail_early() { echo "test.sh: $1" >&2; echo "0 passed, 1 failed, 0 skipped"; exi
 bash scripts/install-deps.sh || fail_early "installing dependencies failed"
 export PATH="/usr/local/cuda/bin:$PATH"
 
+# A test build: the elements read the test hooks (meson_options.txt's
+# test-hooks) that the CUDA-error test needs.
 if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" ${MESON_ARGS:-} || fail_early "meson setup failed"
+  meson setup "$build" -Dtest-hooks=true ${MESON_ARGS:-} || fail_early "meson setup failed"
+elif [ "$(meson introspect "$build" --buildoptions | python3 -c 'import json, sys
+print(any(o["name"] == "test-hooks" and o["value"] for o in json.load(sys.stdin)))')" != True ]; then
+  meson setup --reconfigure "$build" -Dtest-hooks=true || fail_early "meson setup -Dtest-hooks=true failed"
 fi
 ninja -C "$build" || fail_early "the build failed"
 

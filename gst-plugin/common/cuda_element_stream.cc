@@ -1,6 +1,6 @@
 #include "common/cuda_element_stream.h"
 
-#include "common/cuda_fault_injection.h"
+#include "common/test_hooks.h"
 
 namespace cudahistogram {
 

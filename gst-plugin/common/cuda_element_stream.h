@@ -41,7 +41,7 @@ class CudaElementStream {
   GstCudaContext* context() const { return context_; }
   cudaStream_t stream() const { return stream_; }
   // The `frame`-th run (from 1) fails with a real CUDA error (see
-  // cuda_fault_injection.h); 0 never.
+  // test_hooks.h); 0 never.
   void FailRun(uint64_t frame) { runs_until_fault_ = frame; }
 
   // With the context current: the stream ordered after the producers of

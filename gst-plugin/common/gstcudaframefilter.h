@@ -23,7 +23,7 @@
 #include <string>
 
 #include "common/cuda_element_stream.h"
-#include "common/cuda_fault_injection.h"
+#include "common/test_hooks.h"
 #include "common/element_parts.h"
 
 G_BEGIN_DECLS
@@ -119,7 +119,7 @@ bool EnsureFilterContext(GstCudaFrameFilter* filter, const char* what);
 bool PostCudaError(GstCudaFrameFilter* filter, const std::string& error);
 
 // Opens `cuda` (the element's ElementCuda) in `context` unless it is open
-// there already, armed with a requested fault (cuda_fault_injection.h).
+// there already, armed with a requested fault (test_hooks.h).
 // False after posting an element error.
 template <typename Device>
 bool EnsureElementCuda(GstCudaFrameFilter* filter, GstCudaContext* context, ElementCuda<Device>* cuda) {

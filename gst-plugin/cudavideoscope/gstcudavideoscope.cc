@@ -21,6 +21,7 @@
 
 #include "common/cuda_element_stream.h"
 #include "common/cuda_support.h"
+#include "common/test_hooks.h"
 #include "common/video_frame_access.h"
 #include "cudahist/scope_render.h"
 #include "cudahist/scopes.h"
@@ -39,17 +40,13 @@ using cudahistogram::ScopeStyle;
 
 namespace {
 
-// Set in the environment of a benchmark only: count every frame but leave
-// the picture undrawn, so that element_bench can tell the drawing's share.
-constexpr char kSkipDrawEnv[] = "CUDAVIDEOSCOPE_SKIP_DRAW";
-
 // Counts and draws one frame into the picture, where the frame lives; false
 // after posting an element error.
 using RenderFunction = bool (*)(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf);
 
 struct State {
   GstVideoInfo out_info;
-  bool draw = g_getenv(kSkipDrawEnv) == nullptr;
+  bool draw = !cudahistogram::DrawingSkipped();  // a benchmark's hook (common/test_hooks.h)
   ScopePlan plan;
   bool have_plan = false;
   RenderFunction render = nullptr;  // chosen in set_caps: CUDA or system memory
@@ -203,7 +200,6 @@ gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps* outcaps) {
   if (filter->cuda_caps && !cudahistogram::EnsureElementCuda(filter, filter->context, &st->cuda)) return FALSE;
   // The frame function, chosen once for the caps as level.c chooses its process function.
   st->render = filter->cuda_caps ? RenderOnGpu : RenderOnCpu;
-  if (!st->draw) GST_WARNING_OBJECT(self, "%s is set: frames are counted, pictures not drawn", kSkipDrawEnv);
   const GstVideoInfo& in = filter->in_info;
   GST_INFO_OBJECT(self, "%s of %s %dx%d as %dx%d RGBA %s", cudahistogram::ScopeStyleName(settings.style),
                   GST_VIDEO_INFO_NAME(&in), GST_VIDEO_INFO_WIDTH(&in), GST_VIDEO_INFO_HEIGHT(&in),

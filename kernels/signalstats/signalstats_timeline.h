@@ -1,6 +1,6 @@
 // cudahist: a diagnostic build of the signalstats kernel that records, per
 // block, when it passes each phase of its chain (CUDAHIST_SIGNALSTATS_TIMELINE
-// = 1, bench/tune_signalstats.sh's `timeline` variant; never in the library
+// = 1, bench/tuning/tune_signalstats.sh's `timeline` variant; never in the library
 // as shipped). The kernel is a chain of latencies, not a bandwidth or
 // throughput limit (signalstats_tuning.h): Nsight Compute's averages do not
 // say which link of the chain is long, these marks do.

@@ -1,6 +1,6 @@
 # GPU-host steps of cudahist-monitor's operator features (issue 34): streams
 # with thumbnails made on the GPU and audio measured, in real time, measured
-# as bench/monitor_scale.sh measures the 160-stream table (frames/s of the
+# as bench/monitor/monitor_scale.sh measures the 160-stream table (frames/s of the
 # slowest stream, frames lost, CPU cores, GPU and NVDEC use, GPU memory, RSS),
 # plus the streams that had a thumbnail and audio at the end of the window.
 # Sourced by gpuhost-run.sh (README.md beside this file); run as

@@ -31,7 +31,7 @@ constexpr guint kDecodedFramesAhead = 4;
 // A stream decoded alone holds one: its frames are copied right after they
 // are decoded. Four gained nothing (one 3,000-frame ProRes file on an H200:
 // 3.263 s with one, 3.267 s with four; behind fakesink, when the decoder
-// still copied every frame itself, four was slower: bench/RESULTS.md).
+// still copied every frame itself, four was slower: docs/qc.md).
 // NVDEC's lone stream is the same either way.
 constexpr guint kDecodedFramesAheadAlone = 1;
 
@@ -274,7 +274,7 @@ void OnNoMorePads(GstElement* decodebin, gpointer data) {
 // meanwhile, and the first element that needs the context waits for it in
 // the bus's sync handler (AnswerCudaContextNeed). Beside eight starting
 // ProRes decoders it took 0.28-0.36 s on the H100 instead of 0.12, so
-// their first frames still wait for it (bench/RESULTS.md).
+// their first frames still wait for it (docs/qc.md).
 std::shared_future<GstContext*> SharedCudaContext(int device) {
   static std::mutex lock;
   static std::map<int, std::shared_future<GstContext*>> contexts;
@@ -324,7 +324,7 @@ GstBusSyncReply AnswerCudaContextNeed(GstMessage* message, int device) {
 // priority slowed it down: one FFV1 file on two cores ran at 0.87 of
 // decoding alone's frames/s, at 0.95 with the analysis thread idle-only
 // (nice 19 was not enough: no change); on the GPU host's 16 cores, ProRes and
-// NVDEC ran the same either way (bench/RESULTS.md). Where the decoders keep
+// NVDEC ran the same either way (docs/qc.md). Where the decoders keep
 // every core busy, the queue fills, the decoder waits on it, and the
 // analysis gets its turn. GStreamer's task pool hands a finished thread to
 // the next task (another pipeline's decoder, say), so the thread takes the

@@ -175,7 +175,7 @@ class Scheduler {
 
   // The next file starts before the finished ones are released: releasing
   // sets a pipeline to NULL, which waits for its decoder to close (NVDEC's
-  // nvh264sldec: about 0.2 s on the H100, bench/RESULTS.md), and the next
+  // nvh264sldec: about 0.2 s on the H100, docs/qc.md), and the next
   // file need not wait for that.
   static gboolean ReleaseAndContinue(gpointer self) {
     Scheduler* s = static_cast<Scheduler*>(self);

@@ -154,7 +154,7 @@ try:
     # Three streams at 15 frames/s, 20 s after a warm-up (new pipelines load
     # plug-ins and grow the allocator's arenas once). 900 frames: a leak of 3 KiB
     # a frame (a message, a buffer's metadata; a whole frame is 84 KiB) is 2.6 MiB, over
-    # the 2 MiB allowed. bench/monitor_soak.sh is the hours-long version.
+    # the 2 MiB allowed. bench/monitor/monitor_soak.sh is the hours-long version.
     a.sleep(5)
     rss_start = monitor.rss_kib()
     a.sleep(20)

@@ -1,0 +1,32 @@
+# Tuning variants of the kernels, timed side by side in one call: the
+# benchmarks that bench/tuning/tune_*.sh built here (kernel_variants.tar.xz,
+# bench/tuning/kernel_variants.sh), each checked against the reference
+# before it is timed.
+
+# Every histbench-NAME the pack carries (bench/tuning/tune_privatized.sh), two rounds, one table; HIST_FILTER picks cases (default frames/).
+step_histogram_variants() {
+  TAIL_LINES=40 step histogram_variants bash "$here/scripts/tune_privatized.sh" run "$here/kernel-variants" \
+    "$logs/histogram_variants" 2 "${HIST_FILTER:-frames/}"
+}
+
+# Every signalstats_bench-NAME the pack carries (bench/tuning/tune_signalstats.sh), two rounds, fastest first; then Nsight Compute on one launch of the default build's kernel.
+step_signalstats_variants() {
+  use_gst 122
+  TAIL_LINES=16 step signalstats_variants bash "$here/scripts/tune_signalstats.sh" run "$here/kernel-variants" \
+    "$logs/signalstats_variants" 2
+  TAIL_LINES=40 step signalstats_profile bash "$here/scripts/tune_signalstats.sh" profile \
+    "$bin/signalstats_bench" "$logs/signalstats_variants"
+}
+
+# Every scopebench-NAME the pack carries (bench/tuning/tune_scopes.sh), one table per distribution (us / fraction of the read+write roofline; SCOPE_ROUNDS uniform rounds, default 2), then Nsight Compute on the base variant.
+step_scope_variants() {
+  if ! ls "$here"/kernel-variants/scopebench-* > /dev/null 2>&1; then
+    echo "=== scope_variants: no scopebench variants in the pack (bench/tuning/tune_scopes.sh build)" >> "$summary"
+    return 0
+  fi
+  TAIL_LINES=45 step scope_variants bash "$here/scripts/tune_scopes.sh" run "$here/kernel-variants" \
+    "$logs/scope_variants" "${SCOPE_ROUNDS:-2}"
+  local profiled=$here/kernel-variants/scopebench-base
+  [ -x "$profiled" ] || profiled=$(ls "$here"/kernel-variants/scopebench-* | head -n 1)
+  TAIL_LINES=12 step scope_profile bash "$here/scripts/tune_scopes.sh" profile "$profiled" "$logs/scope_profile"
+}
