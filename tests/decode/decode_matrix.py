@@ -18,6 +18,11 @@ decode of the same clip, sample for sample.
       largest sample difference and the PSNR between the two decodes. A
       markdown table on stdout (and in TABLE.md).
 
+  decode_matrix.py table MATRIX_1.22.md MATRIX_1.26.md
+      One row per clip from two matrix tables: what 1.22's parser-based
+      nv*dec, its nv*sldec, its CPU decoder and 1.26's nv*dec did (RESULTS.md's
+      table).
+
 DECODED_FRAMES is tests/decode/decoded_frames (the frames a GStreamer
 decoder hands over, as md5s of FFmpeg's raw layout). Exit status: 0 when
 done (check: every clip equal), 1 otherwise, 2 for a wrong command line.
@@ -338,6 +343,41 @@ def matrix(directory, decoded_frames, ffmpeg, label, out):
     return 0
 
 
+def read_matrix(path):
+    """{clip: {decoder: (verdict, differences)}} of a matrix table."""
+    rows = {}
+    for line in open(path):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 5 or cells[0] in ("clip", "---") or cells[1] == "not made":
+            continue
+        clip = cells[0].replace(" (IDCT tolerance)", "")
+        verdict = cells[3] if len(cells[3]) < 60 else cells[3].split(":")[0]
+        rows.setdefault(clip, {})[cells[2]] = (verdict, cells[4])
+    return rows
+
+
+def table(path_122, path_126):
+    old, new = read_matrix(path_122), read_matrix(path_126)
+
+    def cell(decoders, names):
+        found = [decoders[n] for n in names if n in decoders]
+        if not found:
+            return ""
+        verdict, differences = found[0]
+        return verdict + (f"; {differences}" if differences else "")
+
+    lines = ["| clip | 1.22 parser-based nv\\*dec | 1.22 nv\\*sldec | 1.22 CPU | 1.26 nv\\*dec |",
+             "|---|---|---|---|---|"]
+    for clip, decoders in old.items():
+        gpu, cpu = CODECS[codec_of(clip)]
+        parser_based = [d for d in gpu if "sl" not in d]
+        stateless = [d for d in gpu if "sl" in d]
+        lines.append(f"| {clip} | {cell(decoders, parser_based)} | {cell(decoders, stateless)} | "
+                     f"{cell(decoders, cpu)} | {cell(new.get(clip, {}), gpu)} |")
+    print("\n".join(lines))
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -346,6 +386,9 @@ def main():
     c.add_argument("dir")
     c.add_argument("decoded_frames")
     sub.add_parser("cpu").add_argument("decoded_frames")
+    t = sub.add_parser("table")
+    t.add_argument("matrix_122")
+    t.add_argument("matrix_126")
     m = sub.add_parser("matrix")
     m.add_argument("dir")
     m.add_argument("decoded_frames")
@@ -357,6 +400,8 @@ def main():
         return make(args.dir)
     if args.command == "check":
         return check(args.dir, args.decoded_frames)
+    if args.command == "table":
+        return table(args.matrix_122, args.matrix_126)
     if args.command == "cpu":
         work = tempfile.mkdtemp(prefix="decode-matrix-")
         try:
