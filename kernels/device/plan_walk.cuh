@@ -251,33 +251,43 @@ CUDAHIST_HD void VisitByteGroup(const GroupPlan& g, Visit& visit) {
   visit(g, GroupKind<kLayout, kPow2Bins, false>{});
 }
 
-// Calls visit(group, GroupKind<...>{}) for every group of the plan: the one
-// place where a group's run-time layout becomes a compile-time one.
+// Calls visit(g, GroupKind<...>{}): the one place where a group's run-time
+// layout becomes a compile-time one.
+template <bool kPow2Bins, class Visit>
+CUDAHIST_HD void VisitGroup(const GroupPlan& g, Visit& visit) {
+  switch (g.layout) {
+    case kBytesStride1: VisitByteGroup<kBytesStride1, kPow2Bins>(g, visit); break;
+    case kBytesStride2: VisitByteGroup<kBytesStride2, kPow2Bins>(g, visit); break;
+    case kBytesStride4: VisitByteGroup<kBytesStride4, kPow2Bins>(g, visit); break;
+    case kWords16: visit(g, GroupKind<kWords16, kPow2Bins, false>{}); break;
+    default: visit(g, GroupKind<kGeneral, kPow2Bins, false>{}); break;
+  }
+}
+
+// VisitGroup for every group of the plan.
 template <bool kPow2Bins, class Visit>
 CUDAHIST_HD void ForEachGroup(const Plan& plan, Visit visit) {
-  for (uint32_t i = 0; i < plan.num_groups; ++i) {
-    const GroupPlan& g = plan.group[i];
-    switch (g.layout) {
-      case kBytesStride1: VisitByteGroup<kBytesStride1, kPow2Bins>(g, visit); break;
-      case kBytesStride2: VisitByteGroup<kBytesStride2, kPow2Bins>(g, visit); break;
-      case kBytesStride4: VisitByteGroup<kBytesStride4, kPow2Bins>(g, visit); break;
-      case kWords16: visit(g, GroupKind<kWords16, kPow2Bins, false>{}); break;
-      default: visit(g, GroupKind<kGeneral, kPow2Bins, false>{}); break;
+  for (uint32_t i = 0; i < plan.num_groups; ++i) VisitGroup<kPow2Bins>(plan.group[i], visit);
+}
+
+// Counts the units of group `g` that fall to this thread.
+template <uint32_t kLoads, bool kPow2Bins, class Counter>
+CUDAHIST_HD void WalkGroup(const GroupPlan& g, uint32_t bins, const WalkPosition& pos, Counter& counter) {
+  auto walk = [&](const GroupPlan& group, auto kind) {
+    using K = decltype(kind);
+    if constexpr (K::kLayout == kGeneral) {
+      WalkGeneralGroup<kLoads, kPow2Bins>(group, bins, pos, counter);
+    } else {
+      WalkVectorGroup<K::kLayout, kLoads, K::kPow2Bins, K::kByteIsBin>(group, bins, pos, counter);
     }
-  }
+  };
+  VisitGroup<kPow2Bins>(g, walk);
 }
 
 // Counts every group of the plan that falls to this thread.
 template <uint32_t kLoads, bool kPow2Bins, class Counter>
 CUDAHIST_HD void WalkPlan(const Plan& plan, const WalkPosition& pos, Counter& counter) {
-  ForEachGroup<kPow2Bins>(plan, [&](const GroupPlan& g, auto kind) {
-    using K = decltype(kind);
-    if constexpr (K::kLayout == kGeneral) {
-      WalkGeneralGroup<kLoads, kPow2Bins>(g, plan.bins, pos, counter);
-    } else {
-      WalkVectorGroup<K::kLayout, kLoads, K::kPow2Bins, K::kByteIsBin>(g, plan.bins, pos, counter);
-    }
-  });
+  for (uint32_t i = 0; i < plan.num_groups; ++i) WalkGroup<kLoads, kPow2Bins>(plan.group[i], plan.bins, pos, counter);
 }
 
 #if defined(__CUDACC__)

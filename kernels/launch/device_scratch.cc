@@ -9,8 +9,13 @@ DeviceScratch::~DeviceScratch() {
 }
 
 Status DeviceScratch::Allocate(size_t bytes, bool keep_zero, const char* what) {
+  if (data_ != nullptr) {  // cudaFree waits for the device: no launch still uses it
+    cudaFree(data_);
+    data_ = nullptr;
+  }
   bytes_ = bytes;
   keep_zero_ = keep_zero;
+  launch_failed_ = false;
   what_ = what;
   if (bytes == 0) return Status::Ok();
   CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMalloc(&data_, bytes), ("cudaMalloc(" + what_ + ")").c_str()));

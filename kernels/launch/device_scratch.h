@@ -21,8 +21,9 @@ class DeviceScratch {
   DeviceScratch(const DeviceScratch&) = delete;
   DeviceScratch& operator=(const DeviceScratch&) = delete;
 
-  // cudaMalloc of `bytes` (nothing when 0); `what` names it in errors. With
-  // `keep_zero`, zeroed on the legacy default stream before this returns.
+  // cudaMalloc of `bytes` (nothing when 0), in place of any earlier
+  // allocation; `what` names it in errors. With `keep_zero`, zeroed on the
+  // legacy default stream before this returns.
   Status Allocate(size_t bytes, bool keep_zero, const char* what);
 
   // A launch's status, passed on; a failure is remembered for RezeroIfLaunchFailed.

@@ -2,7 +2,6 @@
 // read once, and chooses each group's layout (see launch_plan.h).
 #include "launch/launch_plan.h"
 
-#include <algorithm>
 #include <string>
 
 
@@ -55,39 +54,7 @@ bool ByteIsBin(const GroupPlan& g, bool pow2_bins) {
   return true;
 }
 
-// units_per_row holds the counted width while groups are being gathered.
-void FinishGroup(GroupPlan& g) {
-  if (g.layout == kGeneral) {
-    g.span_begin = g.span_end = 0;
-  } else {
-    const uint32_t width = g.units_per_row;
-    uint32_t first = g.pixel_stride, last = 0;
-    for (uint32_t s = 0; s < 4; ++s) {
-      if ((g.counted_slots & (1u << s)) == 0) continue;
-      first = std::min(first, s);
-      last = std::max(last, s + g.sample_size);
-    }
-    g.span_begin = first;
-    g.span_end = (width - 1) * g.pixel_stride + last;
-    // Aligned 16-byte chunks touching a span of L bytes that starts anywhere:
-    // at most floor((L + 14) / 16) + 1.
-    g.units_per_row = (g.span_end - g.span_begin + 2 * kChunkBytes - 2) / kChunkBytes;
-  }
-  g.row_of_unit = FastDivisor::For(g.units_per_row);
-}
-
 }  // namespace
-
-FastDivisor FastDivisor::For(uint32_t d) {
-  FastDivisor f;
-  f.divisor = d;
-  if (d > 1) {
-    const uint32_t p = 31 + CeilLog2(d);
-    f.multiplier = uint32_t(((1ull << p) + d - 1) / d);
-    f.shift = p - 32;
-  }
-  return f;
-}
 
 Status BuildPlan(const HistogramSpec& spec, const PlaneView* planes, int num_planes, Plan* plan) {
   *plan = Plan();
@@ -113,7 +80,7 @@ Status BuildPlan(const HistogramSpec& spec, const PlaneView* planes, int num_pla
       g->sample_size = p.sample_size;
       g->offset = p.offset;
       g->rows = r.height;
-      g->units_per_row = r.width;
+      g->units_per_row = r.width;  // the counted width, until SetGroupWidth below
       for (SlotParams& trash : g->slot) trash.base = plan->counters;
     }
     const uint32_t slot = g->layout == kGeneral ? 0 : p.offset;
@@ -123,7 +90,7 @@ Status BuildPlan(const HistogramSpec& spec, const PlaneView* planes, int num_pla
   uint64_t total = 0;
   for (uint32_t i = 0; i < plan->num_groups; ++i) {
     GroupPlan& g = plan->group[i];
-    FinishGroup(g);
+    SetGroupWidth(g, g.units_per_row);
     g.byte_is_bin = ByteIsBin(g, plan->pow2_bins);
     const uint64_t units = uint64_t(g.rows) * g.units_per_row;
     total += units;

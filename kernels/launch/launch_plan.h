@@ -35,6 +35,13 @@ constexpr uint32_t kChunkBytes = 16;
 // 570 bytes a frame; CUDA 12.1+ allows 32 KB) and the scratch holds one set of totals each.
 constexpr uint32_t kMaxBatchFrames = 16;
 
+// Smallest l with 2^l >= v (log2 of a power of two).
+CUDAHIST_HD uint32_t CeilLog2(uint64_t v) {
+  uint32_t l = 0;
+  while ((uint64_t(1) << l) < v) ++l;
+  return l;
+}
+
 // 32-bit quotient by a divisor fixed for the whole launch, as a multiply-high
 // and a shift (the chunk -> row split runs once per chunk). Exact for
 // n, d < 2^31 (the method of CUTLASS's FastDivmod).
@@ -43,7 +50,7 @@ struct FastDivisor {
   uint32_t multiplier = 0;
   uint32_t shift = 0;
 
-  static FastDivisor For(uint32_t d);
+  CUDAHIST_HD static FastDivisor For(uint32_t d);
 
   CUDAHIST_HD uint32_t Divide(uint32_t n) const {
     if (divisor == 1) return n;
@@ -54,6 +61,18 @@ struct FastDivisor {
 #endif
   }
 };
+
+// Host and device alike: a region kernel makes the divisor of each tile it takes.
+CUDAHIST_HD FastDivisor FastDivisor::For(uint32_t d) {
+  FastDivisor f;
+  f.divisor = d;
+  if (d > 1) {
+    const uint32_t p = 31 + CeilLog2(d);
+    f.multiplier = uint32_t(((1ull << p) + d - 1) / d);
+    f.shift = p - 32;
+  }
+  return f;
+}
 
 enum GroupLayout : uint32_t {
   kBytesStride1 = 0,  // 8-bit samples, pixel stride 1 (Y, I420, GRAY8)
@@ -100,6 +119,30 @@ struct GroupPlan {
   SlotParams slot[4];
 };
 
+// Fills a vector-layout group's span and chunks per row (the units of its
+// walk) for a counted width of `width` pixels, from its counted slots; a
+// kGeneral group walks one sample per unit. Then its divisor of units into rows.
+// BuildPlan does this for a frame's groups; a region kernel for each tile it takes.
+CUDAHIST_HD void SetGroupWidth(GroupPlan& g, uint32_t width) {
+  if (g.layout == kGeneral) {
+    g.span_begin = g.span_end = 0;
+    g.units_per_row = width;
+  } else {
+    uint32_t first = g.pixel_stride, last = 0;
+    for (uint32_t s = 0; s < 4; ++s) {
+      if ((g.counted_slots & (1u << s)) == 0) continue;
+      first = first < s ? first : s;
+      last = last > s + g.sample_size ? last : s + g.sample_size;
+    }
+    g.span_begin = first;
+    g.span_end = (width - 1) * g.pixel_stride + last;
+    // Aligned 16-byte chunks touching a span of L bytes that starts anywhere:
+    // at most floor((L + 14) / 16) + 1.
+    g.units_per_row = (g.span_end - g.span_begin + 2 * kChunkBytes - 2) / kChunkBytes;
+  }
+  g.row_of_unit = FastDivisor::For(g.units_per_row);
+}
+
 struct Plan {
   GroupPlan group[kMaxComponents];
   uint32_t num_groups = 0;
@@ -141,12 +184,6 @@ CUDAHIST_HD AccumulatorScratch BatchAccumulator(uint32_t* scratch, uint32_t coun
 
 inline bool IsPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
-// Smallest l with 2^l >= v (log2 of a power of two).
-inline uint32_t CeilLog2(uint64_t v) {
-  uint32_t l = 0;
-  while ((uint64_t(1) << l) < v) ++l;
-  return l;
-}
 
 // Builds the plan for planes that passed ValidateRequest. kUnsupported when a
 // frame has 2^31 or more units (chunks or samples) to walk.

@@ -28,6 +28,7 @@
 #include "device/lane_copies.cuh"
 #include "device/warp_sum.cuh"
 #include "histogram/histogram_launch.h"
+#include "signalstats/device_sat_hue_tables.h"
 #include "signalstats/qc_band.cuh"
 #include "signalstats/signalstats_timeline.h"
 #include "signalstats/signalstats_walk.cuh"
@@ -298,18 +299,13 @@ using detail::CudaStatus;
 
 struct SignalStatsCounter::Impl {
   detail::KernelConfig config[detail::kDepths];
-  uint32_t* tables[detail::kDepths] = {};
-  uint16_t* packed_table = nullptr;  // depth 8's, 16 bits an entry (PackSatHue)
+  detail::DeviceSatHueTables tables;
   detail::Scratch* scratch = nullptr;
   // Set when a launch failed: the scratch may hold part of a frame.
   bool scratch_needs_zeroing = false;
 
   ~Impl() {
-    for (uint32_t* t : tables) {
-      if (t != nullptr) cudaFree(t);
-    }
     if (scratch != nullptr) cudaFree(scratch);
-    if (packed_table != nullptr) cudaFree(packed_table);
   }
 };
 
@@ -332,23 +328,8 @@ Status SignalStatsCounter::Create(std::unique_ptr<SignalStatsCounter>* out) {
                                                      &impl->config[i]));
     if (!impl->config[i].supported) return Status::Unsupported(impl->config[i].why);
     impl->config[i].log_copies = log_copies;
-    const std::vector<uint32_t>& table = detail::SatHueTable(depth);
-    const size_t table_bytes = table.size() * sizeof(uint32_t);
-    CUDAHIST_RETURN_IF_ERROR(
-        CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->tables[i]), table_bytes), "cudaMalloc(sat/hue table)"));
-    CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemcpy(impl->tables[i], table.data(), table_bytes, cudaMemcpyHostToDevice),
-                                        "cudaMemcpy(sat/hue table)"));
   }
-  {
-    const std::vector<uint32_t>& table = detail::SatHueTable(8);
-    std::vector<uint16_t> packed(table.size());
-    for (size_t k = 0; k < table.size(); ++k) packed[k] = detail::PackSatHue(table[k]);
-    const size_t bytes = packed.size() * sizeof(uint16_t);
-    CUDAHIST_RETURN_IF_ERROR(
-        CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->packed_table), bytes), "cudaMalloc(packed sat/hue table)"));
-    CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaMemcpy(impl->packed_table, packed.data(), bytes, cudaMemcpyHostToDevice),
-                                        "cudaMemcpy(packed sat/hue table)"));
-  }
+  CUDAHIST_RETURN_IF_ERROR(impl->tables.Upload());
   CUDAHIST_RETURN_IF_ERROR(
       CudaStatus(cudaMalloc(reinterpret_cast<void**>(&impl->scratch), sizeof(detail::Scratch)), "cudaMalloc(scratch)"));
   CUDAHIST_RETURN_IF_ERROR(
@@ -371,8 +352,8 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
   }
   const uint32_t i = frame.y.depth - kSignalStatsMinDepth;
   const detail::KernelConfig& config = s.config[i];
-  detail::SignalStatsParams params = detail::SignalStatsParamsOf(frame, previous, s.tables[i]);
-  if (frame.y.depth == 8) params.packed_table = s.packed_table;
+  detail::SignalStatsParams params = detail::SignalStatsParamsOf(frame, previous, s.tables.table(frame.y.depth));
+  if (frame.y.depth == 8) params.packed_table = s.tables.packed();
   const uint32_t units_per_block = config.threads * detail::kSignalStatsPolicy.units_per_thread;
   const uint32_t blocks = std::max<uint32_t>(
       1, std::min<uint32_t>(config.resident_blocks, (params.units + units_per_block - 1) / units_per_block));

@@ -40,6 +40,12 @@ Percentiles PercentilesOf(const uint32_t* histogram, uint32_t values, uint64_t s
 }  // namespace
 
 SignalStatsFigures FiguresOf(const SignalStatsCounts& counts) {
+  return FiguresOf(SignalStatsView{counts.depth, counts.luma_samples, counts.chroma_samples, counts.y, counts.u,
+                                   counts.v, counts.sat, counts.hue, counts.dif_y, counts.dif_u, counts.dif_v,
+                                   counts.brng});
+}
+
+SignalStatsFigures FiguresOf(const SignalStatsView& counts) {
   const uint32_t values = 1u << counts.depth;
   const double fs = double(counts.luma_samples), cfs = double(counts.chroma_samples);
   const Percentiles y = PercentilesOf(counts.y, values, counts.luma_samples);

@@ -21,13 +21,6 @@ Status Named(const Status& status, const std::string& name) {
 
 uint32_t CeilShift(uint32_t v, uint32_t shift) { return uint32_t((uint64_t(v) + (1u << shift) - 1) >> shift); }
 
-// The chroma samples that the luma rectangle r touches.
-Roi ChromaRoiOf(const Roi& r, uint32_t hsub, uint32_t vsub) {
-  if (r.width == 0 || r.height == 0) return Roi{r.x >> hsub, r.y >> vsub, 0, 0};
-  const uint32_t x0 = r.x >> hsub, y0 = r.y >> vsub;
-  return Roi{x0, y0, ((r.x + r.width - 1) >> hsub) - x0 + 1, ((r.y + r.height - 1) >> vsub) - y0 + 1};
-}
-
 bool SameRoi(const Roi& a, const Roi& b) {
   // Empty rectangles are equal whatever their corner.
   if ((a.width == 0 || a.height == 0) && (b.width == 0 || b.height == 0)) return true;
@@ -78,7 +71,7 @@ Status ValidateOne(const YuvPlanes& f, const std::string& prefix) {
                                    ".has_roi: differs from " + prefix + "y.has_roi (all three or none)");
   }
   if (f.y.has_roi) {
-    const Roi want = ChromaRoiOf(f.y.roi, f.log2_hsub, f.log2_vsub);
+    const Roi want = RegionOnPlane(f.y.roi, f.log2_hsub, f.log2_vsub);
     for (int i = 1; i < 3; ++i) {
       if (!SameRoi(views[i]->roi, want)) {
         return Status::InvalidArgument(prefix + names[i] + ".roi: " + Describe(views[i]->roi) +

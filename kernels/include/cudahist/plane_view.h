@@ -55,6 +55,17 @@ inline Roi CountedRegion(const PlaneView& plane) {
   return plane.has_roi ? plane.roi : Roi{0, 0, plane.width, plane.height};
 }
 
+// The samples of a plane subsampled 2^log2_hsub x 2^log2_vsub that the
+// rectangle `region` of the full-resolution frame touches: columns x >> h to
+// (x + width - 1) >> h, rows likewise (empty when the region is). A frame's
+// ROI, a region's box and signalstats' chroma all map this way.
+inline Roi RegionOnPlane(const Roi& region, uint32_t log2_hsub, uint32_t log2_vsub) {
+  const uint32_t x0 = region.x >> log2_hsub, y0 = region.y >> log2_vsub;
+  if (region.width == 0 || region.height == 0) return Roi{x0, y0, 0, 0};
+  return Roi{x0, y0, uint32_t((uint64_t(region.x) + region.width - 1) >> log2_hsub) - x0 + 1,
+             uint32_t((uint64_t(region.y) + region.height - 1) >> log2_vsub) - y0 + 1};
+}
+
 inline uint64_t CountedSamples(const PlaneView& plane) {
   const Roi r = CountedRegion(plane);
   return uint64_t(r.width) * r.height;

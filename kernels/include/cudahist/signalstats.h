@@ -196,6 +196,17 @@ Status ReferenceQcCounts(const YuvPlanes& frame, QcCounts* counts);
 // count exceeds N / 2 (integer division); averages and DIF divide by N.
 SignalStatsFigures FiguresOf(const SignalStatsCounts& counts);
 
+// What FiguresOf reads, wherever the counts lie (a SignalStatsCounts, or one
+// region's words: cudahist/regions.h): y, u, v and sat hold 2^depth counts,
+// hue kHueBins.
+struct SignalStatsView {
+  uint32_t depth;
+  uint64_t luma_samples, chroma_samples;
+  const uint32_t *y, *u, *v, *sat, *hue;
+  uint64_t dif_y, dif_u, dif_v, brng;
+};
+SignalStatsFigures FiguresOf(const SignalStatsView& counts);
+
 // Sums the full-depth histogram `fine` (2^depth entries) into `bins` equal
 // bins (bin = value * bins >> depth): exactly what counting with `bins` bins
 // gives. `coarse` receives `bins` counts.

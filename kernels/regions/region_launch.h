@@ -1,0 +1,97 @@
+// cudahist: what the region kernels' files offer the region counters (host
+// side): where a launch finds its tiles, the per-region totals the blocks add
+// into, and each kernel's configuration and launch.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cudahist/status.h"
+#include "launch/device_scratch.h"
+#include "launch/kernel_launch.h"
+#include "regions/region_tiles.h"
+#include "regions/regions_policy.h"
+#include "signalstats/signalstats_walk.cuh"
+
+namespace cudahist::detail {
+
+// The tiles a launch carries in its parameters, up to kCapacity.
+template <typename Tile, uint32_t kCapacity>
+struct InlineTiles {
+  Tile tile[kCapacity];
+};
+
+using InlineRegionTiles = InlineTiles<RegionTile, kSegmentedPolicy.inline_tiles>;
+using InlineRegionStatsTiles = InlineTiles<RegionStatsTile, kRegionSignalStatsPolicy.inline_tiles>;
+
+// Where a launch reads its tiles: its parameters while they fit there, a
+// device copy (one cudaMemcpyAsync on the launch's stream, from pinned
+// staging) beyond. The staging is rewritten only once the previous copy from
+// it is done (an event), so a caller may enqueue frame after frame.
+template <typename Tile, uint32_t kCapacity>
+class TileTable {
+ public:
+  TileTable() = default;
+  ~TileTable();
+  TileTable(const TileTable&) = delete;
+  TileTable& operator=(const TileTable&) = delete;
+
+  // Fills `carried` (when the tiles fit) or copies them to the device
+  // (*device_tiles, else null).
+  Status Stage(const std::vector<Tile>& tiles, cudaStream_t stream, InlineTiles<Tile, kCapacity>* carried,
+               const Tile** device_tiles);
+
+ private:
+  Status Grow(size_t tiles);
+
+  Tile* staging_ = nullptr;  // pinned
+  Tile* device_ = nullptr;
+  size_t capacity_ = 0;
+  cudaEvent_t copied_ = nullptr;  // recorded after the last copy from the staging
+};
+
+// Per-region totals (`stride` 32-bit words a region, zero between launches)
+// and a ticket per region; grows with the most regions a frame had.
+class RegionTotals {
+ public:
+  Status Reserve(uint32_t regions, uint32_t stride);
+  uint32_t* totals() const { return scratch_.as<uint32_t>(); }
+  uint32_t* tickets() const { return scratch_.as<uint32_t>() + size_t(regions_) * stride_; }
+  DeviceScratch& scratch() { return scratch_; }
+
+ private:
+  DeviceScratch scratch_;
+  uint32_t regions_ = 0;
+  uint32_t stride_ = 0;
+};
+
+// --- segmented_histogram.cu ---------------------------------------------------
+
+// The kernel for `counters` counters of a region at `bins` bins: lane copies in
+// shared memory (the largest power of two up to the policy's that fits its
+// budget and the device), or, when not one copy fits, atomics straight into
+// the region totals. `config.log_copies` says which; `config.supported` false
+// with the reason otherwise.
+Status ConfigureSegmented(const DeviceLimits& limits, uint32_t counters, bool pow2_bins, KernelConfig* config);
+
+// One launch counting `num_tiles` tiles: from `carried`, or from
+// `device_tiles` when not null. Totals hold StoredCounters(counters) words a region.
+Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, const InlineRegionTiles& carried,
+                       const RegionTile* device_tiles, uint32_t num_tiles, const RegionTotals& totals,
+                       uint32_t* counts, cudaStream_t stream);
+
+// --- region_signalstats.cu ------------------------------------------------------
+
+Status ConfigureRegionSignalStats(const DeviceLimits& limits, uint32_t depth, KernelConfig* config);
+
+// `frame` is the frame's walk parameters (no region, no previous frame, the
+// device table of its depth). Totals hold RegionSignalStatsWords(depth) words a region.
+Status LaunchRegionSignalStats(const KernelConfig& config, const SignalStatsParams& frame,
+                               const InlineRegionStatsTiles& carried, const RegionStatsTile* device_tiles,
+                               uint32_t num_tiles, const RegionTotals& totals, uint32_t* words,
+                               cudaStream_t stream);
+
+}  // namespace cudahist::detail

@@ -1,0 +1,183 @@
+// Regions into tiles (region_tiles.h): the template of a frame's plane groups,
+// and the cut of each region into runs of rows of about the same work.
+#include "regions/region_tiles.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "regions/regions_policy.h"
+
+namespace cudahist::detail {
+namespace {
+
+// Chunks (or samples) per row of `g` over `width` samples: what SetGroupWidth
+// makes of it, as a tile of that width will.
+uint32_t UnitsPerRow(const GroupPlan& g, uint32_t width) {
+  GroupPlan p = g;
+  SetGroupWidth(p, width);
+  return p.units_per_row;
+}
+
+// Indices of `units` in decreasing order, ties in their own order.
+std::vector<uint32_t> LargestFirst(const std::vector<uint64_t>& units) {
+  std::vector<uint32_t> order(units.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return units[a] > units[b]; });
+  return order;
+}
+
+// `tiles` reordered largest first by `units` (one per tile).
+template <typename Tile>
+void SortLargestFirst(const std::vector<uint64_t>& units, std::vector<Tile>* tiles) {
+  const std::vector<uint32_t> order = LargestFirst(units);
+  std::vector<Tile> sorted;
+  sorted.reserve(tiles->size());
+  for (uint32_t i : order) sorted.push_back((*tiles)[i]);
+  tiles->swap(sorted);
+}
+
+// Rows of a tile of `units_per_row` units a row, for tiles of about `tile_units`.
+uint32_t RowsPerTile(uint32_t tile_units, uint32_t units_per_row) {
+  return std::max<uint32_t>(1, tile_units / std::max<uint32_t>(1, units_per_row));
+}
+
+}  // namespace
+
+Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, RegionTemplate* tmpl) {
+  *tmpl = RegionTemplate();
+  Plan plan;
+  CUDAHIST_RETURN_IF_ERROR(BuildPlan(spec, frame.planes, frame.num_planes, &plan));
+  tmpl->num_components = uint32_t(frame.num_planes);
+  tmpl->bins = spec.bins;
+  tmpl->counters = plan.counters;
+  tmpl->pow2_bins = plan.pow2_bins;
+  tmpl->num_groups = plan.num_groups;
+  for (uint32_t i = 0; i < plan.num_groups; ++i) {
+    RegionGroup& g = tmpl->group[i];
+    g.plan = plan.group[i];
+    int first = -1;
+    for (uint32_t s = 0; s < 4; ++s) {
+      if ((g.plan.counted_slots & (1u << s)) == 0) continue;
+      const int c = int(g.plan.slot[s].base / spec.bins);
+      g.components |= 1u << c;
+      if (first < 0) {
+        first = c;
+      } else if (frame.log2_hsub[c] != frame.log2_hsub[first] || frame.log2_vsub[c] != frame.log2_vsub[first]) {
+        return Status::Unsupported("plane[" + std::to_string(c) + "]: shares its plane with plane[" +
+                                   std::to_string(first) + "] but not its subsampling");
+      }
+    }
+    g.log2_hsub = frame.log2_hsub[first];
+    g.log2_vsub = frame.log2_vsub[first];
+  }
+  return Status::Ok();
+}
+
+uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tiles_per_resident_block,
+                   uint32_t min_units, uint32_t max_units) {
+  const uint64_t tiles = std::max<uint64_t>(1, uint64_t(resident_blocks) * tiles_per_resident_block);
+  return uint32_t(std::clamp<uint64_t>(total_units / tiles, min_units, max_units));
+}
+
+void CutRegionTiles(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
+                    std::vector<RegionTile>* tiles) {
+  const SegmentedPolicy& policy = kSegmentedPolicy;
+  uint64_t total = 0;
+  for (uint32_t r = 0; r < num_regions; ++r) {
+    for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
+      const RegionGroup& g = tmpl.group[k];
+      const Roi on_plane = RegionOnPlane(regions[r], g.log2_hsub, g.log2_vsub);
+      if (on_plane.width > 0) total += uint64_t(on_plane.height) * UnitsPerRow(g.plan, on_plane.width);
+    }
+  }
+  const uint32_t tile_units = TileUnits(total, resident_blocks, policy.tiles_per_resident_block,
+                                        policy.min_tile_units, policy.max_tile_units);
+  tiles->clear();
+  std::vector<uint64_t> units;
+  for (uint32_t r = 0; r < num_regions; ++r) {
+    const size_t first = tiles->size();
+    for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
+      const RegionGroup& g = tmpl.group[k];
+      const Roi on_plane = RegionOnPlane(regions[r], g.log2_hsub, g.log2_vsub);
+      if (on_plane.width == 0 || on_plane.height == 0) continue;
+      const uint32_t per_row = UnitsPerRow(g.plan, on_plane.width);
+      const uint32_t rows = RowsPerTile(tile_units, per_row);
+      for (uint32_t y = 0; y < on_plane.height; y += rows) {
+        const uint32_t n = std::min(rows, on_plane.height - y);
+        tiles->push_back(RegionTile{r, 0, uint16_t(k), uint16_t(on_plane.x), uint16_t(on_plane.y + y),
+                                    uint16_t(on_plane.width), uint16_t(n), 0});
+        units.push_back(uint64_t(n) * per_row);
+      }
+    }
+    if (tiles->size() == first) {  // empty: one tile that only writes its zeros
+      tiles->push_back(RegionTile{r, 0, 0, 0, 0, 0, 0, 0});
+      units.push_back(0);
+    }
+    for (size_t t = first; t < tiles->size(); ++t) (*tiles)[t].region_tiles = uint32_t(tiles->size() - first);
+  }
+  SortLargestFirst(units, tiles);
+}
+
+namespace {
+
+// `frame` counting only the luma rectangle `luma` (its chroma: RegionOnPlane).
+YuvPlanes Restricted(const YuvPlanes& frame, const Roi& luma) {
+  YuvPlanes f = frame;
+  const Roi chroma = RegionOnPlane(luma, frame.log2_hsub, frame.log2_vsub);
+  f.y.has_roi = f.u.has_roi = f.v.has_roi = true;
+  f.y.roi = luma;
+  f.u.roi = f.v.roi = chroma;
+  return f;
+}
+
+RegionStatsTile StatsTileOf(const SignalStatsParams& p, uint32_t region) {
+  return RegionStatsTile{region,           0,          uint16_t(p.lx0),  uint16_t(p.ly0),
+                         uint16_t(p.lx1),  uint16_t(p.ly1), uint16_t(p.cx0), uint16_t(p.cy0),
+                         uint16_t(p.cx1),  uint16_t(p.wide), p.units_per_row, p.units};
+}
+
+}  // namespace
+
+void CutRegionStatsTiles(const YuvPlanes& frame, const Roi* regions, uint32_t num_regions,
+                         uint32_t resident_blocks, std::vector<RegionStatsTile>* tiles) {
+  const RegionSignalStatsPolicy& policy = kRegionSignalStatsPolicy;
+  uint64_t total = 0;
+  for (uint32_t r = 0; r < num_regions; ++r) {
+    total += SignalStatsParamsOf(Restricted(frame, regions[r]), nullptr, nullptr).units;
+  }
+  const uint32_t tile_units = TileUnits(total, resident_blocks, policy.tiles_per_resident_block,
+                                        policy.min_tile_units, policy.max_tile_units);
+  const uint32_t v = frame.log2_vsub;
+  tiles->clear();
+  std::vector<uint64_t> units;
+  for (uint32_t r = 0; r < num_regions; ++r) {
+    const Roi& box = regions[r];
+    const SignalStatsParams whole = SignalStatsParamsOf(Restricted(frame, box), nullptr, nullptr);
+    if (whole.units == 0) {  // empty: one tile that only writes its zeros
+      RegionStatsTile empty = StatsTileOf(whole, r);
+      empty.region_tiles = 1;
+      tiles->push_back(empty);
+      units.push_back(0);
+      continue;
+    }
+    const size_t first = tiles->size();
+    const uint32_t chroma_rows = whole.units / whole.units_per_row;
+    const uint32_t rows = RowsPerTile(tile_units, whole.units_per_row);
+    for (uint32_t c = 0; c < chroma_rows; c += rows) {
+      // Chroma rows [cy0 + c, cy0 + c + n) and the region's luma rows among theirs.
+      const uint32_t n = std::min(rows, chroma_rows - c);
+      const uint32_t luma_begin = std::max(box.y, (whole.cy0 + c) << v);
+      const uint32_t luma_end = std::min(box.y + box.height, (whole.cy0 + c + n) << v);
+      const SignalStatsParams p =
+          SignalStatsParamsOf(Restricted(frame, Roi{box.x, luma_begin, box.width, luma_end - luma_begin}), nullptr,
+                              nullptr);
+      tiles->push_back(StatsTileOf(p, r));
+      units.push_back(p.units);
+    }
+    for (size_t t = first; t < tiles->size(); ++t) (*tiles)[t].region_tiles = uint32_t(tiles->size() - first);
+  }
+  SortLargestFirst(units, tiles);
+}
+
+}  // namespace cudahist::detail

@@ -1,0 +1,113 @@
+// cudahist: how the region kernels share out a frame's regions (host side,
+// plain data that the kernels take by value or from device memory).
+//
+// A region is cut into tiles: runs of rows of one plane group (histograms)
+// or of chroma rows with their luma (signalstats), of about the same number
+// of units each (TileUnits), so that the blocks of one launch take tiles of
+// similar cost whatever the mix of box sizes. Every region gets at least one
+// tile (an empty one for an empty region), because a region's counts are
+// written by the last of its tiles to finish: `region_tiles` is how many
+// that last one waits for.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cudahist/regions.h"
+#include "launch/launch_plan.h"
+#include "signalstats/signalstats_walk.cuh"
+
+namespace cudahist::detail {
+
+// --- histograms ---------------------------------------------------------------
+
+// One group of the frame's plan (BuildPlan of the whole planes), as a tile of
+// it is walked: `plan.pixel0` is the plane's first pixel, the rest (layout,
+// slots, pitch) is every tile's.
+struct RegionGroup {
+  GroupPlan plan;
+  uint32_t components = 0;  // bit k: component k is counted in this group
+  uint32_t log2_hsub = 0;   // the group's plane against the frame's pixels
+  uint32_t log2_vsub = 0;
+};
+
+struct RegionTemplate {
+  RegionGroup group[kMaxComponents];
+  uint32_t num_groups = 0;
+  uint32_t num_components = 0;
+  uint32_t bins = 0;
+  uint32_t counters = 0;  // num_components * bins: a region's counts
+  bool pow2_bins = false;
+};
+
+struct RegionTile {
+  uint32_t region;
+  uint32_t region_tiles;   // tiles of the region, over all its groups
+  uint16_t group;
+  uint16_t x, y;           // the tile's first sample, in the group's plane
+  uint16_t width, rows;    // rows 0: an empty region's tile, which only finishes it
+  uint16_t unused;
+};
+
+// The plan of `tile` (of group `g`): the group's with the tile's first pixel,
+// rows, span and units. Host and device alike (tests walk it on the host).
+CUDAHIST_HD GroupPlan TilePlan(const RegionGroup& g, const RegionTile& tile) {
+  GroupPlan p = g.plan;
+  p.pixel0 = g.plan.pixel0 + uint64_t(tile.y) * g.plan.pitch + uint64_t(tile.x) * g.plan.pixel_stride;
+  p.rows = tile.rows;
+  SetGroupWidth(p, tile.width);
+  p.units = p.rows * p.units_per_row;
+  return p;
+}
+
+// The template of a validated frame (ValidateRegionFrame). kUnsupported when
+// the components of one plane group differ in subsampling.
+Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, RegionTemplate* tmpl);
+
+// Units (chunks or samples) a launch with `resident_blocks` blocks wants per
+// tile for `total_units` units of regions: total / (resident x per block),
+// within [min_units, max_units].
+uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tiles_per_resident_block,
+                   uint32_t min_units, uint32_t max_units);
+
+// Cuts validated regions into tiles of about TileUnits units, largest first,
+// so that blocks taking tiles in turn end together.
+void CutRegionTiles(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions,
+                    uint32_t resident_blocks, std::vector<RegionTile>* tiles);
+
+// --- signalstats ------------------------------------------------------------
+
+struct RegionStatsTile {
+  uint32_t region;
+  uint32_t region_tiles;
+  uint16_t lx0, ly0, lx1, ly1;  // the region in luma pixels (SignalStatsParams' lx0 ...)
+  uint16_t cx0, cy0, cx1;       // the tile's first chroma column and row, its end column
+  uint16_t wide;                // SignalStatsParams' wide for this tile
+  uint32_t units_per_row;
+  uint32_t units;               // 0: an empty region's tile
+};
+
+// The walk's parameters of `tile` over `frame` (the frame's parameters,
+// SignalStatsParamsOf without a region and without a previous frame).
+CUDAHIST_HD SignalStatsParams TileParams(const SignalStatsParams& frame, const RegionStatsTile& tile) {
+  SignalStatsParams p = frame;
+  p.lx0 = tile.lx0;
+  p.ly0 = tile.ly0;
+  p.lx1 = tile.lx1;
+  p.ly1 = tile.ly1;
+  p.cx0 = tile.cx0;
+  p.cy0 = tile.cy0;
+  p.cx1 = tile.cx1;
+  p.wide = tile.wide;
+  p.units_per_row = tile.units_per_row;
+  p.units = tile.units;
+  p.row_of_unit = FastDivisor::For(tile.units_per_row > 0 ? tile.units_per_row : 1);
+  return p;
+}
+
+// Cuts validated regions (ValidateRegionSignalStats) of `frame` into tiles of
+// whole chroma rows, largest first.
+void CutRegionStatsTiles(const YuvPlanes& frame, const Roi* regions, uint32_t num_regions,
+                         uint32_t resident_blocks, std::vector<RegionStatsTile>* tiles);
+
+}  // namespace cudahist::detail

@@ -1,0 +1,162 @@
+// The segmented histogram: every region of a frame counted in ONE launch.
+//
+// The launch's blocks take the frame's tiles in turn (block b: tiles b,
+// b + grid, ...; region_tiles.cc puts the largest first). A tile is a run of
+// rows of one plane group of one region; the block walks it with the frame
+// kernels' own walk (device/plan_walk.cuh: 16-byte chunks, unaligned edges,
+// any layout) into lane-indexed copies in shared memory, merges the copies of
+// the tile's components into the region's totals (global atomics), and zeroes
+// them for its next tile. The last tile of a region to arrive (a ticket per
+// region, device/grid_completion.cuh's LastBlockToArrive) moves the region's
+// totals to its counts and leaves totals and ticket zero for the next launch.
+// Counters too many for one copy in shared memory (65536 bins) are added
+// straight to the region's totals instead, with the same finish.
+#include <algorithm>
+#include <string>
+
+#include "device/bank_swizzle.cuh"
+#include "device/grid_completion.cuh"
+#include "device/lane_copies.cuh"
+#include "device/plan_walk.cuh"
+#include "regions/region_launch.h"
+
+namespace cudahist::detail {
+namespace {
+
+constexpr SegmentedPolicy kPolicy = kSegmentedPolicy;
+constexpr uint32_t kLoads = kPolicy.loads_per_thread;
+
+// Counts straight into one region's totals (L2 atomics; no return value used,
+// so they compile to reductions).
+struct GlobalCounter {
+  using Slot = uint32_t*;
+  uint32_t* totals;
+
+  __device__ __forceinline__ Slot SlotFor(uint32_t base) const { return totals + base; }
+  __device__ __forceinline__ void Add(Slot slot, uint32_t bin) { atomicAdd(slot + bin, 1u); }
+  __device__ __forceinline__ void AddMany(Slot slot, uint32_t bin, uint32_t n) { atomicAdd(slot + bin, n); }
+  template <uint32_t kIncrements>
+  __device__ __forceinline__ void BeforeRound() {}
+};
+
+__device__ __forceinline__ RegionTile TileAt(const InlineRegionTiles& carried, const RegionTile* device_tiles,
+                                             uint32_t t) {
+  return device_tiles != nullptr ? device_tiles[t] : carried.tile[t];
+}
+
+// The block's whole part in one launch: each thread walks its share of the tile.
+__device__ __forceinline__ WalkPosition BlockWalkPosition() {
+  return WalkPosition{0, blockDim.x * kLoads, threadIdx.x, blockDim.x};
+}
+
+// Once the block has added the tile to its region's totals: the last of the
+// region's tiles moves them to the region's counts (barriers inside).
+__device__ __forceinline__ void FinishTile(const RegionTile& tile, uint32_t counters, uint32_t* totals,
+                                           uint32_t* tickets, uint32_t* counts) {
+  const AccumulatorScratch acc{totals + size_t(tile.region) * StoredCounters(counters), tickets + tile.region};
+  if (LastBlockToArrive(acc.ticket, tile.region_tiles)) {
+    CollectTotals(acc, counters, counts + size_t(tile.region) * counters);
+  }
+}
+
+template <uint32_t kLogCopies, bool kPow2Bins>
+__global__ void __launch_bounds__(kPolicy.threads)
+    SegmentedSharedKernel(const RegionTemplate tmpl, const InlineRegionTiles carried, const RegionTile* device_tiles,
+                          uint32_t num_tiles, uint32_t* totals, uint32_t* tickets, uint32_t* counts) {
+  extern __shared__ uint32_t copies[];
+  ZeroSharedThenWaitForPriorGrids(copies, StoredCounters(tmpl.counters) << kLogCopies);
+  const uint32_t bins = tmpl.bins;
+  const uint32_t low_mask = BankSwizzle<kLogCopies, kPow2Bins>::LowMask(bins);
+  LaneCopiesCounter<kLogCopies, kPow2Bins> counter{uint32_t(__cvta_generic_to_shared(copies)),
+                                                   threadIdx.x & ((1u << kLogCopies) - 1), low_mask};
+  for (uint32_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
+    const RegionTile tile = TileAt(carried, device_tiles, t);
+    const uint32_t components = tmpl.group[tile.group].components;
+    if (tile.rows > 0) {
+      WalkGroup<kLoads, kPow2Bins>(TilePlan(tmpl.group[tile.group], tile), bins, BlockWalkPosition(), counter);
+      __syncthreads();
+      uint32_t* region_totals = totals + size_t(tile.region) * StoredCounters(tmpl.counters);
+      for (uint32_t c = 0; c < tmpl.num_components; ++c) {
+        if ((components & (1u << c)) == 0) continue;
+        MergeCopies<kLogCopies, kPow2Bins>(copies + ((c * bins) << kLogCopies), bins, bins, low_mask,
+                                           region_totals + c * bins);
+      }
+    }
+    FinishTile(tile, tmpl.counters, totals, tickets, counts);  // its barriers end every merge's reads
+    if (tile.rows > 0) {
+      for (uint32_t c = 0; c < tmpl.num_components; ++c) {
+        if ((components & (1u << c)) != 0) ZeroShared(copies + ((c * bins) << kLogCopies), bins << kLogCopies);
+      }
+    }
+    __syncthreads();  // the zeros in place before the next tile's walk
+  }
+}
+
+template <bool kPow2Bins>
+__global__ void __launch_bounds__(kPolicy.threads)
+    SegmentedGlobalKernel(const RegionTemplate tmpl, const InlineRegionTiles carried, const RegionTile* device_tiles,
+                          uint32_t num_tiles, uint32_t* totals, uint32_t* tickets, uint32_t* counts) {
+  extern __shared__ uint32_t copies[];
+  ZeroSharedThenWaitForPriorGrids(copies, 0);
+  for (uint32_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
+    const RegionTile tile = TileAt(carried, device_tiles, t);
+    if (tile.rows > 0) {
+      GlobalCounter counter{totals + size_t(tile.region) * StoredCounters(tmpl.counters)};
+      WalkGroup<kLoads, kPow2Bins>(TilePlan(tmpl.group[tile.group], tile), tmpl.bins, BlockWalkPosition(), counter);
+    }
+    FinishTile(tile, tmpl.counters, totals, tickets, counts);
+  }
+}
+
+template <uint32_t kLogCopies>
+const void* SharedKernelOf(bool pow2_bins) {
+  return pow2_bins ? reinterpret_cast<const void*>(&SegmentedSharedKernel<kLogCopies, true>)
+                   : reinterpret_cast<const void*>(&SegmentedSharedKernel<kLogCopies, false>);
+}
+
+const void* SharedKernelFor(uint32_t log_copies, bool pow2_bins) {
+  switch (log_copies) {
+    case 0: return SharedKernelOf<0>(pow2_bins);
+    case 1: return SharedKernelOf<1>(pow2_bins);
+    case 2: return SharedKernelOf<2>(pow2_bins);
+    default: return SharedKernelOf<3>(pow2_bins);
+  }
+}
+static_assert(kPolicy.max_copies <= 8, "SharedKernelFor instantiates up to 8 copies");
+
+}  // namespace
+
+Status ConfigureSegmented(const DeviceLimits& limits, uint32_t counters, bool pow2_bins, KernelConfig* config) {
+  *config = KernelConfig();
+  const uint64_t one_copy = uint64_t(StoredCounters(counters)) * sizeof(uint32_t);
+  if (one_copy > uint64_t(limits.max_shared_per_block)) {
+    const void* kernel = pow2_bins ? reinterpret_cast<const void*>(&SegmentedGlobalKernel<true>)
+                                   : reinterpret_cast<const void*>(&SegmentedGlobalKernel<false>);
+    return ConfigureKernel(limits, kernel, kPolicy.threads, kLoads, 0, "segmented-global", config);
+  }
+  uint32_t log_copies = CeilLog2(kPolicy.max_copies);
+  while (log_copies > 0 && ((one_copy << log_copies) > kPolicy.copies_budget_bytes ||
+                            (one_copy << log_copies) > uint64_t(limits.max_shared_per_block))) {
+    --log_copies;
+  }
+  CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, SharedKernelFor(log_copies, pow2_bins), kPolicy.threads, kLoads,
+                                           uint32_t(one_copy << log_copies), "segmented", config));
+  config->log_copies = log_copies;
+  return Status::Ok();
+}
+
+Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, const InlineRegionTiles& carried,
+                       const RegionTile* device_tiles, uint32_t num_tiles, const RegionTotals& totals,
+                       uint32_t* counts, cudaStream_t stream) {
+  uint32_t* totals_arg = totals.totals();
+  uint32_t* tickets_arg = totals.tickets();
+  void* args[] = {const_cast<RegionTemplate*>(&tmpl), const_cast<InlineRegionTiles*>(&carried), &device_tiles,
+                  &num_tiles, &totals_arg, &tickets_arg, &counts};
+  const uint32_t grid = std::max<uint32_t>(1, std::min(num_tiles, config.resident_blocks));
+  const cudaError_t error = LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes,
+                                                   args, stream, kPolicy.programmatic_launch);
+  if (error == cudaSuccess) return Status::Ok();
+  return CudaStatus(error, (std::string(config.name) + " kernel launch").c_str());
+}
+
+}  // namespace cudahist::detail
