@@ -1,0 +1,189 @@
+// The region kernels' index math run on the host: the template of a frame's
+// plane groups, the cut of every region into tiles (for a GPU of 1 to 1000
+// resident blocks), each tile's plan (TilePlan, TileParams) and the very
+// walks the kernels execute on it (device/plan_walk.cuh, signalstats'
+// walk), emulating a block's threads, compared with the CPU reference for
+// every region case. No GPU involved: shared-memory copies, atomics, tickets
+// and the launch are regions_gpu_test.cc's business.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cudahist/regions.h"
+#include "device/plan_walk.cuh"
+#include "region_cases.h"
+#include "regions/region_tiles.h"
+#include "regions/regions_policy.h"
+#include "seeded_rng.h"
+#include "signalstats/sat_hue_tables.h"
+#include "signalstats/signalstats_walk.cuh"
+#include "test_planes.h"
+#include "yuv_frames.h"
+
+namespace cudahist_test {
+namespace {
+
+using namespace cudahist::detail;
+using cudahist::Roi;
+
+// Counts into plain counters: base + bin.
+struct HostCounter {
+  using Slot = uint32_t;
+  uint32_t* counts;
+  Slot SlotFor(uint32_t base) const { return base; }
+  void Add(Slot slot, uint32_t bin) { ++counts[slot + bin]; }
+  void AddMany(Slot slot, uint32_t bin, uint32_t n) { counts[slot + bin] += n; }
+  template <uint32_t kIncrements>
+  void BeforeRound() {}
+};
+
+// The planes of `c` copied with 16 bytes of slack after each (a 16-byte
+// chunk load near a plane's end stays inside), views rebased.
+struct SlackCopy {
+  std::vector<AlignedBytes> bytes;
+  cudahist::RegionFrame frame;
+  explicit SlackCopy(const RegionCase& c) : frame(c.frame) {
+    for (const HostPlane& p : c.planes) {
+      bytes.emplace_back(p.storage.size() + 16, uint8_t(0));
+      std::copy(p.storage.begin(), p.storage.end(), bytes.back().begin());
+    }
+    for (int k = 0; k < frame.num_planes; ++k) {
+      const ViewAnchor a = AnchorOf(c.planes, c.frame.planes[k]);
+      frame.planes[k].data = bytes[a.plane].data() + a.offset;
+    }
+  }
+};
+
+// Every tile walked by `threads` emulated threads of a block, as the
+// segmented kernel's block walks it; counts region by region.
+std::vector<uint32_t> WalkTilesOnHost(const RegionTemplate& tmpl, const std::vector<RegionTile>& tiles,
+                                      uint32_t num_regions, uint32_t threads) {
+  constexpr uint32_t kLoads = kSegmentedPolicy.loads_per_thread;
+  const uint32_t stride = StoredCounters(tmpl.counters);
+  std::vector<uint32_t> totals(size_t(num_regions) * stride, 0);
+  for (const RegionTile& tile : tiles) {
+    if (tile.rows == 0) continue;
+    const GroupPlan g = TilePlan(tmpl.group[tile.group], tile);
+    for (uint32_t t = 0; t < threads; ++t) {
+      HostCounter counter{totals.data() + size_t(tile.region) * stride};
+      const WalkPosition pos{0, threads * kLoads, t, threads};
+      if (tmpl.pow2_bins) {
+        WalkGroup<kLoads, true>(g, tmpl.bins, pos, counter);
+      } else {
+        WalkGroup<kLoads, false>(g, tmpl.bins, pos, counter);
+      }
+    }
+  }
+  std::vector<uint32_t> counts;  // without each region's trash counter
+  for (uint32_t r = 0; r < num_regions; ++r) {
+    counts.insert(counts.end(), totals.begin() + size_t(r) * stride, totals.begin() + size_t(r) * stride + tmpl.counters);
+  }
+  return counts;
+}
+
+// The invariants the kernel's finish relies on: every region has tiles, each
+// tile knows how many its region has, and the largest come first.
+void ExpectWellCut(const RegionTemplate& tmpl, const std::vector<RegionTile>& tiles, uint32_t num_regions) {
+  std::map<uint32_t, uint32_t> per_region;
+  for (const RegionTile& t : tiles) ++per_region[t.region];
+  ASSERT_EQ(per_region.size(), num_regions);
+  uint64_t previous = UINT64_MAX;
+  for (const RegionTile& t : tiles) {
+    ASSERT_EQ(t.region_tiles, per_region[t.region]) << "region " << t.region;
+    const uint64_t units = t.rows == 0 ? 0 : uint64_t(t.rows) * TilePlan(tmpl.group[t.group], t).units_per_row;
+    ASSERT_LE(units, previous) << "largest first";
+    previous = units;
+  }
+}
+
+TEST(RegionWalk, TilesWalkedOnTheHostEqualReference) {
+  SeededRng rng;
+  for (RegionCase& c : RegionCases(rng)) {
+    SCOPED_TRACE(Describe(c));
+    const SlackCopy copy(c);
+    cudahist::HistogramSpec spec;
+    spec.bins = c.bins;
+    const uint32_t n = uint32_t(c.regions.size());
+    std::vector<uint32_t> want(cudahist::RegionCountsLength(spec, c.frame.num_planes, n));
+    ASSERT_TRUE(cudahist::ReferenceRegionHistograms(spec, copy.frame, c.regions.data(), n, want.data()).ok());
+    RegionTemplate tmpl;
+    ASSERT_TRUE(BuildRegionTemplate(spec, copy.frame, &tmpl).ok());
+    for (uint32_t resident : {1u, 7u, 264u, 1000u}) {
+      SCOPED_TRACE("resident blocks " + std::to_string(resident));
+      std::vector<RegionTile> tiles;
+      CutRegionTiles(tmpl, c.regions.data(), n, resident, &tiles);
+      ExpectWellCut(tmpl, tiles, n);
+      const std::vector<uint32_t> got = WalkTilesOnHost(tmpl, tiles, n, resident == 1 ? 3 : 64);
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < want.size(); ++i) {
+        const size_t per_region = tmpl.counters;
+        ASSERT_EQ(got[i], want[i]) << "region " << i / per_region << " " << Describe(c.regions[i / per_region])
+                                   << " counter " << i % per_region;
+      }
+    }
+  }
+}
+
+TEST(RegionWalk, ManySmallBoxesMakeTilesOfSeveralRowsAndOneBigBoxManyTiles) {
+  SeededRng rng;
+  YuvFrame yuv = MakeYuvFrame(YuvSpec(YuvFormat::kNv12, 1920, 1080), rng);
+  const cudahist::RegionFrame frame = RegionFrameOf(yuv.view);
+  cudahist::HistogramSpec spec;
+  RegionTemplate tmpl;
+  ASSERT_TRUE(BuildRegionTemplate(spec, frame, &tmpl).ok());
+  ASSERT_EQ(tmpl.num_groups, 2u) << "Y, and U with V read together";
+  std::vector<RegionTile> tiles;
+  const Roi whole{0, 0, 1920, 1080};
+  CutRegionTiles(tmpl, &whole, 1, 264, &tiles);
+  EXPECT_GE(tiles.size(), 264u) << "one box still fills the GPU";
+  const std::vector<Roi> boxes = RandomRegions(1920, 1080, 1000, 10, 60, rng);
+  CutRegionTiles(tmpl, boxes.data(), uint32_t(boxes.size()), 264, &tiles);
+  EXPECT_LE(tiles.size(), 2 * boxes.size()) << "a small box is a tile a plane group";
+}
+
+// --- signalstats --------------------------------------------------------------
+
+std::vector<uint32_t> WalkStatsTilesOnHost(const cudahist::YuvPlanes& frame, const std::vector<RegionStatsTile>& tiles,
+                                           uint32_t num_regions) {
+  const uint32_t depth = frame.y.depth;
+  const SignalStatsParams whole = SignalStatsParamsOf(frame, nullptr, SatHueTable(depth).data());
+  const uint32_t counters = SignalStatsCounters(depth), stride = counters + 1;
+  std::vector<uint32_t> words(size_t(num_regions) * stride, 0);
+  for (const RegionStatsTile& tile : tiles) {
+    uint32_t* w = words.data() + size_t(tile.region) * stride;
+    const SignalStatsParams p = TileParams(whole, tile);
+    UnitCounter<HostCounter> c(HostCounter{w}, depth);
+    for (uint32_t unit = 0; unit < p.units; ++unit) CountUnit<kSignalStatsWideLoads>(p, unit, c);
+    w[counters] += uint32_t(c.sums[kBrng]);
+  }
+  return words;
+}
+
+TEST(RegionWalk, SignalStatsTilesWalkedOnTheHostEqualReference) {
+  SeededRng rng;
+  for (YuvFrameSpec spec : SignalStatsMatrix()) {
+    if (spec.has_roi) continue;
+    SCOPED_TRACE(Describe(spec));
+    YuvFrame yuv = MakeYuvFrame(spec, rng);
+    const std::vector<Roi> regions = EdgeRegions(spec.width, spec.height, 12, rng);
+    const uint32_t n = uint32_t(regions.size());
+    std::vector<uint32_t> want(n * cudahist::RegionSignalStatsWords(yuv.view.y.depth));
+    ASSERT_TRUE(cudahist::ReferenceRegionSignalStats(yuv.view, regions.data(), n, want.data()).ok());
+    for (uint32_t resident : {1u, 264u}) {
+      std::vector<RegionStatsTile> tiles;
+      CutRegionStatsTiles(yuv.view, regions.data(), n, resident, &tiles);
+      std::map<uint32_t, uint32_t> per_region;
+      for (const RegionStatsTile& t : tiles) ++per_region[t.region];
+      ASSERT_EQ(per_region.size(), n);
+      for (const RegionStatsTile& t : tiles) ASSERT_EQ(t.region_tiles, per_region[t.region]);
+      EXPECT_EQ(WalkStatsTilesOnHost(yuv.view, tiles, n), want) << "resident blocks " << resident;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cudahist_test
