@@ -69,6 +69,7 @@ class ElementPartsOf final : public SettingsParts<Settings> {
 inline void FromValue(const GValue* v, GParamSpec*, guint* f) { *f = g_value_get_uint(v); }
 inline void FromValue(const GValue* v, GParamSpec*, gint* f) { *f = g_value_get_int(v); }
 inline void FromValue(const GValue* v, GParamSpec*, guint64* f) { *f = g_value_get_uint64(v); }
+inline void FromValue(const GValue* v, GParamSpec*, gdouble* f) { *f = g_value_get_double(v); }
 inline void FromValue(const GValue* v, GParamSpec*, bool* f) { *f = g_value_get_boolean(v); }
 inline void FromValue(const GValue* v, GParamSpec* spec, std::string* f) {
   const gchar* text = g_value_get_string(v);
@@ -81,6 +82,7 @@ void FromValue(const GValue* v, GParamSpec*, E* f) {
 inline void ToValue(guint f, GValue* v) { g_value_set_uint(v, f); }
 inline void ToValue(gint f, GValue* v) { g_value_set_int(v, f); }
 inline void ToValue(guint64 f, GValue* v) { g_value_set_uint64(v, f); }
+inline void ToValue(gdouble f, GValue* v) { g_value_set_double(v, f); }
 inline void ToValue(bool f, GValue* v) { g_value_set_boolean(v, f); }
 inline void ToValue(const std::string& f, GValue* v) { g_value_set_string(v, f.c_str()); }
 template <typename E, std::enable_if_t<std::is_enum_v<E>, int> = 0>

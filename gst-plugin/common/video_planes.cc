@@ -111,17 +111,6 @@ bool ClipRoi(const GstVideoInfo& info, const FrameRegion& r, HistogramLayout* la
   return true;
 }
 
-// The rectangle of a subsampled plane that covers the frame's ROI: every
-// sample that any pixel of the ROI uses.
-cudahist::Roi SubsampledRoi(const HistogramLayout& l, guint w_sub, guint h_sub) {
-  cudahist::Roi roi;
-  roi.x = l.roi_x >> w_sub;
-  roi.y = l.roi_y >> h_sub;
-  roi.width = GST_VIDEO_SUB_SCALE(w_sub, l.roi_x + l.roi_width) - roi.x;
-  roi.height = GST_VIDEO_SUB_SCALE(h_sub, l.roi_y + l.roi_height) - roi.y;
-  return roi;
-}
-
 // Where GStreamer 1.22's GstVideoFormatInfo does not say where a component's
 // bits are: the 10:10:10:2 formats are flagged "use the unpack function" and
 // give every component shift 0; P010/P016 give V a poffset of 1 where it sits
@@ -176,9 +165,14 @@ bool DescribeComponent(const GstVideoInfo& info, guint c, CountPlan* plan, int s
   }
   const bool whole_frame = l.roi_x == 0 && l.roi_y == 0 && l.roi_width == l.width &&
                            l.roi_height == l.height;
+  plan->log2_hsub[slot] = GST_VIDEO_FORMAT_INFO_W_SUB(finfo, c);
+  plan->log2_vsub[slot] = GST_VIDEO_FORMAT_INFO_H_SUB(finfo, c);
   v.has_roi = !whole_frame;
-  if (v.has_roi) v.roi = SubsampledRoi(l, GST_VIDEO_FORMAT_INFO_W_SUB(finfo, c),
-                                       GST_VIDEO_FORMAT_INFO_H_SUB(finfo, c));
+  // Every sample that any pixel of the ROI uses.
+  if (v.has_roi) {
+    v.roi = cudahist::RegionOnPlane(cudahist::Roi{l.roi_x, l.roi_y, l.roi_width, l.roi_height},
+                                    plan->log2_hsub[slot], plan->log2_vsub[slot]);
+  }
   plan->planes[slot] = GST_VIDEO_FORMAT_INFO_PLANE(finfo, c);
   plan->layout.names[slot] = ComponentName(finfo, c);
   plan->layout.depths[slot] = v.depth;
@@ -225,6 +219,18 @@ void FramePlaneViews(const CountPlan& plan, const GstVideoFrame& frame,
     views[slot].data = GST_VIDEO_FRAME_PLANE_DATA(&frame, plan.planes[slot]);
     views[slot].pitch = size_t(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, plan.planes[slot]));
   }
+}
+
+cudahist::RegionFrame FrameRegionViews(const CountPlan& plan, const GstVideoFrame& frame) {
+  cudahist::RegionFrame f;
+  FramePlaneViews(plan, frame, f.planes);
+  f.num_planes = plan.layout.n_components;
+  for (int slot = 0; slot < f.num_planes; ++slot) {
+    f.planes[slot].has_roi = false;
+    f.log2_hsub[slot] = plan.log2_hsub[slot];
+    f.log2_vsub[slot] = plan.log2_vsub[slot];
+  }
+  return f;
 }
 
 }  // namespace cudahistogram

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cudahist/plane_view.h"
+#include "cudahist/regions.h"
 
 namespace cudahistogram {
 
@@ -67,6 +68,9 @@ struct CountPlan {
   HistogramLayout layout;
   guint planes[kMaxComponents] = {};
   cudahist::PlaneView views[kMaxComponents];
+  // Each component's subsampling against the frame's pixels (log2).
+  guint log2_hsub[kMaxComponents] = {};
+  guint log2_vsub[kMaxComponents] = {};
 };
 
 // The plan of `request` for frames described by `info`. Returns false with
@@ -83,5 +87,9 @@ void FramePlaneViews(const CountPlan& plan, const GstVideoFrame& frame,
 
 // "Y", "U", "V" (also for GRAY), "R", "G", "B" or "A".
 const char* ComponentName(const GstVideoFormatInfo* finfo, guint component);
+
+// The plan's components in `frame` as whole planes (no ROI) with their
+// subsampling: what a region count reads.
+cudahist::RegionFrame FrameRegionViews(const CountPlan& plan, const GstVideoFrame& frame);
 
 }  // namespace cudahistogram

@@ -1,5 +1,7 @@
 #include "cudahistogram/cuda_counter.h"
 
+#include <algorithm>
+
 #include "common/cuda_support.h"
 
 namespace cudahistogram {
@@ -48,6 +50,54 @@ bool CudaCounter::CountSignalStats(cudaStream_t stream, const cudahist::YuvPlane
   }
   *counts = pinned_signalstats_->data();
   if (qc != nullptr) *qc = pinned_qc_->data();
+  return true;
+}
+
+namespace {
+
+// `*pinned` holds at least `count` words: kept while it does, else replaced
+// by one twice that (a detector's box count varies from frame to frame).
+bool EnsurePinned(std::unique_ptr<cudahist::PinnedCounts>* pinned, size_t count, std::string* error) {
+  if (*pinned && (*pinned)->size() >= count) return true;
+  pinned->reset();
+  return LibraryOk(cudahist::PinnedCounts::Create(2 * count, pinned), error);
+}
+
+}  // namespace
+
+bool CudaCounter::CountRegions(cudaStream_t stream, const cudahist::HistogramSpec& spec,
+                               const cudahist::RegionFrame& frame, const cudahist::Roi* regions, uint32_t num_regions,
+                               const uint32_t** counts, std::string* error) {
+  if (!region_histogrammer_ || region_histogrammer_->spec().bins != spec.bins ||
+      region_histogrammer_->num_components() != frame.num_planes) {
+    region_histogrammer_.reset();
+    if (!LibraryOk(cudahist::RegionHistogrammer::Create(spec, frame.num_planes, &region_histogrammer_), error)) {
+      return false;
+    }
+  }
+  if (!EnsurePinned(&pinned_region_counts_,
+                    std::max<size_t>(1, cudahist::RegionCountsLength(spec, frame.num_planes, num_regions)), error) ||
+      !LibraryOk(region_histogrammer_->Compute(frame, regions, num_regions, stream, pinned_region_counts_->data()),
+                 error)) {
+    return false;
+  }
+  *counts = pinned_region_counts_->data();
+  return true;
+}
+
+bool CudaCounter::CountRegionSignalStats(cudaStream_t stream, const cudahist::YuvPlanes& frame,
+                                         const cudahist::Roi* regions, uint32_t num_regions, const uint32_t** words,
+                                         std::string* error) {
+  if (!region_signalstats_ && !LibraryOk(cudahist::RegionSignalStatsCounter::Create(&region_signalstats_), error)) {
+    return false;
+  }
+  const size_t length = size_t(num_regions) * cudahist::RegionSignalStatsWords(frame.y.depth);
+  if (!EnsurePinned(&pinned_region_words_, std::max<size_t>(1, length), error) ||
+      !LibraryOk(region_signalstats_->Compute(frame, regions, num_regions, stream, pinned_region_words_->data()),
+                 error)) {
+    return false;
+  }
+  *words = pinned_region_words_->data();
   return true;
 }
 

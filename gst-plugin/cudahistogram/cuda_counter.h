@@ -1,6 +1,7 @@
 // The histogram element's device objects: the Histogrammer and pinned counts
 // reused frame after frame and, with signalstats, the SignalStatsCounter and
-// its pinned counts and the QC counts. They live in the element's ElementCuda (the context,
+// its pinned counts and the QC counts; for regions, the region counters and
+// their pinned counts (grown with the most regions a frame had). They live in the element's ElementCuda (the context,
 // the stream, the ordering after the producer and the wait are there), so
 // every method is called with the context current and enqueues on `stream`.
 #pragma once
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "cudahist/histogrammer.h"
+#include "cudahist/regions.h"
 #include "cudahist/signalstats.h"
 
 namespace cudahistogram {
@@ -34,6 +36,15 @@ class CudaCounter {
                         const cudahist::SignalStatsCounts** counts, const cudahist::QcCounts** qc,
                         std::string* error);
 
+  // Enqueues the histograms of `num_regions` regions of `frame`, all in one
+  // launch. *counts (RegionCountsLength of them) is filled once the stream
+  // is done, valid until the next call.
+  bool CountRegions(cudaStream_t stream, const cudahist::HistogramSpec& spec, const cudahist::RegionFrame& frame,
+                    const cudahist::Roi* regions, uint32_t num_regions, const uint32_t** counts, std::string* error);
+  // The same for signalstats' counts of each region (RegionSignalStatsWords a region).
+  bool CountRegionSignalStats(cudaStream_t stream, const cudahist::YuvPlanes& frame, const cudahist::Roi* regions,
+                              uint32_t num_regions, const uint32_t** words, std::string* error);
+
  private:
   bool EnsureHistogrammer(const cudahist::HistogramSpec& spec, int n, std::string* error);
   bool EnsureSignalStats(bool with_qc, std::string* error);
@@ -43,6 +54,10 @@ class CudaCounter {
   std::unique_ptr<cudahist::SignalStatsCounter> signalstats_;
   std::unique_ptr<cudahist::Pinned<cudahist::SignalStatsCounts>> pinned_signalstats_;
   std::unique_ptr<cudahist::Pinned<cudahist::QcCounts>> pinned_qc_;
+  std::unique_ptr<cudahist::RegionHistogrammer> region_histogrammer_;
+  std::unique_ptr<cudahist::PinnedCounts> pinned_region_counts_;
+  std::unique_ptr<cudahist::RegionSignalStatsCounter> region_signalstats_;
+  std::unique_ptr<cudahist::PinnedCounts> pinned_region_words_;
 };
 
 }  // namespace cudahistogram

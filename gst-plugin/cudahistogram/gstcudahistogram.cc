@@ -21,12 +21,18 @@
 #include "common/video_planes.h"
 #include "cudahist/cpu.h"
 #include "cudahistogram/cuda_counter.h"
+#include "cudahistogram/frame_regions.h"
 #include "cudahistogram/histogram_accumulator.h"
 #include "cudahistogram/histogram_message.h"
+#include "cudahistogram/region_counter.h"
+#include "cudahistogram/region_message.h"
 #include "cudahistogram/settings.h"
 #include "cudahistogram/signalstats_frame.h"
 #include "cudahistogram/signalstats_message.h"
 #include "gstcudahistogrammeta.h"
+#if CUDAHISTOGRAM_HAVE_ANALYTICS
+#include "cudahistogram/region_meta.h"
+#endif
 
 CUDAHISTOGRAM_DEFINE_ELEMENT(GstCudaHistogram, gst_cuda_histogram, GST_TYPE_CUDA_HISTOGRAM, cudahistogram,
                              gst_cuda_histogram_debug, "CUDA per-frame histograms");
@@ -68,6 +74,12 @@ struct State {
   GstBuffer* received = nullptr;
   bool signalstats_warned = false;  // of a format signalstats does not read, this negotiation
   guint64 frames_seen = 0;  // since start: cropdetect leaves the first ones without figures
+  // The regions counted besides the frame (regions, objects=detections):
+  // what they are, this frame's, their counts and their message fields.
+  cudahistogram::FrameRegions regions;
+  std::vector<cudahistogram::RegionEntry> region_entries;
+  cudahistogram::RegionCounter region_counter;
+  cudahistogram::RegionAccumulator region_accumulator;
 };
 
 // Settings and State are the base class's parts (common/element_parts.h).
@@ -83,6 +95,8 @@ void PostPending(GstCudaHistogram* self) {
   if (acc.empty()) return;
   GstStructure* s = cudahistogram::HistogramStructure(acc);
   acc.Reset();
+  StateOf(self)->region_accumulator.SetFields(s);
+  StateOf(self)->region_accumulator.Reset();
   gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self), s));
 }
 
@@ -213,11 +227,24 @@ void ChooseCountFunction(GstCudaHistogram* self, const Settings& settings) {
   }
 }
 
+// The region counter for the plan (signalstats' figures per region where
+// the frame gets them); false after posting an element error.
+bool ConfigureRegionCounter(GstCudaHistogram* self, const Settings& settings) {
+  State* st = StateOf(self);
+  std::string error;
+  if (st->region_counter.Configure(InfoOf(self), st->plan, st->with_yuv_figures && settings.signalstats, &error)) {
+    return true;
+  }
+  GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("%s", error.c_str()), ("caps %s", GST_VIDEO_INFO_NAME(&InfoOf(self))));
+  return false;
+}
+
 bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
   State* st = StateOf(self);
   if (st->have_plan && st->plan_settings == settings) return true;
   std::string error;
-  st->have_plan = cudahistogram::MakeCountPlan(InfoOf(self), settings.count, &st->plan, &error);
+  st->have_plan = cudahistogram::MakeCountPlan(InfoOf(self), settings.count, &st->plan, &error) &&
+                  st->regions.Configure(InfoOf(self), settings, &error);
   if (!st->have_plan) {
     GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("%s", error.c_str()),
                       ("caps %s", GST_VIDEO_INFO_NAME(&InfoOf(self))));
@@ -225,7 +252,7 @@ bool EnsurePlan(GstCudaHistogram* self, const Settings& settings) {
   }
   st->plan_settings = settings;
   ChooseCountFunction(self, settings);
-  return true;
+  return ConfigureRegionCounter(self, settings);
 }
 
 void AttachMeta(GstCudaHistogram* self, GstBuffer* buf, const uint32_t* counts,
@@ -299,11 +326,59 @@ cudahistogram::FrameTiming TimingOf(GstCudaHistogram* self, GstBuffer* buf) {
 void Accumulate(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings,
                 const uint32_t* counts, const cudahist::SignalStatsFigures* figures,
                 const cudahistogram::QcFields* qc) {
-  cudahistogram::HistogramAccumulator& acc = StateOf(self)->accumulator;
-  const cudahistogram::HistogramLayout& layout = StateOf(self)->plan.layout;
-  if (!acc.Accepts(layout)) PostPending(self);
+  State* st = StateOf(self);
+  cudahistogram::HistogramAccumulator& acc = st->accumulator;
+  const cudahistogram::HistogramLayout& layout = st->plan.layout;
+  const bool regions = st->regions.active(), objects = settings.objects == cudahistogram::Objects::kDetections;
+  if (!acc.Accepts(layout) || !st->region_accumulator.Accepts(regions, st->region_entries, objects)) {
+    PostPending(self);
+  }
   acc.Add(layout, counts, TimingOf(self, buf), figures, qc);
+  if (regions) st->region_accumulator.Add(layout, GST_BUFFER_PTS(buf), st->region_entries, st->region_counter, objects);
   if (acc.Due(settings.interval)) PostPending(self);
+}
+
+// The regions of the frame (its fixed regions and the detections `buf`
+// carries) counted in `counted` (`buf`, or its copy in CUDA memory), where it
+// lives; false after posting an element error. Warnings about skipped
+// detections are posted once per stream.
+bool CountRegions(GstCudaHistogram* self, GstBuffer* buf, GstBuffer* counted) {
+  State* st = StateOf(self);
+  std::vector<std::string> warnings;
+  st->regions.Gather(buf, &st->region_entries, &warnings);
+  for (const std::string& warning : warnings) {
+    GST_ELEMENT_WARNING(self, STREAM, FORMAT, ("%s", warning.c_str()), (nullptr));
+  }
+  std::vector<cudahist::Roi> boxes;
+  for (const cudahistogram::RegionEntry& e : st->region_entries) boxes.push_back(e.box);
+  const bool on_gpu = Filter(self)->cuda_caps || st->uploading;
+  GstVideoFrame frame;
+  if (!cudahistogram::MapInputFrame(Filter(self), counted, on_gpu, &frame)) return false;
+  if (on_gpu && !EnsureFrameContext(self, counted)) {
+    gst_video_frame_unmap(&frame);
+    return false;
+  }
+  std::string error;
+  const bool ok = st->region_counter.Count(frame, counted, boxes, on_gpu ? &st->cuda : nullptr, &error);
+  gst_video_frame_unmap(&frame);
+  if (!ok) GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Region histograms failed: %s", error.c_str()), (nullptr));
+  return ok;
+}
+
+// The frame's and the regions' GstCudaRegionMtds (and tensor) on `buf`,
+// where the analytics library is there (GStreamer 1.24+).
+void AttachRegionMeta(GstCudaHistogram* self, GstBuffer* buf, const Settings& settings, const uint32_t* counts,
+                      const cudahist::SignalStatsFigures* figures) {
+#if CUDAHISTOGRAM_HAVE_ANALYTICS
+  State* st = StateOf(self);
+  if (!gst_buffer_is_writable(buf)) return;  // as AttachMeta: the next frame carries them
+  if (!cudahistogram::AttachRegionMetas(buf, st->plan.layout, counts, figures, st->region_entries, st->region_counter,
+                                        settings.region_tensor)) {
+    GST_WARNING_OBJECT(self, "the relation meta refused a region Mtd on %" GST_PTR_FORMAT, buf);
+  }
+#else
+  (void)self, (void)buf, (void)settings, (void)counts, (void)figures;
+#endif
 }
 
 // Which QC figures the frame reports: TOUT and VREP with signalstats,
@@ -427,11 +502,16 @@ GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
     if (uploaded) gst_buffer_unref(uploaded);
     return GST_FLOW_ERROR;
   }
+  if (st->regions.active() && !CountRegions(self, buf, counted)) {
+    if (uploaded) gst_buffer_unref(uploaded);
+    return GST_FLOW_ERROR;
+  }
   const cudahist::SignalStatsFigures* figures = with_signalstats ? &st->signalstats.figures() : nullptr;
   cudahistogram::QcFields qc_fields;
   if (st->with_yuv_figures) qc_fields = QcFieldsOf(settings, frame_index, st->signalstats.qc_figures());
   const cudahistogram::QcFields* qc = st->with_yuv_figures ? &qc_fields : nullptr;
   if (settings.attach_meta) AttachMeta(self, buf, counts, figures, qc);
+  if (settings.attach_meta && st->regions.active()) AttachRegionMeta(self, buf, settings, counts, figures);
   if (settings.post_messages) Accumulate(self, buf, settings, counts, figures, qc);
   // After the meta: while held the buffer is no longer writable. Held is
   // the frame as received, not GstBaseTransform's writable copy of a frame
@@ -459,11 +539,18 @@ GstFlowReturn PrepareOutputBuffer(GstBaseTransform* trans, GstBuffer* input, Gst
 gboolean SinkEvent(GstBaseTransform* trans, GstEvent* event) {
   GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
   switch (GST_EVENT_TYPE(event)) {
-    case GST_EVENT_EOS:
+    case GST_EVENT_EOS: {
       PostPending(self);  // the last, possibly partial, interval
+      const std::string unmatched = StateOf(self)->regions.UnmatchedLabels();
+      if (!unmatched.empty()) GST_ELEMENT_WARNING(self, STREAM, FORMAT, ("%s", unmatched.c_str()), (nullptr));
+      break;
+    }
+    case GST_EVENT_STREAM_START:
+      StateOf(self)->regions.Restart();  // warnings once per stream
       break;
     case GST_EVENT_FLUSH_STOP:
       StateOf(self)->accumulator.Reset();
+      StateOf(self)->region_accumulator.Reset();
       StateOf(self)->signalstats.Restart();
       break;
     case GST_EVENT_SEGMENT:

@@ -54,10 +54,9 @@ void SetStatField(GstStructure* s, const char* field, const cudahist::HistogramS
                 }));
 }
 
-GValueArray* HistogramsArray(const HistogramAccumulator& acc) {
-  const HistogramLayout& l = acc.layout();
+GValueArray* HistogramsArray(const HistogramLayout& l, const uint64_t* all_counts) {
   return ArrayOf(ValueArrayType(), guint(l.n_components), [&](guint c, GValue* v) {
-    const uint64_t* counts = acc.counts().data() + size_t(c) * l.bins;
+    const uint64_t* counts = all_counts + size_t(c) * l.bins;
     g_value_take_boxed(v, ArrayOf(G_TYPE_UINT64, l.bins, [&](guint b, GValue* count) {
                          g_value_set_uint64(count, counts[b]);
                        }));
@@ -65,6 +64,26 @@ GValueArray* HistogramsArray(const HistogramAccumulator& acc) {
 }
 
 }  // namespace
+
+void SetCountFields(const HistogramLayout& l, const uint64_t* counts, GstStructure* s) {
+  const guint n = guint(l.n_components);
+  SetArrayField(s, "histograms", HistogramsArray(l, counts));
+  cudahist::HistogramStatistics stats[kMaxComponents];
+  for (guint c = 0; c < n; ++c) stats[c] = cudahist::Statistics(counts + size_t(c) * l.bins, l.bins, l.depths[c]);
+  using Stats = cudahist::HistogramStatistics;
+  SetStatField(s, "mean", stats, n, [](const Stats& st) { return st.mean; });
+  SetStatField(s, "stddev", stats, n, [](const Stats& st) { return st.stddev; });
+  SetStatField(s, "min", stats, n, [](const Stats& st) { return st.min; });
+  SetStatField(s, "max", stats, n, [](const Stats& st) { return st.max; });
+  SetStatField(s, "clipped-low", stats, n, [](const Stats& st) { return st.clipped_low; });
+  SetStatField(s, "clipped-high", stats, n, [](const Stats& st) { return st.clipped_high; });
+}
+
+void SetStructuresField(GstStructure* s, const char* field, const std::vector<GstStructure*>& structures) {
+  SetArrayField(s, field, ArrayOf(GST_TYPE_STRUCTURE, guint(structures.size()), [&](guint i, GValue* v) {
+                  g_value_take_boxed(v, structures[i]);
+                }));
+}
 
 GstStructure* HistogramStructure(const HistogramAccumulator& acc) {
   const HistogramLayout& l = acc.layout();
@@ -84,18 +103,7 @@ GstStructure* HistogramStructure(const HistogramAccumulator& acc) {
   SetArrayField(s, "depths", ArrayOf(G_TYPE_UINT, n, [&](guint i, GValue* v) {
                   g_value_set_uint(v, l.depths[i]);
                 }));
-  SetArrayField(s, "histograms", HistogramsArray(acc));
-  cudahist::HistogramStatistics stats[kMaxComponents];
-  for (guint c = 0; c < n; ++c) {
-    stats[c] = cudahist::Statistics(acc.counts().data() + size_t(c) * l.bins, l.bins, l.depths[c]);
-  }
-  using Stats = cudahist::HistogramStatistics;
-  SetStatField(s, "mean", stats, n, [](const Stats& st) { return st.mean; });
-  SetStatField(s, "stddev", stats, n, [](const Stats& st) { return st.stddev; });
-  SetStatField(s, "min", stats, n, [](const Stats& st) { return st.min; });
-  SetStatField(s, "max", stats, n, [](const Stats& st) { return st.max; });
-  SetStatField(s, "clipped-low", stats, n, [](const Stats& st) { return st.clipped_low; });
-  SetStatField(s, "clipped-high", stats, n, [](const Stats& st) { return st.clipped_high; });
+  SetCountFields(l, acc.counts().data(), s);
   if (const cudahist::SignalStatsFigures* figures = acc.last_figures()) {
     SetSignalStatsFields(*figures, s);
   }

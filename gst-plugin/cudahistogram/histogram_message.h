@@ -16,6 +16,8 @@
 //   the figures   signalstats' figures of the last frame, when it has them,
 //                 and its QC figures, where asked for and reported, each
 //                 under its name in cudahist/figures.def (signalstats_message.h)
+//   regions, objects GValueArray of structures: the fixed regions' and the
+//                 detected objects' counts (region_message.h), when asked for
 //
 // Statistics from the counts: with bins == 2^depth a bin is one code value and
 // every statistic is exact. With coarser bins, mean and stddev use each bin's
@@ -27,6 +29,7 @@
 #include <gst/gst.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "cudahistogram/histogram_accumulator.h"
 
@@ -36,5 +39,13 @@ constexpr const char* kMessageName = "cudahistogram";
 
 // The message's structure for what `accumulator` holds (it must not be empty).
 GstStructure* HistogramStructure(const HistogramAccumulator& accumulator);
+
+// histograms, mean, stddev, min, max, clipped-low, clipped-high of `counts`
+// (the layout's n_components * bins, component-major) set on `s`: the
+// frame's fields, and each region's (region_message.h).
+void SetCountFields(const HistogramLayout& layout, const uint64_t* counts, GstStructure* s);
+
+// `field` set to a GValueArray of `structures` (taken).
+void SetStructuresField(GstStructure* s, const char* field, const std::vector<GstStructure*>& structures);
 
 }  // namespace cudahistogram

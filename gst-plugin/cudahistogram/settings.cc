@@ -10,7 +10,9 @@ namespace cudahistogram {
 bool Settings::operator==(const Settings& o) const {
   return count == o.count && algorithm == o.algorithm && attach_meta == o.attach_meta &&
          post_messages == o.post_messages && interval == o.interval && signalstats == o.signalstats &&
-         cropdetect == o.cropdetect && field_psnr == o.field_psnr && upload == o.upload;
+         cropdetect == o.cropdetect && field_psnr == o.field_psnr && upload == o.upload && regions == o.regions &&
+         objects == o.objects && object_labels == o.object_labels &&
+         object_min_confidence == o.object_min_confidence && region_tensor == o.region_tensor;
 }
 
 GType AlgorithmEnumType() {
@@ -32,6 +34,22 @@ GType AlgorithmEnumType() {
   };
   if (g_once_init_enter(&type)) {
     GType registered = g_enum_register_static("GstCudaHistogramAlgorithm", values);
+    g_once_init_leave(&type, registered);
+  }
+  return type;
+}
+
+GType ObjectsEnumType() {
+  static GType type = 0;
+  static const GEnumValue values[] = {
+      {int(Objects::kNone), "Only the frame (and the fixed regions)", "none"},
+      {int(Objects::kDetections),
+       "Also the box of every object detection (GstAnalyticsODMtd) of each frame; needs GStreamer 1.24",
+       "detections"},
+      {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter(&type)) {
+    GType registered = g_enum_register_static("GstCudaHistogramObjects", values);
     g_once_init_leave(&type, registered);
   }
   return type;
@@ -59,6 +77,56 @@ constexpr RegionProperty kRegionProperties[] = {
      "Height of the counted region in frame pixels (0 = to the bottom edge); clipped to the frame",
      &FrameRegion::height},
 };
+
+// regions, objects, object-labels, object-min-confidence, region-tensor:
+// the boxes counted besides the frame (frame_regions.h), in one launch.
+void InstallRegionProperties(GObjectClass* gobject_class, SettingsProperties<Settings>& props) {
+  props.Install(
+      gobject_class,
+      g_param_spec_string("regions", "Regions",
+                          "Fixed regions counted besides the frame, in one launch with the detected objects: "
+                          "\"NAME:X,Y,W,H;NAME:X,Y,W,H\" in frame pixels, e.g. "
+                          "\"logo:1700,40,180,90;ticker:0,980,1920,100\". Each is clipped to the frame; one "
+                          "wholly outside it, or a part that does not read as NAME:X,Y,W,H, is an error naming "
+                          "it. The message's \"regions\" field and (GStreamer 1.24+) a GstCudaRegionMtd each "
+                          "carry their counts. Empty: none",
+                          "", kMutablePlaying),
+      [](Settings& s) -> std::string& { return s.regions; });
+  props.Install(
+      gobject_class,
+      g_param_spec_enum("objects", "Objects",
+                        "Count each detected object's box too: \"detections\" reads every GstAnalyticsODMtd "
+                        "of the buffer's GstAnalyticsRelationMeta (e.g. from ssdobjectdetector), counts its box "
+                        "clipped to the frame, attaches a GstCudaRegionMtd related to it and lists it in the "
+                        "message's \"objects\" field. Needs GStreamer 1.24 (gstreamer-analytics-1.0): a build "
+                        "without it refuses \"detections\"",
+                        ObjectsEnumType(), int(Objects::kNone), kMutablePlaying),
+      [](Settings& s) -> Objects& { return s.objects; });
+  props.Install(
+      gobject_class,
+      g_param_spec_string("object-labels", "Object labels",
+                          "Labels of the detections counted, separated by commas (e.g. \"person,car\"); "
+                          "empty: every label. A label that no detection carried by the end of the stream is "
+                          "warned about",
+                          "", kMutablePlaying),
+      [](Settings& s) -> std::string& { return s.object_labels; });
+  props.Install(
+      gobject_class,
+      g_param_spec_double("object-min-confidence", "Object minimum confidence",
+                          "Detections whose confidence is below this are not counted; one whose confidence "
+                          "is not a number is skipped with a warning",
+                          0.0, 1.0, 0.0, kMutablePlaying),
+      [](Settings& s) -> double& { return s.object_min_confidence; });
+  props.Install(
+      gobject_class,
+      g_param_spec_boolean("region-tensor", "Region tensor",
+                           "Attach the regions' histograms as a GstTensorMeta too: UINT32, dims [regions, "
+                           "components, bins], id \"CudaHistogram.RegionHistograms\", rows in the order of "
+                           "the regions' GstCudaRegionMtds (tensor-row). Needs GStreamer 1.26: a build without "
+                           "GstTensorMeta refuses it",
+                           FALSE, kMutablePlaying),
+      [](Settings& s) -> bool& { return s.region_tensor; });
+}
 
 }  // namespace
 
@@ -163,6 +231,7 @@ void InstallSettingsProperties(GObjectClass* gobject_class) {
                            "counted on the GPU either way",
                            FALSE, kMutableReady),
       [](Settings& s) -> bool& { return s.upload; });
+  InstallRegionProperties(gobject_class, props);
 }
 
 

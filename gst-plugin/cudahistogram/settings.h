@@ -6,6 +6,8 @@
 
 #include <glib-object.h>
 
+#include <string>
+
 #include "common/video_planes.h"
 #include "cudahist/histogram_spec.h"
 
@@ -14,6 +16,10 @@ namespace cudahistogram {
 constexpr guint kDefaultBins = 256;
 constexpr guint kMinBins = 1;
 constexpr guint kMaxBins = cudahist::kMaxBins;
+
+// What `objects` counts besides the frame: nothing, or the box of every
+// GstAnalyticsODMtd of each buffer (GStreamer 1.24+).
+enum class Objects { kNone = 0, kDetections = 1 };
 
 struct Settings {
   // components, roi-x/-y/-width/-height, bins
@@ -26,6 +32,15 @@ struct Settings {
   bool cropdetect = false;   // cropdetect=reset=1's figures of the same frames
   bool field_psnr = false;   // the PSNR between each frame's top and bottom field
   bool upload = false;       // system-memory frames copied into CUDA memory and counted on the GPU
+  // Regions counted besides the frame, all in one launch (frame_regions.h).
+  std::string regions;                // "NAME:X,Y,W,H;..." in frame pixels; "" none
+  Objects objects = Objects::kNone;
+  std::string object_labels;          // labels counted, separated by commas; "" every label
+  double object_min_confidence = 0;   // detections below it are not counted
+  bool region_tensor = false;         // the regions' counts also as a GstTensorMeta (1.26+)
+
+  // Whether anything besides the frame is counted.
+  bool CountsRegions() const { return !regions.empty() || objects != Objects::kNone; }
 
   // Whether any of signalstats, cropdetect, field-psnr asks for the YUV counts.
   bool WantsYuvFigures() const { return signalstats || cropdetect || field_psnr; }
@@ -37,6 +52,9 @@ struct Settings {
 // GEnum of cudahist::Algorithm for the `algorithm` property; nicks are the
 // library's stable names (AlgorithmName).
 GType AlgorithmEnumType();
+
+// GEnum of Objects for the `objects` property: "none", "detections".
+GType ObjectsEnumType();
 
 // Installs the element's properties on `klass`, each bound to its Settings
 // field (common/element_parts.h); setting attach-meta switches passthrough.

@@ -266,6 +266,13 @@ std::vector<std::vector<uint64_t>> MessageHistograms(const GstStructure* s) {
   return out;
 }
 
+std::vector<const GstStructure*> MessageStructures(const GstStructure* s, const char* field) {
+  std::vector<const GstStructure*> out;
+  GValueArray* a = ArrayField(s, field);
+  for (guint i = 0; a && i < a->n_values; ++i) out.push_back(gst_value_get_structure(&a->values[i]));
+  return out;
+}
+
 std::vector<std::string> MessageStrings(const GstStructure* s, const char* field) {
   std::vector<std::string> out;
   GValueArray* a = ArrayField(s, field);

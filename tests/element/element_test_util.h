@@ -88,6 +88,9 @@ std::string PopErrorText(GstBus* bus);
 // Field `field` of a message structure: one array of counts per component.
 std::vector<std::vector<uint64_t>> MessageHistograms(const GstStructure* s);
 std::vector<std::string> MessageStrings(const GstStructure* s, const char* field);
+// Field `field` of a message structure that holds structures (the regions'
+// and objects'): pointers into the message, valid while it lives.
+std::vector<const GstStructure*> MessageStructures(const GstStructure* s, const char* field);
 std::vector<double> MessageDoubles(const GstStructure* s, const char* field);
 
 // signalstats' figures of the frame in `buffer` (a YUV format of 8 to 10
