@@ -160,11 +160,13 @@ bool FrameRegions::Configure(const GstVideoInfo& info, const Settings& settings,
     }
   }
   min_confidence_ = settings.object_min_confidence;
+  max_objects_ = settings.max_objects;
   return true;
 }
 
 void FrameRegions::Restart() {
   warned_skipped_ = false;
+  warned_too_many_ = false;
   warned_no_relation_meta_ = false;
   matched_.clear();
   seen_.clear();
@@ -223,6 +225,7 @@ void FrameRegions::Gather(GstBuffer* buffer, std::vector<RegionEntry>* entries, 
   }
   gpointer state = nullptr;
   GstAnalyticsMtd od;
+  guint objects = 0, beyond = 0;
   while (gst_analytics_relation_meta_iterate(rmeta, &state, gst_analytics_od_mtd_get_mtd_type(), &od)) {
     gint x = 0, y = 0, w = 0, h = 0;
     gfloat confidence = 0;
@@ -259,12 +262,24 @@ void FrameRegions::Gather(GstBuffer* buffer, std::vector<RegionEntry>* entries, 
       }
       continue;
     }
+    if (objects == max_objects_) {
+      ++beyond;
+      continue;
+    }
+    ++objects;
     entry.name = label;
     entry.object = true;
     entry.confidence = confidence;
     entry.od_id = od.id;
     entry.has_track_id = TrackOf(rmeta, od.id, &entry.track_id);
     entries->push_back(entry);
+  }
+  if (beyond > 0 && !warned_too_many_) {
+    warned_too_many_ = true;
+    warnings->push_back("objects=detections: a frame carries " + std::to_string(objects + beyond) +
+                        " detections to count, more than max-objects (" + std::to_string(max_objects_) +
+                        "): the first " + std::to_string(max_objects_) + " are counted, the other " +
+                        std::to_string(beyond) + " skipped; said once per stream");
   }
 #else
   (void)buffer;

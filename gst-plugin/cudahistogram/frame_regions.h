@@ -12,6 +12,7 @@
 //   size, with a rotation or confidence that is not
 //   a finite number                                    skipped, warned once per stream
 //   a frame without a GstAnalyticsRelationMeta         no objects, warned once per stream
+//   more detections than max-objects (10,000 ...)      the rest skipped, warned once per stream
 //   object-labels naming a label no detection carried  warned at the end of the stream
 //   objects=detections or region-tensor=true where the
 //   build has no analytics library (GStreamer 1.22)   refused: needs GStreamer 1.24 / 1.26
@@ -80,8 +81,10 @@ class FrameRegions {
   std::set<GQuark> matched_;  // labels of labels_ that a detection carried
   std::set<GQuark> seen_;     // every label a detection carried
   double min_confidence_ = 0;
+  guint max_objects_ = 0;
   guint width_ = 0, height_ = 0;
   bool warned_skipped_ = false;
+  bool warned_too_many_ = false;
   bool warned_no_relation_meta_ = false;
 };
 

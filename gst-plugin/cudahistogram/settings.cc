@@ -12,7 +12,8 @@ bool Settings::operator==(const Settings& o) const {
          post_messages == o.post_messages && interval == o.interval && signalstats == o.signalstats &&
          cropdetect == o.cropdetect && field_psnr == o.field_psnr && upload == o.upload && regions == o.regions &&
          objects == o.objects && object_labels == o.object_labels &&
-         object_min_confidence == o.object_min_confidence && region_tensor == o.region_tensor;
+         object_min_confidence == o.object_min_confidence && max_objects == o.max_objects &&
+         region_tensor == o.region_tensor;
 }
 
 GType AlgorithmEnumType() {
@@ -117,6 +118,15 @@ void InstallRegionProperties(GObjectClass* gobject_class, SettingsProperties<Set
                           "is not a number is skipped with a warning",
                           0.0, 1.0, 0.0, kMutablePlaying),
       [](Settings& s) -> double& { return s.object_min_confidence; });
+  props.Install(
+      gobject_class,
+      g_param_spec_uint("max-objects", "Maximum objects",
+                        "Detections counted per frame at most, in the order of the relation meta; a frame with "
+                        "more has the rest skipped, with a warning once per stream. Each counted detection adds "
+                        "a GstCudaRegionMtd to the frame's GstAnalyticsRelationMeta, whose relation matrix grows "
+                        "5 Mtds at a time (a copy of N x N bytes each time): thousands cost seconds per frame",
+                        1, G_MAXINT, kDefaultMaxObjects, kMutablePlaying),
+      [](Settings& s) -> guint& { return s.max_objects; });
   props.Install(
       gobject_class,
       g_param_spec_boolean("region-tensor", "Region tensor",

@@ -16,6 +16,11 @@ namespace cudahistogram {
 constexpr guint kDefaultBins = 256;
 constexpr guint kMinBins = 1;
 constexpr guint kMaxBins = cudahist::kMaxBins;
+// A GstAnalyticsRelationMeta grows its relation matrix (one byte per pair of
+// Mtds) 5 Mtds at a time, copying it each time: every Mtd added to a frame of
+// N detections costs O(N^2). 1000 bounds what the element adds to such a
+// frame; detectors give far fewer (SSD 100, YOLO's NMS about 300).
+constexpr guint kDefaultMaxObjects = 1000;
 
 // What `objects` counts besides the frame: nothing, or the box of every
 // GstAnalyticsODMtd of each buffer (GStreamer 1.24+).
@@ -37,6 +42,7 @@ struct Settings {
   Objects objects = Objects::kNone;
   std::string object_labels;          // labels counted, separated by commas; "" every label
   double object_min_confidence = 0;   // detections below it are not counted
+  guint max_objects = kDefaultMaxObjects;  // detections counted per frame at most (frame_regions.h)
   bool region_tensor = false;         // the regions' counts also as a GstTensorMeta (1.26+)
 
   // Whether anything besides the frame is counted.

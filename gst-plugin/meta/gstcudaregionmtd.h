@@ -82,7 +82,19 @@ typedef enum {
  * A handle of one region's histograms in a #GstAnalyticsRelationMeta, to be
  * used with the gst_cuda_region_mtd functions; generally on the stack.
  */
+#ifdef __GI_SCANNER__
+/* What introspection is shown: GstAnalyticsMtd's layout as a record of this
+ * namespace, so that bindings can allocate a handle (an alias of the other
+ * namespace's struct would be opaque to them). */
+struct _GstCudaRegionMtd
+{
+  guint id;
+  GstAnalyticsRelationMeta *meta;
+};
+typedef struct _GstCudaRegionMtd GstCudaRegionMtd;
+#else
 typedef struct _GstAnalyticsMtd GstCudaRegionMtd;
+#endif
 
 GstAnalyticsMtdType gst_cuda_region_mtd_get_mtd_type (void);
 

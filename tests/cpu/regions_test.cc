@@ -130,6 +130,21 @@ TEST(RegionCpuBackend, EqualsReferenceForEveryCaseAndBox) {
   }
 }
 
+TEST(RegionCpuBackend, TenThousandBoxesOfOneFrame) {
+  SeededRng rng;
+  YuvFrameSpec spec = YuvSpec(YuvFormat::kNv12, 320, 240);
+  spec.pitch_padding = 5;
+  YuvFrame yuv = MakeYuvFrame(spec, rng);
+  const RegionFrame frame = RegionFrameOf(yuv.view);
+  const std::vector<Roi> boxes = RandomRegions(320, 240, 10000, 1, 60, rng);
+  HistogramSpec hs;
+  const std::vector<uint32_t> expected = Reference(hs, frame, boxes);
+  std::vector<uint32_t> actual(expected.size(), kPoison);
+  cudahist::CpuRegionHistogrammer backend(256);
+  ASSERT_TRUE(backend.Compute(frame, boxes.data(), uint32_t(boxes.size()), actual.data()).ok());
+  EXPECT_TRUE(actual == expected);
+}
+
 TEST(RegionCpuBackend, NoRegionsWritesNothing) {
   SeededRng rng;
   YuvFrame yuv = MakeYuvFrame(YuvSpec(YuvFormat::kNv12, 16, 8), rng);

@@ -1,0 +1,398 @@
+// analytics_bench: the speed target of the region counts (issue 36). On
+// 1080p NV12 frames counted back to back (one call per frame, frames rotating
+// over four times the L2 so that each comes from device memory, as a
+// decoder's output does), with 1, 16, 100 and 1000 boxes of mixed sizes
+// (10x10 to 600x400, overlapping, anywhere), it times with CUDA events
+// (warm-up, then the median of repeats, bench/event_timing.h):
+//   whole-frame      Histogrammer::Compute of Y, U and V (256 bins): the baseline
+//   regions          RegionHistogrammer::Compute of every box's Y, U and V, one launch
+//   regions-y        the same of Y alone
+//   npp-per-box-y    NPP's nppiHistogramEven_8u_C1R once per box, on Y (NPP has no
+//                    two-channel histogram for NV12's UV)
+//   cub-per-box      CUB's DeviceHistogram once per box and plane: HistogramEven of
+//                    Y, MultiHistogramEven<2,2> of UV (bench/cub_baseline.cu)
+//   cub-per-box-y    CUB's HistogramEven once per box, on Y
+// and prints per box count each time per frame and the ratios the targets
+// name: regions / whole-frame (at most 1.5 at 100 boxes) and npp-per-box-y /
+// regions-y (at least 10), with cub-per-box / regions beside them, and one
+// JSON object for bench/RESULTS.md. Before timing, every method's counts of
+// the distinct frames equal the CPU reference's (ReferenceRegionHistograms).
+//
+//   analytics_bench [--json FILE] [--repeats N] [--quick]
+// Exit status: 0, 1 on a wrong count or a CUDA error, 77 without a CUDA device.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cub_baseline.h"
+#include "cudahist/histogrammer.h"
+#include "cudahist/regions.h"
+#include "event_timing.h"
+#include "frames.h"
+#include "npp_baseline.h"
+#include "region_cases.h"
+#include "yuv_frames.h"
+
+namespace bench {
+namespace {
+
+struct Options {
+  std::string json;
+  int repeats = kDefaultRepeats;
+  bool quick = false;  // a smoke test: a small frame, few repeats
+};
+
+bool ParseOptions(int argc, char** argv, Options* o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc) {
+      o->json = argv[++i];
+    } else if (a == "--repeats" && i + 1 < argc) {
+      o->repeats = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--quick") {
+      o->quick = true;
+    } else {
+      std::fprintf(stderr, "usage: %s [--json FILE] [--repeats N] [--quick]\n", argv[0]);
+      return false;
+    }
+  }
+  return true;
+}
+
+// `count` boxes of widths 10 to 600 and heights 10 to 400 (clipped to the
+// frame), anywhere inside it: the issue's mix. Fixed seed: every run times the same boxes.
+std::vector<cudahist::Roi> MixedBoxes(uint32_t width, uint32_t height, uint32_t count) {
+  std::mt19937_64 rng(36 + count);
+  std::vector<cudahist::Roi> boxes;
+  for (uint32_t i = 0; i < count; ++i) {
+    cudahist::Roi r;
+    r.width = std::min<uint32_t>(width, 10 + uint32_t(rng() % 591));
+    r.height = std::min<uint32_t>(height, 10 + uint32_t(rng() % 391));
+    r.x = uint32_t(rng() % (width - r.width + 1));
+    r.y = uint32_t(rng() % (height - r.height + 1));
+    boxes.push_back(r);
+  }
+  return boxes;
+}
+
+// The views of a frame's Y, U and V cut to `box` (no ROI: the data starts at
+// the box), as a per-box call of NPP or CUB takes them.
+std::vector<cudahist::PlaneView> BoxViews(const cudahist::RegionFrame& frame, const cudahist::Roi& box, int planes) {
+  std::vector<cudahist::PlaneView> views;
+  for (int c = 0; c < planes; ++c) {
+    const cudahist::Roi on = cudahist::RegionOnPlane(box, frame.log2_hsub[c], frame.log2_vsub[c]);
+    cudahist::PlaneView v = frame.planes[c];
+    v.data = static_cast<const uint8_t*>(v.data) + size_t(on.y) * v.pitch + size_t(on.x) * v.pixel_stride;
+    v.width = on.width;
+    v.height = on.height;
+    views.push_back(v);
+  }
+  return views;
+}
+
+struct Row {
+  uint32_t boxes;
+  std::string method;
+  Timing timing;
+  std::string note;
+};
+
+class Benchmark {
+ public:
+  Benchmark(const Options& o, cudaStream_t stream) : o_(o), stream_(stream) {}
+
+  // The frames: four distinct ones, repeated over four times the L2.
+  std::string MakeFrames(uint32_t width, uint32_t height) {
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, 0);
+    std::mt19937_64 rng(1);
+    for (auto d : {cudahist_test::Distribution::kPeaked, cudahist_test::Distribution::kUniform,
+                   cudahist_test::Distribution::kPeaked, cudahist_test::Distribution::kUniform}) {
+      cudahist_test::YuvFrameSpec spec = cudahist_test::YuvSpec(cudahist_test::YuvFormat::kNv12, width, height);
+      spec.distribution = d;
+      spec.pitch_padding = 64;
+      distinct_.push_back(cudahist_test::MakeYuvFrame(spec, rng));
+    }
+    const size_t frame_bytes = size_t(width) * height * 3 / 2;
+    const int slots = int(std::min<size_t>(64, std::max<size_t>(8, 4 * size_t(prop.l2CacheSize) / frame_bytes + 1)));
+    for (int i = 0; i < slots; ++i) {
+      const cudahist_test::YuvFrame& host = distinct_[size_t(i) % distinct_.size()];
+      device_.push_back(std::make_unique<cudahist_test::DeviceFrame>());
+      const cudaError_t e = device_.back()->Upload(host.planes, {host.view.y, host.view.u, host.view.v}, 16);
+      if (e != cudaSuccess) return cudaGetErrorString(e);
+      cudahist::RegionFrame f = cudahist_test::RegionFrameOf(host.view);
+      for (int c = 0; c < 3; ++c) f.planes[c] = device_.back()->views()[size_t(c)];
+      frames_.push_back(f);
+    }
+    return ErrorText(cudaDeviceSynchronize());
+  }
+
+  int frames() const { return int(frames_.size()); }
+
+  void Add(uint32_t boxes, const std::string& method, const Timing& t, const std::string& note = "") {
+    rows_.push_back(Row{boxes, method, t, note});
+    if (!t.error.empty()) {
+      std::printf("  %-14s %s\n", method.c_str(), t.error.c_str());
+    } else {
+      std::printf("  %-14s %10.2f us/frame  (%d repeats)%s%s\n", method.c_str(), t.microseconds, t.repeats,
+                  note.empty() ? "" : "  ", note.c_str());
+    }
+  }
+
+  Timing Time(const Launch& launch) { return TimePasses(launch, frames(), frames(), o_.repeats, stream_); }
+
+  // The CPU reference of `boxes` on distinct frame i, components [0, planes).
+  std::vector<uint32_t> Reference(int i, const std::vector<cudahist::Roi>& boxes, int planes) const {
+    cudahist::RegionFrame f = cudahist_test::RegionFrameOf(distinct_[size_t(i)].view);
+    f.num_planes = planes;
+    cudahist::HistogramSpec spec;
+    std::vector<uint32_t> counts(cudahist::RegionCountsLength(spec, planes, uint32_t(boxes.size())));
+    const cudahist::Status s =
+        cudahist::ReferenceRegionHistograms(spec, f, boxes.data(), uint32_t(boxes.size()), counts.data());
+    if (!s.ok()) std::fprintf(stderr, "reference: %s\n", s.message().c_str());
+    return counts;
+  }
+
+  const cudahist::RegionFrame& frame(int i) const { return frames_[size_t(i)]; }
+  const std::vector<Row>& rows() const { return rows_; }
+  int distinct() const { return int(distinct_.size()); }
+
+ private:
+  const Options& o_;
+  cudaStream_t stream_;
+  std::vector<cudahist_test::YuvFrame> distinct_;
+  std::vector<std::unique_ptr<cudahist_test::DeviceFrame>> device_;
+  std::vector<cudahist::RegionFrame> frames_;
+  std::vector<Row> rows_;
+};
+
+// Device counts read back as uint32 (NPP and CUB count in int).
+template <typename T>
+std::vector<uint32_t> ReadBack(const T* device, size_t n) {
+  std::vector<T> host(n);
+  cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost);
+  return std::vector<uint32_t>(host.begin(), host.end());
+}
+
+// "" when the method's counts of every distinct frame equal the reference.
+std::string Verify(Benchmark& b, const std::vector<cudahist::Roi>& boxes, int planes,
+                   const std::function<std::string(int frame, std::vector<uint32_t>* counts)>& count) {
+  for (int i = 0; i < b.distinct(); ++i) {
+    std::vector<uint32_t> got;
+    const std::string error = count(i, &got);
+    if (!error.empty()) return error;
+    if (got != b.Reference(i, boxes, planes)) return "counts of frame " + std::to_string(i) + " differ from the reference";
+  }
+  return "";
+}
+
+bool RunBoxes(Benchmark& b, uint32_t n, uint32_t width, uint32_t height, NppHistogram* npp, cudaStream_t stream) {
+  const std::vector<cudahist::Roi> boxes = MixedBoxes(width, height, n);
+  std::printf("%u boxes:\n", n);
+  cudahist::HistogramSpec spec;
+  bool ok = true;
+  // cudahist, all components and Y alone.
+  for (int planes : {3, 1}) {
+    const std::string method = planes == 3 ? "regions" : "regions-y";
+    std::unique_ptr<cudahist::RegionHistogrammer> h;
+    cudahist::Status s = cudahist::RegionHistogrammer::Create(spec, planes, &h);
+    uint32_t* counts = nullptr;
+    const size_t length = cudahist::RegionCountsLength(spec, planes, n);
+    if (s.ok()) cudaMalloc(reinterpret_cast<void**>(&counts), length * sizeof(uint32_t));
+    const auto launch = [&](int f) {
+      cudahist::RegionFrame frame = b.frame(f);
+      frame.num_planes = planes;
+      const cudahist::Status c = h->Compute(frame, boxes.data(), n, stream, counts);
+      return c.ok() ? std::string() : c.message();
+    };
+    std::string wrong = s.ok() ? Verify(b, boxes, planes, [&](int f, std::vector<uint32_t>* got) {
+      std::string e = launch(f);
+      if (e.empty()) e = ErrorText(cudaStreamSynchronize(stream));
+      *got = ReadBack(counts, length);
+      return e;
+    }) : s.message();
+    if (!wrong.empty()) {
+      std::fprintf(stderr, "%s: %s\n", method.c_str(), wrong.c_str());
+      ok = false;
+    } else {
+      b.Add(n, method, b.Time(launch), std::to_string(h->last_tiles()) + " tiles");
+    }
+    cudaFree(counts);
+  }
+  // CUB per box and plane group, all components and Y alone.
+  for (int groups : {2, 1}) {
+    const std::string method = groups == 2 ? "cub-per-box" : "cub-per-box-y";
+    const int planes = groups == 2 ? 3 : 1;
+    size_t temp_bytes = 0;
+    std::string why;
+    for (const cudahist::Roi& box : boxes) {
+      size_t bytes = 0;
+      CubHistogramPlanes(nullptr, &bytes, BoxViews(b.frame(0), box, 3).data(), 3, 256, nullptr, stream, &why, groups);
+      temp_bytes = std::max(temp_bytes, bytes);
+    }
+    void* temp = nullptr;
+    int* counts = nullptr;
+    cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1));
+    cudaMalloc(reinterpret_cast<void**>(&counts), size_t(n) * planes * 256 * sizeof(int));
+    const auto launch = [&](int f) {
+      for (uint32_t r = 0; r < n; ++r) {
+        const cudaError_t e = CubHistogramPlanes(temp, &temp_bytes, BoxViews(b.frame(f), boxes[r], 3).data(), 3, 256,
+                                                 counts + size_t(r) * planes * 256, stream, &why, groups);
+        if (e != cudaSuccess) return why.empty() ? std::string(cudaGetErrorString(e)) : why;
+      }
+      return std::string();
+    };
+    const std::string wrong = Verify(b, boxes, planes, [&](int f, std::vector<uint32_t>* got) {
+      std::string e = launch(f);
+      if (e.empty()) e = ErrorText(cudaStreamSynchronize(stream));
+      *got = ReadBack(counts, size_t(n) * planes * 256);
+      return e;
+    });
+    if (!wrong.empty()) {
+      std::fprintf(stderr, "%s: %s\n", method.c_str(), wrong.c_str());
+      ok = false;
+    } else {
+      b.Add(n, method, b.Time(launch), std::to_string(n * groups) + " calls a frame");
+    }
+    cudaFree(temp);
+    cudaFree(counts);
+  }
+  // NPP per box, Y.
+  if (npp == nullptr) {
+    b.Add(n, "npp-per-box-y", Timing{"NPP not loaded", 0, 0});
+    return ok;
+  }
+  std::string why;
+  const cudahist::PlaneView whole_y = b.frame(0).planes[0];
+  if (!npp->Prepare(&whole_y, 1, 256, &why)) {  // the scratch of the largest box there can be
+    b.Add(n, "npp-per-box-y", Timing{why, 0, 0});
+    return ok;
+  }
+  int* counts = nullptr;
+  cudaMalloc(reinterpret_cast<void**>(&counts), size_t(n) * 256 * sizeof(int));
+  const auto launch = [&](int f) {
+    for (uint32_t r = 0; r < n; ++r) {
+      const cudahist::PlaneView y = BoxViews(b.frame(f), boxes[r], 1)[0];
+      const int s = npp->Run(&y, 1, 256, counts + size_t(r) * 256, stream);
+      if (s != 0) return "NppStatus " + std::to_string(s);
+    }
+    return std::string();
+  };
+  const std::string wrong = Verify(b, boxes, 1, [&](int f, std::vector<uint32_t>* got) {
+    std::string e = launch(f);
+    if (e.empty()) e = ErrorText(cudaStreamSynchronize(stream));
+    *got = ReadBack(counts, size_t(n) * 256);
+    return e;
+  });
+  if (!wrong.empty()) {
+    std::fprintf(stderr, "npp-per-box-y: %s\n", wrong.c_str());
+    ok = false;
+  } else {
+    b.Add(n, "npp-per-box-y", b.Time(launch), std::to_string(n) + " calls a frame");
+  }
+  cudaFree(counts);
+  return ok;
+}
+
+double Us(const std::vector<Row>& rows, uint32_t boxes, const std::string& method) {
+  for (const Row& r : rows) {
+    if (r.boxes == boxes && r.method == method && r.timing.error.empty()) return r.timing.microseconds;
+  }
+  return 0;
+}
+
+std::string Ratio(double a, double b) {
+  if (a <= 0 || b <= 0) return "null";
+  std::ostringstream s;
+  s.precision(3);
+  s << a / b;
+  return s.str();
+}
+
+int Run(const Options& o) {
+  const cudahist::Status device = cudahist::CheckCudaDevice();
+  if (!device.ok()) {
+    std::printf("analytics_bench: skipped (%s)\n", device.message().c_str());
+    return kExitSkip;
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  const uint32_t width = o.quick ? 640 : 1920, height = o.quick ? 360 : 1080;
+  Options timing = o;
+  if (o.quick) timing.repeats = 3;
+  cudaStream_t stream = nullptr;
+  cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  Benchmark b(timing, stream);
+  const std::string made = b.MakeFrames(width, height);
+  if (!made.empty()) {
+    std::fprintf(stderr, "device frames: %s\n", made.c_str());
+    return 1;
+  }
+  std::printf("analytics_bench on %s: %ux%u NV12, %d frames rotating (4 distinct)\n", prop.name, width, height,
+              b.frames());
+  std::string npp_why;
+  std::unique_ptr<NppHistogram> npp = NppHistogram::Load(&npp_why);
+  std::printf("NPP: %s\n", npp ? npp->library().c_str() : ("not loaded, " + npp_why).c_str());
+
+  // The baseline: the whole frame's Y, U and V.
+  cudahist::HistogramSpec spec;
+  std::unique_ptr<cudahist::Histogrammer> whole;
+  cudahist::Status s = cudahist::Histogrammer::Create(spec, 3, &whole);
+  uint32_t* whole_counts = nullptr;
+  cudaMalloc(reinterpret_cast<void**>(&whole_counts), 3 * 256 * sizeof(uint32_t));
+  if (!s.ok()) {
+    std::fprintf(stderr, "Histogrammer::Create: %s\n", s.message().c_str());
+    return 1;
+  }
+  std::printf("whole frame:\n");
+  b.Add(0, "whole-frame", b.Time([&](int f) {
+    const cudahist::Status c = whole->Compute(b.frame(f).planes, 3, stream, whole_counts);
+    return c.ok() ? std::string() : c.message();
+  }));
+  bool ok = true;
+  const std::vector<uint32_t> counts = o.quick ? std::vector<uint32_t>{1, 16, 100} : std::vector<uint32_t>{1, 16, 100, 1000};
+  for (uint32_t n : counts) ok = RunBoxes(b, n, width, height, npp.get(), stream) && ok;
+  cudaFree(whole_counts);
+
+  const double frame_us = Us(b.rows(), 0, "whole-frame");
+  std::printf("\nboxes  regions/whole-frame  npp-per-box-y/regions-y  cub-per-box/regions\n");
+  std::ostringstream json;
+  json << "{\"device\": \"" << prop.name << "\", \"frame\": \"" << width << "x" << height
+       << " NV12\", \"whole_frame_us\": " << frame_us << ", \"boxes\": [";
+  for (size_t i = 0; i < counts.size(); ++i) {
+    const uint32_t n = counts[i];
+    const std::string vs_frame = Ratio(Us(b.rows(), n, "regions"), frame_us);
+    const std::string vs_npp = Ratio(Us(b.rows(), n, "npp-per-box-y"), Us(b.rows(), n, "regions-y"));
+    const std::string vs_cub = Ratio(Us(b.rows(), n, "cub-per-box"), Us(b.rows(), n, "regions"));
+    std::printf("%5u  %19s  %23s  %19s\n", n, vs_frame.c_str(), vs_npp.c_str(), vs_cub.c_str());
+    json << (i ? ", " : "") << "{\"boxes\": " << n;
+    for (const char* m : {"regions", "regions-y", "npp-per-box-y", "cub-per-box", "cub-per-box-y"}) {
+      json << ", \"" << m << "_us\": " << (Us(b.rows(), n, m) > 0 ? std::to_string(Us(b.rows(), n, m)) : "null");
+    }
+    json << ", \"regions_over_whole_frame\": " << vs_frame << ", \"npp_y_over_regions_y\": " << vs_npp
+         << ", \"cub_over_regions\": " << vs_cub << "}";
+  }
+  json << "]}";
+  std::printf("targets (100 boxes): regions/whole-frame <= 1.5, npp-per-box-y/regions-y >= 10\n");
+  if (!o.json.empty()) std::ofstream(o.json) << json.str() << "\n";
+  cudaStreamDestroy(stream);
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace bench
+
+int main(int argc, char** argv) {
+  bench::Options o;
+  if (!bench::ParseOptions(argc, argv, &o)) return 2;
+  return bench::Run(o);
+}
