@@ -22,6 +22,13 @@ PACKAGES=(
   libyaml-dev libcrypt-dev libgnutls28-dev glib-networking apache2-utils python3-bcrypt curl openssl systemd
 )
 
+# Debian 13 only (GStreamer 1.26): the GstAnalytics typelib and python3-onnx,
+# for tests/analytics (onnxinference, ssdobjectdetector and
+# objectdetectionoverlay are in Debian 13's gstreamer1.0-plugins-bad).
+if grep -qs '^VERSION_ID="13"' /etc/os-release; then
+  PACKAGES+=(gir1.2-gst-plugins-bad-1.0 python3-onnx)
+fi
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -68,6 +68,7 @@ bool RegionCounter::CountSignalStats(const GstVideoFrame& frame, GstBuffer* buff
                                      std::string* error) {
   const cudahist::YuvPlanes yuv = YuvPlanesOf(yuv_plan_, frame);
   const uint32_t n = uint32_t(boxes.size()), depth = yuv.y.depth, per_region = cudahist::RegionSignalStatsWords(depth);
+  depth_ = depth;
   words_.resize(size_t(n) * per_region);
   bool ok;
   if (cuda == nullptr) {

@@ -39,6 +39,10 @@ class RegionCounter {
   const cudahist::SignalStatsFigures* figures(size_t r) const {
     return with_signalstats_ ? &figures_[r] : nullptr;
   }
+  // With signalstats, box r's hue histogram (cudahist::kHueBins degrees); else null.
+  const uint32_t* hue(size_t r) const {
+    return with_signalstats_ ? words_.data() + r * cudahist::RegionSignalStatsWords(depth_) + (4u << depth_) : nullptr;
+  }
   // All boxes' counts, box after box: a [boxes, components, bins] array.
   const std::vector<uint32_t>& all_counts() const { return counts_; }
 
@@ -56,6 +60,7 @@ class RegionCounter {
   bool with_signalstats_ = false;
   bool histograms_from_signalstats_ = false;
   size_t per_region_ = 0;
+  uint32_t depth_ = 0;  // signalstats' words: the frame's Y, U, V depth
   std::unique_ptr<cudahist::CpuRegionHistogrammer> cpu_;
   cudahist::CpuRegionSignalStats cpu_signalstats_;
   std::vector<uint32_t> counts_;

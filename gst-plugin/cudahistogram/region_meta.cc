@@ -8,17 +8,21 @@
 namespace cudahistogram {
 namespace {
 
-// A region Mtd of `layout`'s components with `counts` and `figures`.
+// A region Mtd of `layout`'s components with `counts`, `figures` and `hue`
+// (signalstats' hue histogram, or null).
 bool AddRegionMtd(GstAnalyticsRelationMeta* rmeta, const HistogramLayout& layout, GstCudaRegionKind kind,
                   GQuark name, const cudahist::Roi& box, const uint32_t* counts,
-                  const cudahist::SignalStatsFigures* figures, GstCudaRegionMtd* mtd) {
+                  const cudahist::SignalStatsFigures* figures, const uint32_t* hue, GstCudaRegionMtd* mtd) {
   guint depths[kMaxComponents];
   for (int c = 0; c < layout.n_components; ++c) depths[c] = layout.depths[c];
+  const guint hue_bins = hue != nullptr ? cudahist::kHueBins : 0;
   if (!gst_analytics_relation_meta_add_cuda_region_mtd(rmeta, kind, name, gint(box.x), gint(box.y), gint(box.width),
                                                        gint(box.height), layout.width, layout.height, layout.bins,
-                                                       guint(layout.n_components), layout.names, depths, mtd)) {
+                                                       guint(layout.n_components), layout.names, depths, hue_bins,
+                                                       mtd)) {
     return false;
   }
+  if (hue != nullptr) gst_cuda_region_mtd_set_hue_counts(mtd, hue, hue_bins);
   for (int c = 0; c < layout.n_components; ++c) {
     gst_cuda_region_mtd_set_counts(mtd, guint(c), counts + size_t(c) * layout.bins, layout.bins);
   }
@@ -52,13 +56,16 @@ bool AttachRegionMetas(GstBuffer* buffer, const HistogramLayout& layout, const u
   if (rmeta == nullptr) rmeta = gst_buffer_add_analytics_relation_meta(buffer);
   GstCudaRegionMtd mtd;
   const cudahist::Roi counted_box{layout.roi_x, layout.roi_y, layout.roi_width, layout.roi_height};
-  if (!AddRegionMtd(rmeta, layout, GST_CUDA_REGION_KIND_FRAME, 0, counted_box, frame_counts, frame_figures, &mtd)) {
+  if (!AddRegionMtd(rmeta, layout, GST_CUDA_REGION_KIND_FRAME, 0, counted_box, frame_counts, frame_figures, nullptr,
+                    &mtd)) {
     return false;
   }
   for (size_t r = 0; r < entries.size(); ++r) {
     const RegionEntry& e = entries[r];
     const GstCudaRegionKind kind = e.object ? GST_CUDA_REGION_KIND_OBJECT : GST_CUDA_REGION_KIND_FIXED;
-    if (!AddRegionMtd(rmeta, layout, kind, e.name, e.box, counted.counts(r), counted.figures(r), &mtd)) return false;
+    if (!AddRegionMtd(rmeta, layout, kind, e.name, e.box, counted.counts(r), counted.figures(r), counted.hue(r), &mtd)) {
+      return false;
+    }
     if (tensor) gst_cuda_region_mtd_set_tensor_row(&mtd, guint(r));
     if (!e.object) continue;
     gst_cuda_region_mtd_set_confidence(&mtd, e.confidence);

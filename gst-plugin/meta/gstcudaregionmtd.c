@@ -23,7 +23,8 @@ typedef struct {
   gint tensor_row;
   gboolean has_signalstats;
   GstCudaSignalStats signalstats;
-  guint32 counts[];             /* n_components * bins, component-major */
+  guint hue_bins;               /* 0, or signalstats' hue histogram after the counts */
+  guint32 counts[];             /* n_components * bins, component-major, then hue_bins */
 } GstCudaRegionMtdData;
 
 /* The data needs nothing when its buffer's metas are copied or scaled: the
@@ -75,7 +76,9 @@ data_of (const GstCudaRegionMtd * handle)
  * @n_components: components counted (1 to 4)
  * @component_names: (array length=n_components): their names ("Y", "U", "V", "R", ...)
  * @component_depths: (array length=n_components): their bits per sample
- * @region_mtd: (out): the new Mtd's handle
+ * @hue_bins: room for a hue histogram of this many bins (360, signalstats'
+ *   degrees), or 0 for none
+ * @region_mtd: (out caller-allocates): the new Mtd's handle
  *
  * Adds a region with zero counts, no figures, no confidence, no track id
  * and no tensor row; the setters fill them in.
@@ -86,7 +89,7 @@ gboolean
 gst_analytics_relation_meta_add_cuda_region_mtd (GstAnalyticsRelationMeta * instance,
     GstCudaRegionKind kind, GQuark name, gint x, gint y, gint width, gint height,
     guint frame_width, guint frame_height, guint bins, guint n_components,
-    const gchar * const *component_names, const guint * component_depths,
+    const gchar * const *component_names, const guint * component_depths, guint hue_bins,
     GstCudaRegionMtd * region_mtd)
 {
   GstCudaRegionMtdData *data;
@@ -98,7 +101,9 @@ gst_analytics_relation_meta_add_cuda_region_mtd (GstAnalyticsRelationMeta * inst
   g_return_val_if_fail (n_components >= 1 && n_components <= GST_CUDA_HISTOGRAM_MAX_COMPONENTS, FALSE);
   g_return_val_if_fail (component_names != NULL && component_depths != NULL, FALSE);
 
-  size = sizeof (GstCudaRegionMtdData) + sizeof (guint32) * (gsize) bins * n_components;
+  g_return_val_if_fail (hue_bins <= 65536, FALSE);
+
+  size = sizeof (GstCudaRegionMtdData) + sizeof (guint32) * ((gsize) bins * n_components + hue_bins);
   data = (GstCudaRegionMtdData *) gst_analytics_relation_meta_add_mtd (instance,
       &cuda_region_impl, size, region_mtd);
   if (data == NULL)
@@ -119,6 +124,7 @@ gst_analytics_relation_meta_add_cuda_region_mtd (GstAnalyticsRelationMeta * inst
     data->component_depths[c] = component_depths[c];
   }
   data->tensor_row = -1;
+  data->hue_bins = hue_bins;
   return TRUE;
 }
 
@@ -337,6 +343,47 @@ gst_cuda_region_mtd_set_counts (GstCudaRegionMtd * handle, guint component, cons
   g_return_val_if_fail (data != NULL && counts != NULL, FALSE);
   g_return_val_if_fail (component < data->n_components && n_counts == data->bins, FALSE);
   memcpy (data->counts + (gsize) component * data->bins, counts, sizeof (guint32) * n_counts);
+  return TRUE;
+}
+
+/**
+ * gst_cuda_region_mtd_get_hue_counts:
+ * @handle: a #GstCudaRegionMtd
+ * @n_counts: (out): the number of counts (360: signalstats' hue in degrees), 0 when none
+ *
+ * The region's hue histogram: signalstats' hue (cudahistogram
+ * signalstats=true on a YUV format of 8 to 10 bits) of every chroma sample
+ * the region touches, a bin per degree. The dominant colour of an object.
+ *
+ * Returns: (array length=n_counts) (transfer none) (nullable): the counts, or
+ *   %NULL when the region has none.
+ */
+const guint32 *
+gst_cuda_region_mtd_get_hue_counts (const GstCudaRegionMtd * handle, guint * n_counts)
+{
+  const GstCudaRegionMtdData *data = data_of (handle);
+  g_return_val_if_fail (data != NULL && n_counts != NULL, NULL);
+  *n_counts = data->hue_bins;
+  if (data->hue_bins == 0)
+    return NULL;
+  return data->counts + (gsize) data->n_components * data->bins;
+}
+
+/**
+ * gst_cuda_region_mtd_set_hue_counts:
+ * @handle: a #GstCudaRegionMtd
+ * @counts: (array length=n_counts): the hue histogram
+ * @n_counts: must be the hue bins the region was added with
+ *
+ * Returns: %TRUE when set.
+ */
+gboolean
+gst_cuda_region_mtd_set_hue_counts (GstCudaRegionMtd * handle, const guint32 * counts, guint n_counts)
+{
+  GstCudaRegionMtdData *data = data_of (handle);
+  g_return_val_if_fail (data != NULL && counts != NULL, FALSE);
+  g_return_val_if_fail (data->hue_bins > 0 && n_counts == data->hue_bins, FALSE);
+  memcpy (data->counts + (gsize) data->n_components * data->bins, counts, sizeof (guint32) * n_counts);
   return TRUE;
 }
 

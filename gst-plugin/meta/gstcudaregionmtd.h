@@ -31,7 +31,8 @@
  * From Python (GstCudaHistogram-1.0 typelib, with GstAnalytics-1.0):
  *
  *   ok, region = GstCudaHistogram.relation_meta_get_cuda_region_mtd(rmeta, id)
- *   region.get_name(), region.get_box(), region.get_counts(0), region.get_signalstats()
+ *   region.get_name(), region.get_box(), region.get_counts(0), region.get_signalstats(),
+ *   region.get_hue_counts()   # signalstats' hue histogram (360 degrees), with signalstats=true
  *
  * gst-python's `for mtd in rmeta` looks each Mtd type up in
  * GstAnalytics.__mtd_types__; register this one there to iterate buffers that
@@ -101,7 +102,8 @@ GstAnalyticsMtdType gst_cuda_region_mtd_get_mtd_type (void);
 gboolean gst_analytics_relation_meta_add_cuda_region_mtd (GstAnalyticsRelationMeta * instance,
     GstCudaRegionKind kind, GQuark name, gint x, gint y, gint width, gint height,
     guint frame_width, guint frame_height, guint bins, guint n_components,
-    const gchar * const *component_names, const guint * component_depths, GstCudaRegionMtd * region_mtd);
+    const gchar * const *component_names, const guint * component_depths, guint hue_bins,
+    GstCudaRegionMtd * region_mtd);
 
 gboolean gst_analytics_relation_meta_get_cuda_region_mtd (GstAnalyticsRelationMeta * meta,
     guint an_meta_id, GstCudaRegionMtd * rlt);
@@ -132,6 +134,10 @@ const guint32 *gst_cuda_region_mtd_get_counts (const GstCudaRegionMtd * handle, 
 
 gboolean gst_cuda_region_mtd_set_counts (GstCudaRegionMtd * handle, guint component,
     const guint32 * counts, guint n_counts);
+
+const guint32 *gst_cuda_region_mtd_get_hue_counts (const GstCudaRegionMtd * handle, guint * n_counts);
+
+gboolean gst_cuda_region_mtd_set_hue_counts (GstCudaRegionMtd * handle, const guint32 * counts, guint n_counts);
 
 const GstCudaSignalStats *gst_cuda_region_mtd_get_signalstats (const GstCudaRegionMtd * handle);
 

@@ -564,6 +564,53 @@ TEST(Objects, TenThousandBoxesOnOneFrameCountUpToMaxObjectsWithOneWarning) {
   gst_buffer_unref(frame);
 }
 
+TEST(Objects, WithSignalstatsEachObjectHasItsFiguresAndHueHistogram) {
+  cudahist_test::SeededRng rng;
+  for (GstVideoFormat format : {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420_10LE}) {
+    const GstVideoInfo info = VideoInfo(format, 64, 48);
+    SCOPED_TRACE(CapsString(info));
+    Harness hx("objects=detections signalstats=true");
+    hx.SetCaps(info);
+    GstBuffer* frame = RandomFrame(info, rng);
+    std::vector<guint> ids;
+    const FrameRoi boxes[] = {{3, 5, 21, 13}, {60, 40, 4, 8}};
+    ASSERT_EQ(gst_harness_push(hx.h(), WithDetections(frame, {{"a", 3, 5, 21, 13, 0.9f}, {"b", 60, 40, 10, 10, 0.9f}},
+                                                      &ids)),
+              GST_FLOW_OK);
+    GstBuffer* out = gst_harness_pull(hx.h());
+    GstAnalyticsRelationMeta* rmeta = gst_buffer_get_analytics_relation_meta(out);
+    for (size_t i = 0; i < ids.size(); ++i) {
+      GstCudaRegionMtd region;
+      ASSERT_TRUE(RegionOf(rmeta, ids[i], &region));
+      const GstCudaSignalStats* stats = gst_cuda_region_mtd_get_signalstats(&region);
+      ASSERT_NE(stats, nullptr);
+      const cudahist::SignalStatsFigures want = ExpectedSignalStats(info, frame, nullptr, boxes[i]);
+      EXPECT_EQ(stats->y_min, want.y_min);
+      EXPECT_EQ(stats->y_avg, want.y_avg);
+      EXPECT_EQ(stats->sat_high, want.sat_high);
+      EXPECT_EQ(stats->hue_med, want.hue_med);
+      EXPECT_EQ(stats->hue_avg, want.hue_avg);
+      EXPECT_EQ(stats->brng, want.brng);
+      EXPECT_EQ(stats->y_dif, 0.0);
+      guint n = 0;
+      const guint32* hue = gst_cuda_region_mtd_get_hue_counts(&region, &n);
+      ASSERT_EQ(n, 360u);
+      // The histogram's mean is HUEAVG; its samples are the box's chroma samples.
+      double sum = 0, samples = 0;
+      for (guint h = 0; h < n; ++h) {
+        sum += double(h) * hue[h];
+        samples += hue[h];
+      }
+      const guint chroma = ((boxes[i].x + boxes[i].width + 1) / 2 - boxes[i].x / 2) *
+                           ((boxes[i].y + boxes[i].height + 1) / 2 - boxes[i].y / 2);
+      EXPECT_EQ(samples, double(chroma));
+      EXPECT_EQ(sum / samples, want.hue_avg);
+    }
+    gst_buffer_unref(out);
+    gst_buffer_unref(frame);
+  }
+}
+
 // --- CUDA frames: what scripts/gpuhost/analytics.sh runs on the GPU host ---------------
 
 // What a probe after cudahistogram saw of one object.
