@@ -145,6 +145,27 @@ gst_analytics_relation_meta_get_cuda_region_mtd (GstAnalyticsRelationMeta * meta
 }
 
 /**
+ * gst_analytics_relation_meta_find_cuda_region_mtd:
+ * @meta: a relation meta
+ * @object_id: the id of an Mtd in it (an object detection)
+ * @rlt: (out caller-allocates): the region Mtd of that object
+ *
+ * The region histograms of an object: the #GstCudaRegionMtd that the Mtd
+ * @object_id CONTAINs (cudahistogram relates each counted detection so).
+ *
+ * Returns: %TRUE when the object has one.
+ */
+gboolean
+gst_analytics_relation_meta_find_cuda_region_mtd (GstAnalyticsRelationMeta * meta, guint object_id,
+    GstCudaRegionMtd * rlt)
+{
+  gpointer state = NULL;
+  g_return_val_if_fail (meta != NULL && rlt != NULL, FALSE);
+  return gst_analytics_relation_meta_get_direct_related (meta, object_id, GST_ANALYTICS_REL_TYPE_CONTAIN,
+      gst_cuda_region_mtd_get_mtd_type (), &state, (GstAnalyticsMtd *) rlt);
+}
+
+/**
  * gst_cuda_region_mtd_get_kind:
  * @handle: a #GstCudaRegionMtd
  *

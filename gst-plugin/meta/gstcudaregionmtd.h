@@ -30,7 +30,7 @@
  *
  * From Python (GstCudaHistogram-1.0 typelib, with GstAnalytics-1.0):
  *
- *   ok, region = GstCudaHistogram.relation_meta_get_cuda_region_mtd(rmeta, id)
+ *   ok, region = GstCudaHistogram.analytics_relation_meta_find_cuda_region_mtd(rmeta, od.id)
  *   region.get_name(), region.get_box(), region.get_counts(0), region.get_signalstats(),
  *   region.get_hue_counts()   # signalstats' hue histogram (360 degrees), with signalstats=true
  *
@@ -107,6 +107,9 @@ gboolean gst_analytics_relation_meta_add_cuda_region_mtd (GstAnalyticsRelationMe
 
 gboolean gst_analytics_relation_meta_get_cuda_region_mtd (GstAnalyticsRelationMeta * meta,
     guint an_meta_id, GstCudaRegionMtd * rlt);
+
+gboolean gst_analytics_relation_meta_find_cuda_region_mtd (GstAnalyticsRelationMeta * meta,
+    guint object_id, GstCudaRegionMtd * rlt);
 
 GstCudaRegionKind gst_cuda_region_mtd_get_kind (const GstCudaRegionMtd * handle);
 

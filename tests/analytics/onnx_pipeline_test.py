@@ -1,13 +1,10 @@
 #!/usr/bin/python3
 """cudahistogram objects=detections in a real analytics pipeline (GStreamer 1.26).
 
-The test makes a tiny ONNX model with python3-onnx: an SSD-shaped detector
-(outputs detection_boxes [1, N, 4] as y1, x1, y2, x2 in 0..1,
-detection_scores, detection_classes and num_detections, the layout
-ssdobjectdetector reads and the output names onnxinference maps to its
-tensor ids) whose boxes are fixed: two that overlap, one touching the right
-edge, one reaching past the bottom right corner (clipped), the whole frame
-and a single pixel. Frames of a moving ball run through
+The test makes a tiny ONNX model with python3-onnx (fixed_ssd.py: SSD's
+output layout, which ssdobjectdetector reads) whose boxes are fixed: two that
+overlap, one touching the right edge, one reaching past the bottom right
+corner (clipped), the whole frame and a single pixel. Frames of a moving ball run through
 
   videotestsrc ! RGB ! onnxinference ! ssdobjectdetector ! cudahistogram
   objects=detections ! objectdetectionoverlay ! appsink
@@ -34,8 +31,8 @@ gi.require_version("GstCudaHistogram", "1.0")
 from gi.repository import GLib, Gst, GstAnalytics, GstCudaHistogram, GstVideo  # noqa: E402
 
 import numpy as np  # noqa: E402
-import onnx  # noqa: E402
-from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+from fixed_ssd import make_model, write_labels  # noqa: E402 (beside this file)
 
 Gst.init(None)
 
@@ -50,32 +47,7 @@ BOXES = [  # label, (x1, y1, x2, y2) in pixels, and the box cudahistogram counts
     ("frame", (0, 0, 256, 128), (0, 0, 256, 128)),        # the whole frame
     ("dot", (128, 64, 129, 65), (128, 64, 1, 1)),          # one pixel
 ]
-LABELS = ["background"] + [label for label, _, _ in BOXES]
 OUTLINE = 0xFFFF00FF  # ARGB magenta
-
-
-def make_model(path):
-    """An SSD-layout ONNX model of uint8 RGB input [1, H, W, 3] and fixed boxes."""
-    n = len(BOXES)
-    boxes = np.array([[[y1 / HEIGHT, x1 / WIDTH, y2 / HEIGHT, x2 / WIDTH]
-                       for _, (x1, y1, x2, y2), _ in BOXES]], dtype=np.float32)
-    outputs = {
-        "detection_boxes": boxes,
-        "detection_scores": np.array([[0.9 - 0.1 * i for i in range(n)]], dtype=np.float32),
-        "detection_classes": np.array([[i + 1 for i in range(n)]], dtype=np.float32),
-        "num_detections": np.array([n], dtype=np.float32),
-    }
-    image = helper.make_tensor_value_info("image", TensorProto.UINT8, [1, HEIGHT, WIDTH, 3])
-    nodes, initializers, values = [], [], []
-    for name, array in outputs.items():
-        initializers.append(numpy_helper.from_array(array, name + "_value"))
-        nodes.append(helper.make_node("Identity", [name + "_value"], [name]))
-        values.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, list(array.shape)))
-    graph = helper.make_graph(nodes, "fixed-ssd", [image], values, initializer=initializers)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    onnx.checker.check_model(model)
-    onnx.save(model, path)
 
 
 def frame_pixels(buffer, info):
@@ -104,9 +76,8 @@ class OnnxPipeline(unittest.TestCase):
         cls.dir = tempfile.TemporaryDirectory()
         cls.model = os.path.join(cls.dir.name, "fixed-ssd.onnx")
         cls.labels = os.path.join(cls.dir.name, "labels.txt")
-        make_model(cls.model)
-        with open(cls.labels, "w") as f:
-            f.write("\n".join(LABELS) + "\n")
+        make_model(cls.model, WIDTH, HEIGHT, [box for _, box, _ in BOXES])
+        write_labels(cls.labels, [label for label, _, _ in BOXES])
 
     @classmethod
     def tearDownClass(cls):
@@ -127,14 +98,12 @@ class OnnxPipeline(unittest.TestCase):
             pixels = frame_pixels(buffer, video)
             rmeta = GstAnalytics.buffer_get_analytics_relation_meta(buffer)
             objects, frame_counts = [], None
-            region_type = GstCudaHistogram.cuda_region_mtd_get_mtd_type()
             for i in range(GstAnalytics.relation_get_length(rmeta)):
                 ok, od = rmeta.get_od_mtd(i)
                 if ok:
-                    found, _, related = rmeta.get_direct_related(od.id, GstAnalytics.RelTypes.CONTAIN, region_type, 0)
+                    found, region = GstCudaHistogram.analytics_relation_meta_find_cuda_region_mtd(rmeta, od.id)
                     self.assertTrue(found, "detection %d has no region Mtd" % od.id)
-                    ok, region = GstCudaHistogram.analytics_relation_meta_get_cuda_region_mtd(rmeta, related.id)
-                    self.assertTrue(ok)
+                    self.assertEqual(rmeta.get_relation(od.id, region.id), GstAnalytics.RelTypes.CONTAIN)
                     self.assertEqual(rmeta.get_relation(region.id, od.id), GstAnalytics.RelTypes.IS_PART_OF)
                     _, x, y, w, h, _ = od.get_location()
                     _, rx, ry, rw, rh = region.get_box()
