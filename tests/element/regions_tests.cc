@@ -213,6 +213,39 @@ TEST(Regions, SignalstatsFiguresOfEachRegion) {
   }
 }
 
+// The GPU path of the same counts: upload=true copies each frame into CUDA
+// memory and the element counts its regions there (scripts/gpuhost/analytics.sh).
+TEST(RegionsOnCudaFrames, EachRegionAndItsFiguresEqualReference) {
+  SKIP_WITHOUT_CUDA();
+  cudahist_test::SeededRng rng;
+  const FrameRoi boxes[] = {{0, 0, 65, 33}, {64, 32, 1, 1}, {3, 1, 40, 20}, {20, 10, 45, 23}};
+  const std::string regions = "whole:0,0,65,33;corner:64,32,1,1;a:3,1,40,20;b:20,10,80,80";
+  for (GstVideoFormat format : {GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_P010_10LE,
+                                GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_YUY2}) {
+    for (bool signalstats : {false, true}) {
+      const GstVideoInfo info = VideoInfo(format, 65, 33);
+      SCOPED_TRACE(CapsString(info) + (signalstats ? " signalstats" : ""));
+      Harness hx("upload=true regions=\"" + regions + "\"" + (signalstats ? " signalstats=true" : ""));
+      hx.SetCaps(info);
+      GstBuffer* frame = RandomFrame(info, rng);
+      GstMessage* m = PushForMessage(&hx, frame, 0);
+      ASSERT_NE(m, nullptr);
+      const auto found = MessageStructures(gst_message_get_structure(m), "regions");
+      ASSERT_EQ(found.size(), 4u);
+      for (size_t r = 0; r < found.size(); ++r) {
+        ExpectRegionCounts(found[r], info, frame, 256, boxes[r]);
+        gdouble y_avg = 0;
+        const bool has_figures = gst_structure_get_double(found[r], "y-avg", &y_avg);
+        const bool yuv = format != GST_VIDEO_FORMAT_RGBA;
+        EXPECT_EQ(has_figures, signalstats && yuv);
+        if (has_figures) EXPECT_EQ(y_avg, ExpectedSignalStats(info, frame, nullptr, boxes[r]).y_avg);
+      }
+      gst_message_unref(m);
+      gst_buffer_unref(frame);
+    }
+  }
+}
+
 #if !CUDAHISTOGRAM_HAVE_ANALYTICS
 TEST(Regions, ObjectsNeedTheAnalyticsLibraryOfGStreamer124) {
   const std::string text = RefusedWith("objects=detections", VideoInfo(GST_VIDEO_FORMAT_NV12, 64, 48));
