@@ -57,10 +57,10 @@ namespace {
 
 // `*pinned` holds at least `count` words: kept while it does, else replaced
 // by one twice that (a detector's box count varies from frame to frame).
-bool EnsurePinned(std::unique_ptr<cudahist::PinnedCounts>* pinned, size_t count, std::string* error) {
+bool EnsurePinned(std::unique_ptr<cudahist::Pinned<uint32_t>>* pinned, size_t count, std::string* error) {
   if (*pinned && (*pinned)->size() >= count) return true;
   pinned->reset();
-  return LibraryOk(cudahist::PinnedCounts::Create(2 * count, pinned), error);
+  return LibraryOk(cudahist::Pinned<uint32_t>::Create(2 * count, pinned), error);
 }
 
 }  // namespace

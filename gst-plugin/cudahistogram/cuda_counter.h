@@ -55,9 +55,9 @@ class CudaCounter {
   std::unique_ptr<cudahist::Pinned<cudahist::SignalStatsCounts>> pinned_signalstats_;
   std::unique_ptr<cudahist::Pinned<cudahist::QcCounts>> pinned_qc_;
   std::unique_ptr<cudahist::RegionHistogrammer> region_histogrammer_;
-  std::unique_ptr<cudahist::PinnedCounts> pinned_region_counts_;
+  std::unique_ptr<cudahist::Pinned<uint32_t>> pinned_region_counts_;
   std::unique_ptr<cudahist::RegionSignalStatsCounter> region_signalstats_;
-  std::unique_ptr<cudahist::PinnedCounts> pinned_region_words_;
+  std::unique_ptr<cudahist::Pinned<uint32_t>> pinned_region_words_;
 };
 
 }  // namespace cudahistogram

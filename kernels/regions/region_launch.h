@@ -13,7 +13,7 @@
 #include "launch/device_scratch.h"
 #include "launch/kernel_launch.h"
 #include "regions/region_tiles.h"
-#include "regions/regions_policy.h"
+#include "regions/regions_tuning.h"
 #include "signalstats/signalstats_walk.cuh"
 
 namespace cudahist::detail {

@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(kPolicy.threads)
     if (tile.units > 0) {
       const SignalStatsParams p = TileParams(frame, tile);
       for (uint32_t unit = threadIdx.x; unit < p.units; unit += blockDim.x) {
-        CountUnit<kSignalStatsWideLoads>(p, unit, c);
+        CountUnit(p, unit, c);
       }
       const uint32_t warp_brng = uint32_t(WarpSum(c.sums[kBrng]));
       if (threadIdx.x % 32 == 0 && warp_brng != 0) atomicAdd(&block_brng, warp_brng);

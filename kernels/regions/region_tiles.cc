@@ -6,7 +6,7 @@
 #include <numeric>
 #include <string>
 
-#include "regions/regions_policy.h"
+#include "regions/regions_tuning.h"
 
 namespace cudahist::detail {
 namespace {

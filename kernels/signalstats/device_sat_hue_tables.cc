@@ -24,7 +24,7 @@ Status DeviceSatHueTables::Upload() {
     CUDAHIST_RETURN_IF_ERROR(
         CudaStatus(cudaMemcpy(device, table.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy(sat/hue table)"));
   }
-  if constexpr (kSignalStatsPackedTable) {
+  {
     const std::vector<uint32_t>& table = SatHueTable(8);
     std::vector<uint16_t> packed(table.size());
     for (size_t k = 0; k < table.size(); ++k) packed[k] = PackSatHue(table[k]);

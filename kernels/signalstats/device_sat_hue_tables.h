@@ -1,6 +1,6 @@
 // cudahist: the sat/hue tables (sat_hue_tables.h) in device memory, for the
 // kernels that read them: every depth's table and depth 8's packed one
-// (kSignalStatsPackedTable), uploaded once when a counter is created.
+// (PackSatHue), uploaded once when a counter is created.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,7 @@ class DeviceSatHueTables {
   Status Upload();
   // Depth 8 to 10.
   const uint32_t* table(uint32_t depth) const { return tables_[depth - kSignalStatsMinDepth]; }
-  // Depth 8's packed table, or null when the kernels read the plain one.
+  // Depth 8's packed table (16 bits an entry).
   const uint16_t* packed() const { return packed_; }
 
  private:

@@ -17,7 +17,7 @@
 #include "device/plan_walk.cuh"
 #include "region_cases.h"
 #include "regions/region_tiles.h"
-#include "regions/regions_policy.h"
+#include "regions/regions_tuning.h"
 #include "seeded_rng.h"
 #include "signalstats/sat_hue_tables.h"
 #include "signalstats/signalstats_walk.cuh"
@@ -157,7 +157,7 @@ std::vector<uint32_t> WalkStatsTilesOnHost(const cudahist::YuvPlanes& frame, con
     uint32_t* w = words.data() + size_t(tile.region) * stride;
     const SignalStatsParams p = TileParams(whole, tile);
     UnitCounter<HostCounter> c(HostCounter{w}, depth);
-    for (uint32_t unit = 0; unit < p.units; ++unit) CountUnit<kSignalStatsWideLoads>(p, unit, c);
+    for (uint32_t unit = 0; unit < p.units; ++unit) CountUnit(p, unit, c);
     w[counters] += uint32_t(c.sums[kBrng]);
   }
   return words;

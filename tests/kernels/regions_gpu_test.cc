@@ -18,7 +18,7 @@
 #include "cudahist/regions.h"
 #include "frames.h"
 #include "region_cases.h"
-#include "regions/regions_policy.h"
+#include "regions/regions_tuning.h"
 #include "seeded_rng.h"
 #include "test_planes.h"
 #include "yuv_frames.h"

@@ -94,7 +94,7 @@ class CpuRegionHistogrammer {
 // the tile table before it), allocates nothing unless a frame has more regions
 // than any before (the per-region totals grow then, with a synchronisation of
 // the device), and writes the counts whole (device memory, or pinned host
-// memory: PinnedCounts of RegionCountsLength). Frame pointers are device
+// memory: Pinned<uint32_t> of RegionCountsLength). Frame pointers are device
 // pointers in the current context. One RegionHistogrammer serves one stream
 // at a time; the counts are complete when the stream reaches that point.
 class RegionHistogrammer {
@@ -159,7 +159,7 @@ class CpuRegionSignalStats {
 
 // The GPU path: ONE launch per frame (and a copy of the tile table when it
 // does not fit the launch's parameters), as RegionHistogrammer. `words` in
-// device or pinned host memory (PinnedCounts of num_regions *
+// device or pinned host memory (Pinned<uint32_t> of num_regions *
 // RegionSignalStatsWords(depth) words).
 class RegionSignalStatsCounter {
  public:

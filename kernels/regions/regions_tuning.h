@@ -1,11 +1,15 @@
-// cudahist: the tuning of the region kernels, as policy data: one struct per
-// kernel, each field with its reason. These values were chosen by reasoning
-// from the frame kernels' measurements (docs/tuning.md), not yet by a sweep of
-// their own: bench/analytics/ measures them against the whole-frame
-// histogram, NPP and CUB per box, and a change goes here with its figures.
+// cudahist: the tuning policies of the region kernels (segmented_histogram.cu,
+// region_signalstats.cu), each number with its reason; how a variant build
+// overrides them is in launch/policy.h. These values were chosen by
+// reasoning from the frame kernels' measurements (docs/tuning.md), not yet by
+// a sweep of their own: bench/analytics/ measures them against the
+// whole-frame histogram, NPP and CUB per box, and a change goes here with its
+// figures.
 #pragma once
 
 #include <cstdint>
+
+#include "launch/policy.h"
 
 namespace cudahist::detail {
 
@@ -14,78 +18,64 @@ struct SegmentedPolicy {
   // 10 x 10 box has 7 chunks of luma) leaves most of a large block idle while
   // it still zeroes and merges its copies; 512 keeps two blocks of 769-counter
   // copies (NV12) on an SM, as 1024 could not beside their shared memory.
-  uint32_t threads;
+  uint32_t threads = 512;
   // Chunk loads a thread issues before it counts (the frame kernel's 2): one
   // round of a full tile is then threads x loads chunks.
-  uint32_t loads_per_thread;
+  uint32_t loads_per_thread = 2;
   // Lane copies of the shared counters, at most: fewer than the frame
   // kernel's 32, because every tile zeroes and merges the copies of its group
   // again, which 32 copies make as costly as counting a full tile. With 8 the
   // merge is an eighth of that; lanes l, l + 8, l + 16, l + 24 share a copy,
   // so a flat area serialises four ways at worst.
-  uint32_t max_copies;
+  uint32_t max_copies = 8;
   // Shared memory the copies may take; fewer copies beyond it (10-bit bins).
-  uint32_t copies_budget_bytes;
+  uint32_t copies_budget_bytes = 64 * 1024;
   // Tiles per resident block the host aims at: enough that blocks that drew
   // small tiles take more while a large one is still counting.
-  uint32_t tiles_per_resident_block;
+  uint32_t tiles_per_resident_block = 2;
   // Units (16-byte chunks, or samples of unaligned layouts) of a tile, at
   // least and at most. At least a round's worth for every thread, so that a
   // tile pays its merge for a block's full work; at most four rounds, so that
   // one large box still spreads over many blocks.
-  uint32_t min_tile_units;
-  uint32_t max_tile_units;
+  uint32_t min_tile_units = 512;
+  uint32_t max_tile_units = 4 * 512 * 2;
   // Tiles a launch carries in its parameters (20 bytes each, 10 KB: the batch
   // kernel's plans travel the same way); frames of more tiles copy the table
   // to the device first, one cudaMemcpyAsync. 100 boxes of mixed sizes on a
   // 1080p frame make about 400 tiles, so they need no copy.
-  uint32_t inline_tiles;
+  uint32_t inline_tiles = 512;
   // Programmatic dependent launch (Hopper): the launch gap and the zeroing of
   // the copies overlap the previous kernel's tail, as for the frame kernels;
   // the kernel waits for it before it reads anything global.
-  bool programmatic_launch;
-};
-
-constexpr SegmentedPolicy kSegmentedPolicy = {
-    /*threads=*/512,
-    /*loads_per_thread=*/2,
-    /*max_copies=*/8,
-    /*copies_budget_bytes=*/64 * 1024,
-    /*tiles_per_resident_block=*/2,
-    /*min_tile_units=*/512,
-    /*max_tile_units=*/4 * 512 * 2,
-    /*inline_tiles=*/512,
-    /*programmatic_launch=*/true,
+  bool programmatic_launch = true;
 };
 
 struct RegionSignalStatsPolicy {
-  // Threads of a block: as SegmentedPolicy.threads; a unit is one chroma
-  // sample run with its luma, so a tile of one chroma row of a 10-pixel box
-  // is 2 units.
-  uint32_t threads;
+  // Threads of a block: as SegmentedPolicy's; a unit is one chroma sample run
+  // with its luma, so a tile of one chroma row of a 10-pixel box is 2 units.
+  uint32_t threads = 512;
   // Lane copies of signalstats' counters at most (8-bit: 1385 counters, 16
   // copies would take 88 KB and every tile would merge them all again).
-  uint32_t max_copies;
-  uint32_t copies_budget_bytes;
-  uint32_t tiles_per_resident_block;
+  uint32_t max_copies = 8;
+  uint32_t copies_budget_bytes = 64 * 1024;
+  uint32_t tiles_per_resident_block = 2;
   // Units of a tile, at least and at most (a unit reads 4 chroma samples and
   // their 8 or 16 luma pixels: about a chunk's worth of bytes).
-  uint32_t min_tile_units;
-  uint32_t max_tile_units;
+  uint32_t min_tile_units = 512;
+  uint32_t max_tile_units = 4 * 512;
   // Tiles a launch carries in its parameters (32 bytes each, 8 KB).
-  uint32_t inline_tiles;
-  bool programmatic_launch;  // as SegmentedPolicy's
+  uint32_t inline_tiles = 256;
+  bool programmatic_launch = true;  // as SegmentedPolicy's
 };
 
-constexpr RegionSignalStatsPolicy kRegionSignalStatsPolicy = {
-    /*threads=*/512,
-    /*max_copies=*/8,
-    /*copies_budget_bytes=*/64 * 1024,
-    /*tiles_per_resident_block=*/2,
-    /*min_tile_units=*/512,
-    /*max_tile_units=*/4 * 512,
-    /*inline_tiles=*/256,
-    /*programmatic_launch=*/true,
-};
+#ifndef CUDAHIST_TUNE_SEGMENTED
+#define CUDAHIST_TUNE_SEGMENTED
+#endif
+#ifndef CUDAHIST_TUNE_REGION_SIGNALSTATS
+#define CUDAHIST_TUNE_REGION_SIGNALSTATS
+#endif
+constexpr SegmentedPolicy kSegmentedPolicy = CUDAHIST_TUNED(SegmentedPolicy, CUDAHIST_TUNE_SEGMENTED);
+constexpr RegionSignalStatsPolicy kRegionSignalStatsPolicy =
+    CUDAHIST_TUNED(RegionSignalStatsPolicy, CUDAHIST_TUNE_REGION_SIGNALSTATS);
 
 }  // namespace cudahist::detail
