@@ -68,6 +68,11 @@ class RegionTotals {
   uint32_t stride_ = 0;
 };
 
+// The one launch of a region kernel over `num_tiles` tiles: no more blocks
+// than tiles, nor than the device holds at once. `args` are the kernel's.
+Status LaunchOverTiles(const KernelConfig& config, void** args, uint32_t num_tiles, bool programmatic,
+                       cudaStream_t stream);
+
 // --- segmented_histogram.cu ---------------------------------------------------
 
 // The kernel for `counters` counters of a region at `bins` bins: lane copies in

@@ -1,7 +1,9 @@
 // What the region counters keep on the device between frames (region_launch.h):
-// the tile table's staging and device copy, and the per-region totals.
+// the tile table's staging and device copy, and the per-region totals; and
+// the launch over the tiles both region kernels make.
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "regions/region_launch.h"
 
@@ -70,6 +72,15 @@ Status RegionTotals::Reserve(uint32_t regions, uint32_t stride) {
                                              "region totals"));
   regions_ = capacity;
   return Status::Ok();
+}
+
+Status LaunchOverTiles(const KernelConfig& config, void** args, uint32_t num_tiles, bool programmatic,
+                       cudaStream_t stream) {
+  const uint32_t grid = std::max<uint32_t>(1, std::min(num_tiles, config.resident_blocks));
+  const cudaError_t error =
+      LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes, args, stream, programmatic);
+  if (error == cudaSuccess) return Status::Ok();
+  return CudaStatus(error, (std::string(config.name) + " kernel launch").c_str());
 }
 
 }  // namespace cudahist::detail

@@ -98,11 +98,7 @@ Status LaunchRegionSignalStats(const KernelConfig& config, const SignalStatsPara
   uint32_t* tickets_arg = totals.tickets();
   void* args[] = {const_cast<SignalStatsParams*>(&frame), const_cast<InlineRegionStatsTiles*>(&carried),
                   &device_tiles, &num_tiles, &totals_arg, &tickets_arg, &words};
-  const uint32_t grid = std::max<uint32_t>(1, std::min(num_tiles, config.resident_blocks));
-  const cudaError_t error = LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes,
-                                                   args, stream, kPolicy.programmatic_launch);
-  if (error == cudaSuccess) return Status::Ok();
-  return CudaStatus(error, (std::string(config.name) + " kernel launch").c_str());
+  return LaunchOverTiles(config, args, num_tiles, kPolicy.programmatic_launch, stream);
 }
 
 }  // namespace cudahist::detail

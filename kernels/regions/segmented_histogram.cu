@@ -152,11 +152,7 @@ Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, c
   uint32_t* tickets_arg = totals.tickets();
   void* args[] = {const_cast<RegionTemplate*>(&tmpl), const_cast<InlineRegionTiles*>(&carried), &device_tiles,
                   &num_tiles, &totals_arg, &tickets_arg, &counts};
-  const uint32_t grid = std::max<uint32_t>(1, std::min(num_tiles, config.resident_blocks));
-  const cudaError_t error = LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes,
-                                                   args, stream, kPolicy.programmatic_launch);
-  if (error == cudaSuccess) return Status::Ok();
-  return CudaStatus(error, (std::string(config.name) + " kernel launch").c_str());
+  return LaunchOverTiles(config, args, num_tiles, kPolicy.programmatic_launch, stream);
 }
 
 }  // namespace cudahist::detail

@@ -267,19 +267,8 @@ TEST(RegionSignalStats, FiguresAreSignalstatsOfTheFrameCutToTheBox) {
       const cudahist::SignalStatsFigures want = cudahist::FiguresOf(counts);
       const cudahist::SignalStatsFigures got =
           cudahist::RegionFiguresOf(words.data() + r * cudahist::RegionSignalStatsWords(depth), depth);
-      EXPECT_EQ(got.y_min, want.y_min);
-      EXPECT_EQ(got.y_low, want.y_low);
-      EXPECT_EQ(got.y_high, want.y_high);
-      EXPECT_EQ(got.y_max, want.y_max);
-      EXPECT_EQ(got.y_avg, want.y_avg);
-      EXPECT_EQ(got.u_avg, want.u_avg);
-      EXPECT_EQ(got.v_max, want.v_max);
-      EXPECT_EQ(got.sat_min, want.sat_min);
-      EXPECT_EQ(got.sat_avg, want.sat_avg);
-      EXPECT_EQ(got.sat_max, want.sat_max);
-      EXPECT_EQ(got.hue_med, want.hue_med);
-      EXPECT_EQ(got.hue_avg, want.hue_avg);
-      EXPECT_EQ(got.brng, want.brng);
+#define SIGNALSTATS_FIGURE(group, member, name, ffmpeg_key, type, unit) EXPECT_EQ(got.member, want.member) << name;
+#include "cudahist/figures.def"
       EXPECT_EQ(got.y_dif, 0.0) << "a region has no previous frame";
     }
   }

@@ -239,6 +239,17 @@ std::string ErrorText(GstMessage* error) {
   return text;
 }
 
+std::string RefusedWith(const std::string& properties, const GstVideoInfo& info) {
+  Harness hx(properties);
+  hx.SetCaps(info);
+  std::mt19937_64 rng(6);
+  GstBuffer* frame = RandomFrame(info, rng);
+  const GstFlowReturn ret = hx.Push(frame, 0, kFrame);
+  gst_buffer_unref(frame);
+  EXPECT_NE(ret, GST_FLOW_OK) << properties;
+  return PopErrorText(hx.bus());
+}
+
 std::string PopErrorText(GstBus* bus) {
   GstMessage* m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
   if (!m) return "";

@@ -144,6 +144,10 @@ class Harness {
 
 constexpr GstClockTime kFrame = GST_SECOND / 25;
 
+// Negotiation or the first frame with `properties` on `info` fails (an
+// expectation) with an element error: its text and debug string.
+std::string RefusedWith(const std::string& properties, const GstVideoInfo& info);
+
 // A pipeline from gst-launch syntax (a failed parse fails the test).
 GstElement* Launch(const std::string& description);
 // Runs to EOS (or error); returns the error text, "" on EOS. The

@@ -393,18 +393,6 @@ TEST(Element, ComponentsSubsetKeepsFormatOrder) {
   CheckOneFrame(GST_VIDEO_FORMAT_RGB10A2_LE, 5, 3, 4, "components=A", {3}, FrameRoi());
 }
 
-// Negotiation or the first frame fails with an element error whose text names the problem.
-std::string RefusedWith(const std::string& properties, const GstVideoInfo& info) {
-  Harness hx(properties);
-  hx.SetCaps(info);
-  std::mt19937_64 rng(6);
-  GstBuffer* frame = RandomFrame(info, rng);
-  const GstFlowReturn ret = hx.Push(frame, 0, kFrame);
-  gst_buffer_unref(frame);
-  EXPECT_NE(ret, GST_FLOW_OK) << properties;
-  return PopErrorText(hx.bus());
-}
-
 TEST(Element, BinsAboveTheFormatDepthAreRefusedAtNegotiation) {
   const std::string text = RefusedWith("bins=512", VideoInfo(GST_VIDEO_FORMAT_GRAY8, 8, 8));
   EXPECT_NE(text.find("bins 512 exceeds the 256 code values of the 8-bit component Y of GRAY8"),

@@ -60,18 +60,6 @@ GstMessage* PushForMessage(Harness* hx, GstBuffer* frame, GstClockTime pts) {
   return PopHistogramMessage(hx->bus());
 }
 
-// The element error text when `properties` are refused on `info`.
-std::string RefusedWith(const std::string& properties, const GstVideoInfo& info) {
-  Harness hx(properties);
-  hx.SetCaps(info);
-  std::mt19937_64 rng(6);
-  GstBuffer* frame = RandomFrame(info, rng);
-  const GstFlowReturn ret = hx.Push(frame, 0, kFrame);
-  gst_buffer_unref(frame);
-  EXPECT_NE(ret, GST_FLOW_OK) << properties;
-  return PopErrorText(hx.bus());
-}
-
 // --- fixed regions (every build) ---------------------------------------------------
 
 TEST(Regions, EachFixedRegionEqualsReferenceOfItsBox) {

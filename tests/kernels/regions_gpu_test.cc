@@ -172,31 +172,39 @@ TEST(RegionHistogrammerGpu, RefusesBadInputBeforeLaunching) {
 
 // --- signalstats per region ---------------------------------------------------------
 
+// The first difference between `counter`'s words of `regions` of `yuv` (on
+// the device, into pinned or device memory) and the reference's, or "".
+std::string StatsDifference(cudahist::RegionSignalStatsCounter& counter, const YuvFrame& yuv,
+                            const std::vector<Roi>& regions, bool pinned) {
+  const uint32_t n = uint32_t(regions.size()), per_region = cudahist::RegionSignalStatsWords(yuv.view.y.depth);
+  std::vector<uint32_t> want(n * per_region);
+  Status s = cudahist::ReferenceRegionSignalStats(yuv.view, regions.data(), n, want.data());
+  if (!s.ok()) return "reference: " + s.message();
+  DeviceRegionFrame device(yuv.planes, RegionFrameOf(yuv.view));
+  if (!device.ok()) return "upload failed";
+  cudahist::YuvPlanes on_device = yuv.view;
+  on_device.y = device.frame().planes[0];
+  on_device.u = device.frame().planes[1];
+  on_device.v = device.frame().planes[2];
+  PoisonedCounts words(want.size());
+  s = counter.Compute(on_device, regions.data(), n, words.stream(), words.Poisoned(pinned));
+  if (!s.ok()) return "Compute: " + s.message();
+  return Difference(words.Read(pinned), want, per_region, regions);
+}
+
 TEST(RegionSignalStatsGpu, EqualsReferenceOverTheMatrix) {
   SKIP_WITHOUT_CUDA_DEVICE();
   SeededRng rng;
   std::unique_ptr<cudahist::RegionSignalStatsCounter> counter;
-  Status s = cudahist::RegionSignalStatsCounter::Create(&counter);
+  const Status s = cudahist::RegionSignalStatsCounter::Create(&counter);
   ASSERT_TRUE(s.ok()) << s.message();
   for (YuvFrameSpec spec : SignalStatsMatrix()) {
     if (spec.has_roi) continue;
     SCOPED_TRACE(Describe(spec));
     YuvFrame yuv = MakeYuvFrame(spec, rng);
     const std::vector<Roi> regions = EdgeRegions(spec.width, spec.height, 12, rng);
-    const uint32_t n = uint32_t(regions.size()), per_region = cudahist::RegionSignalStatsWords(yuv.view.y.depth);
-    std::vector<uint32_t> want(n * per_region);
-    ASSERT_TRUE(cudahist::ReferenceRegionSignalStats(yuv.view, regions.data(), n, want.data()).ok());
-    DeviceRegionFrame device(yuv.planes, RegionFrameOf(yuv.view));
-    ASSERT_TRUE(device.ok());
-    cudahist::YuvPlanes on_device = yuv.view;
-    on_device.y = device.frame().planes[0];
-    on_device.u = device.frame().planes[1];
-    on_device.v = device.frame().planes[2];
-    PoisonedCounts words(want.size());
     for (bool pinned : {false, true}) {
-      s = counter->Compute(on_device, regions.data(), n, words.stream(), words.Poisoned(pinned));
-      ASSERT_TRUE(s.ok()) << s.message();
-      EXPECT_EQ(Difference(words.Read(pinned), want, per_region, regions), "") << (pinned ? "pinned" : "device");
+      EXPECT_EQ(StatsDifference(*counter, yuv, regions, pinned), "") << (pinned ? "pinned" : "device");
     }
   }
 }
@@ -204,26 +212,14 @@ TEST(RegionSignalStatsGpu, EqualsReferenceOverTheMatrix) {
 TEST(RegionSignalStatsGpu, ThousandsOfBoxesOf1080p) {
   SKIP_WITHOUT_CUDA_DEVICE();
   SeededRng rng;
+  std::unique_ptr<cudahist::RegionSignalStatsCounter> counter;
+  ASSERT_TRUE(cudahist::RegionSignalStatsCounter::Create(&counter).ok());
   for (YuvFormat format : {YuvFormat::kNv12, YuvFormat::kP010}) {
     YuvFrameSpec spec = YuvSpec(format, 1920, 1080);
     spec.distribution = Distribution::kPeaked;
     YuvFrame yuv = MakeYuvFrame(spec, rng);
-    const std::vector<Roi> regions = RandomRegions(1920, 1080, 3000, 1, 600, rng);
-    const uint32_t n = uint32_t(regions.size()), per_region = cudahist::RegionSignalStatsWords(yuv.view.y.depth);
-    std::vector<uint32_t> want(n * per_region);
-    ASSERT_TRUE(cudahist::ReferenceRegionSignalStats(yuv.view, regions.data(), n, want.data()).ok());
-    DeviceRegionFrame device(yuv.planes, RegionFrameOf(yuv.view));
-    ASSERT_TRUE(device.ok());
-    cudahist::YuvPlanes on_device = yuv.view;
-    on_device.y = device.frame().planes[0];
-    on_device.u = device.frame().planes[1];
-    on_device.v = device.frame().planes[2];
-    std::unique_ptr<cudahist::RegionSignalStatsCounter> counter;
-    ASSERT_TRUE(cudahist::RegionSignalStatsCounter::Create(&counter).ok());
-    PoisonedCounts words(want.size());
-    const Status s = counter->Compute(on_device, regions.data(), n, words.stream(), words.Poisoned(false));
-    ASSERT_TRUE(s.ok()) << s.message();
-    EXPECT_EQ(Difference(words.Read(false), want, per_region, regions), "") << YuvFormatName(format);
+    EXPECT_EQ(StatsDifference(*counter, yuv, RandomRegions(1920, 1080, 3000, 1, 600, rng), false), "")
+        << YuvFormatName(format);
   }
 }
 
