@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "regions/region_launch.h"
+#include "signalstats/signalstats_walk.cuh"
 #include "signalstats/device_sat_hue_tables.h"
 
 namespace cudahist {

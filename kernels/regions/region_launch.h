@@ -14,9 +14,10 @@
 #include "launch/kernel_launch.h"
 #include "regions/region_tiles.h"
 #include "regions/regions_tuning.h"
-#include "signalstats/signalstats_walk.cuh"
 
 namespace cudahist::detail {
+
+struct SignalStatsParams;  // signalstats/signalstats_walk.cuh
 
 // The tiles a launch carries in its parameters, up to kCapacity.
 template <typename Tile, uint32_t kCapacity>

@@ -11,6 +11,7 @@
 #include "device/lane_copies.cuh"
 #include "device/warp_sum.cuh"
 #include "regions/region_launch.h"
+#include "regions/region_tile_walk.cuh"
 #include "signalstats/signalstats_walk.cuh"
 
 namespace cudahist::detail {

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "regions/region_tile_walk.cuh"
 #include "regions/regions_tuning.h"
 
 namespace cudahist::detail {

@@ -7,7 +7,7 @@
 // similar cost whatever the mix of box sizes. Every region gets at least one
 // tile (an empty one for an empty region), because a region's counts are
 // written by the last of its tiles to finish: `region_tiles` is how many
-// that last one waits for.
+// that last one waits for. What a tile is to the walks: region_tile_walk.cuh.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,6 @@
 
 #include "cudahist/regions.h"
 #include "launch/launch_plan.h"
-#include "signalstats/signalstats_walk.cuh"
 
 namespace cudahist::detail {
 
@@ -49,17 +48,6 @@ struct RegionTile {
   uint16_t unused;
 };
 
-// The plan of `tile` (of group `g`): the group's with the tile's first pixel,
-// rows, span and units. Host and device alike (tests walk it on the host).
-CUDAHIST_HD GroupPlan TilePlan(const RegionGroup& g, const RegionTile& tile) {
-  GroupPlan p = g.plan;
-  p.pixel0 = g.plan.pixel0 + uint64_t(tile.y) * g.plan.pitch + uint64_t(tile.x) * g.plan.pixel_stride;
-  p.rows = tile.rows;
-  SetGroupWidth(p, tile.width);
-  p.units = p.rows * p.units_per_row;
-  return p;
-}
-
 // The template of a validated frame (ValidateRegionFrame). kUnsupported when
 // the components of one plane group differ in subsampling.
 Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, RegionTemplate* tmpl);
@@ -86,24 +74,6 @@ struct RegionStatsTile {
   uint32_t units_per_row;
   uint32_t units;               // 0: an empty region's tile
 };
-
-// The walk's parameters of `tile` over `frame` (the frame's parameters,
-// SignalStatsParamsOf without a region and without a previous frame).
-CUDAHIST_HD SignalStatsParams TileParams(const SignalStatsParams& frame, const RegionStatsTile& tile) {
-  SignalStatsParams p = frame;
-  p.lx0 = tile.lx0;
-  p.ly0 = tile.ly0;
-  p.lx1 = tile.lx1;
-  p.ly1 = tile.ly1;
-  p.cx0 = tile.cx0;
-  p.cy0 = tile.cy0;
-  p.cx1 = tile.cx1;
-  p.wide = tile.wide;
-  p.units_per_row = tile.units_per_row;
-  p.units = tile.units;
-  p.row_of_unit = FastDivisor::For(tile.units_per_row > 0 ? tile.units_per_row : 1);
-  return p;
-}
 
 // Cuts validated regions (ValidateRegionSignalStats) of `frame` into tiles of
 // whole chroma rows, largest first.

@@ -19,6 +19,7 @@
 #include "device/lane_copies.cuh"
 #include "device/plan_walk.cuh"
 #include "regions/region_launch.h"
+#include "regions/region_tile_walk.cuh"
 
 namespace cudahist::detail {
 namespace {

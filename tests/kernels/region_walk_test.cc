@@ -16,6 +16,7 @@
 #include "cudahist/regions.h"
 #include "device/plan_walk.cuh"
 #include "region_cases.h"
+#include "regions/region_tile_walk.cuh"
 #include "regions/region_tiles.h"
 #include "regions/regions_tuning.h"
 #include "seeded_rng.h"

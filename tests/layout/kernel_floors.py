@@ -12,7 +12,7 @@ Floors, from the ground up (docs/architecture.md):
   device           device helpers the modules share
   histogram
   signalstats, scopes   (siblings: neither includes the other)
-  render
+  render, regions  (siblings: regions counts with signalstats' walk too)
   cpu              the CPU mirror of every module; nothing outside it includes it
 Host headers (.h) include no device code (.cuh). Prints every include that
 breaks these rules and exits 1; exits 0 when none does.
@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 FLOORS = {"cudahist": 0, "launch": 1, "device": 2, "histogram": 3, "signalstats": 4, "scopes": 4,
-          "render": 5, "cpu": 6}
+          "render": 5, "regions": 5, "cpu": 6}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SOURCE = (".h", ".cuh", ".cc", ".cu")
 
