@@ -3,14 +3,14 @@
 // over four times the L2 so that each comes from device memory, as a
 // decoder's output does), with 1, 16, 100 and 1000 boxes of mixed sizes
 // (10x10 to 600x400, overlapping, anywhere), it times with CUDA events
-// (warm-up, then the median of repeats, bench/event_timing.h):
+// (warm-up, then the median of repeats, bench/common/event_timing.h):
 //   whole-frame      Histogrammer::Compute of Y, U and V (256 bins): the baseline
 //   regions          RegionHistogrammer::Compute of every box's Y, U and V, one launch
 //   regions-y        the same of Y alone
 //   npp-per-box-y    NPP's nppiHistogramEven_8u_C1R once per box, on Y (NPP has no
 //                    two-channel histogram for NV12's UV)
 //   cub-per-box      CUB's DeviceHistogram once per box and plane: HistogramEven of
-//                    Y, MultiHistogramEven<2,2> of UV (bench/cub_baseline.cu)
+//                    Y, MultiHistogramEven<2,2> of UV (bench/kernels/cub_baseline.cu)
 //   cub-per-box-y    CUB's HistogramEven once per box, on Y
 // and prints per box count each time per frame and the ratios the targets
 // name: regions / whole-frame (at most 1.5 at 100 boxes) and npp-per-box-y /
@@ -37,6 +37,7 @@
 #include "cub_baseline.h"
 #include "cudahist/histogrammer.h"
 #include "cudahist/regions.h"
+#include "bench_args.h"
 #include "event_timing.h"
 #include "frames.h"
 #include "npp_baseline.h"
@@ -46,28 +47,7 @@
 namespace bench {
 namespace {
 
-struct Options {
-  std::string json;
-  int repeats = kDefaultRepeats;
-  bool quick = false;  // a smoke test: a small frame, few repeats
-};
-
-bool ParseOptions(int argc, char** argv, Options* o) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json" && i + 1 < argc) {
-      o->json = argv[++i];
-    } else if (a == "--repeats" && i + 1 < argc) {
-      o->repeats = std::max(1, std::atoi(argv[++i]));
-    } else if (a == "--quick") {
-      o->quick = true;
-    } else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--repeats N] [--quick]\n", argv[0]);
-      return false;
-    }
-  }
-  return true;
-}
+using Options = KernelBenchArgs;
 
 // `count` boxes of widths 10 to 600 and heights 10 to 400 (clipped to the
 // frame), anywhere inside it: the mix. Fixed seed: every run times the same boxes.
@@ -402,6 +382,6 @@ int Run(const Options& o) {
 
 int main(int argc, char** argv) {
   bench::Options o;
-  if (!bench::ParseOptions(argc, argv, &o)) return 2;
+  if (!bench::ParseKernelBenchArgs(argc, argv, &o)) return 2;
   return bench::Run(o);
 }

@@ -1,11 +1,16 @@
-// bench/common/bench_args.h: the command line the element benchmarks share,
-//   <tool> [--json PATH] [--seconds S] [<the tool's own flags>]
+// bench/common/bench_args.h: the command lines benchmarks share:
+//   the element benchmarks'  <tool> [--json PATH] [--seconds S] [<the tool's own flags>]
+//   the kernel benchmarks'   <tool> [--json FILE] [--repeats N] [--quick]
+//                            (signalstats_bench, analytics_bench)
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
+
+#include "bench_stats.h"
 
 namespace bench {
 
@@ -41,6 +46,32 @@ inline bool ParseCommonArgs(int argc, char** argv, const char* usage, CommonArgs
     }
     if (!known) {
       std::fprintf(stderr, "unknown argument or bad value: %s %s\nusage: %s\n", flag.c_str(), value, usage);
+      return false;
+    }
+  }
+  return true;
+}
+
+// The kernel benchmarks' options: --quick is their smoke test (small frames,
+// few repeats; meson runs it).
+struct KernelBenchArgs {
+  std::string json;
+  int repeats = kDefaultRepeats;
+  bool quick = false;
+};
+
+// Parses argv into `o`; on anything else prints the usage and returns false.
+inline bool ParseKernelBenchArgs(int argc, char** argv, KernelBenchArgs* o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc) {
+      o->json = argv[++i];
+    } else if (a == "--repeats" && i + 1 < argc) {
+      o->repeats = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--quick") {
+      o->quick = true;
+    } else {
+      std::fprintf(stderr, "usage: %s [--json FILE] [--repeats N] [--quick]\n", argv[0]);
       return false;
     }
   }

@@ -11,6 +11,9 @@ namespace bench {
 // No GPU (or no GStreamer CUDA elements): meson counts the run as skipped.
 constexpr int kExitSkip = 77;
 
+// Timed repeats of a kernel benchmark's method, whose median it reports.
+constexpr int kDefaultRepeats = 25;
+
 // The q-quantile (0..1) of `samples`, nearest rank; 0 for no samples.
 inline double Quantile(std::vector<double> samples, double q) {
   if (samples.empty()) return 0.0;

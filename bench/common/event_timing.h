@@ -14,7 +14,6 @@
 
 namespace bench {
 
-constexpr int kDefaultRepeats = 25;
 constexpr int kWarmupPasses = 3;
 // A method whose warm-up shows it would take longer than this for all its
 // repeats gets fewer (at least kMinRepeats), so one pathological baseline

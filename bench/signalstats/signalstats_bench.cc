@@ -31,6 +31,7 @@
 #include "cudahist/cpu.h"
 #include "cudahist/histogrammer.h"
 #include "cudahist/signalstats.h"
+#include "bench_args.h"
 #include "event_timing.h"
 #include "yuv_frames.h"
 #if CUDAHIST_SIGNALSTATS_TIMELINE
@@ -46,28 +47,7 @@ namespace {
 
 constexpr char kVariant[] = CUDAHIST_BENCH_VARIANT;  // NAME=FLAGS of the kernel's tuning
 
-struct Options {
-  std::string json;
-  int repeats = kDefaultRepeats;
-  bool quick = false;  // a smoke test: small frames, few repeats
-};
-
-bool ParseOptions(int argc, char** argv, Options* o) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json" && i + 1 < argc) {
-      o->json = argv[++i];
-    } else if (a == "--repeats" && i + 1 < argc) {
-      o->repeats = std::max(1, std::atoi(argv[++i]));
-    } else if (a == "--quick") {
-      o->quick = true;
-    } else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--repeats N] [--quick]\n", argv[0]);
-      return false;
-    }
-  }
-  return true;
-}
+using Options = KernelBenchArgs;
 
 // Device copies of `distinct` host frames, repeated into `slots` separate
 // allocations (frame i holds distinct frame i % distinct), views rebased.
@@ -338,6 +318,6 @@ int Run(const Options& o) {
 
 int main(int argc, char** argv) {
   bench::Options o;
-  if (!bench::ParseOptions(argc, argv, &o)) return 2;
+  if (!bench::ParseKernelBenchArgs(argc, argv, &o)) return 2;
   return bench::Run(o);
 }
