@@ -50,7 +50,17 @@ struct FastDivisor {
   uint32_t multiplier = 0;
   uint32_t shift = 0;
 
-  CUDAHIST_HD static FastDivisor For(uint32_t d);
+  // Host and device alike: a region kernel makes the divisor of each tile it takes.
+  CUDAHIST_HD static FastDivisor For(uint32_t d) {
+    FastDivisor f;
+    f.divisor = d;
+    if (d > 1) {
+      const uint32_t p = 31 + CeilLog2(d);
+      f.multiplier = uint32_t(((1ull << p) + d - 1) / d);
+      f.shift = p - 32;
+    }
+    return f;
+  }
 
   CUDAHIST_HD uint32_t Divide(uint32_t n) const {
     if (divisor == 1) return n;
@@ -62,17 +72,6 @@ struct FastDivisor {
   }
 };
 
-// Host and device alike: a region kernel makes the divisor of each tile it takes.
-CUDAHIST_HD FastDivisor FastDivisor::For(uint32_t d) {
-  FastDivisor f;
-  f.divisor = d;
-  if (d > 1) {
-    const uint32_t p = 31 + CeilLog2(d);
-    f.multiplier = uint32_t(((1ull << p) + d - 1) / d);
-    f.shift = p - 32;
-  }
-  return f;
-}
 
 enum GroupLayout : uint32_t {
   kBytesStride1 = 0,  // 8-bit samples, pixel stride 1 (Y, I420, GRAY8)
