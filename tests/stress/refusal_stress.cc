@@ -1,19 +1,26 @@
 // A refusal ends the pipeline, once. Every refusal of refusals.txt, and the
 // state changes and flows around refusals, many times each (50, or
-// CUDAHISTOGRAM_STRESS_RUNS), in real pipelines of this process: each run
-// must end within a deadline (a run that does not aborts the suite, naming
-// it) and post its error at most once.
-//
+// CUDAHISTOGRAM_STRESS_RUNS): each run must end within a deadline and post
+// its error (or warning) exactly once.
+//   Refusal          real pipelines of this process, each run twice from NULL
+//                    (a run that does not end aborts the suite, naming it)
+//   GstLaunchRefusal gst-launch-1.0 processes, as a user meets the refusals
+//                    made before any frame (and the warnings)
+//   Flow             the state changes and flows around refusals
 // Messages are counted on the posting thread (a bus sync handler), so that
 // one posted while the pipeline goes to NULL is counted too. The System
 // instances run on frames in system memory; the Cuda instances repeat the
 // cases marked `cuda` on CUDA frames (cudaupload) and skip without a CUDA
-// device.
+// device. The list is the one built in (refusals_list.h), or the file
+// CUDAHISTOGRAM_REFUSALS names.
 #include <gst/check/gstharness.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/gst.h>
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -31,6 +38,7 @@
 
 #include "element_test_util.h"
 #include "gstcudahistogrammeta.h"
+#include "refusals_list.h"
 
 namespace {
 
@@ -258,9 +266,13 @@ bool VersionHolds(const std::set<std::string>& runs) {
 const std::vector<RefusalCase>& AllRefusals() {
   static const std::vector<RefusalCase> cases = [] {
     std::vector<RefusalCase> all;
-    const char* path = g_getenv("CUDAHISTOGRAM_REFUSALS");
-    std::ifstream in(path ? path : CUDAHISTOGRAM_REFUSALS_FILE);
-    if (!in) BadLines().push_back(std::string("cannot read ") + (path ? path : CUDAHISTOGRAM_REFUSALS_FILE));
+    std::stringstream list(kRefusalsTxt);
+    std::ifstream file;
+    if (const char* path = g_getenv("CUDAHISTOGRAM_REFUSALS")) {
+      file.open(path);
+      if (!file) BadLines().push_back(std::string("cannot read ") + path);
+    }
+    std::istream& in = file.is_open() ? static_cast<std::istream&>(file) : list;
     static const std::set<std::string> kRuns = {"cpu", "cuda", "no-gpu", "gst<1.24", "gst>=1.24"};
     for (std::string line; std::getline(in, line);) {
       line = Trimmed(line);
@@ -389,6 +401,104 @@ std::string CaseName(const ::testing::TestParamInfo<RefusalCase>& p) {
 
 INSTANTIATE_TEST_SUITE_P(System, Refusal, ::testing::ValuesIn(RefusalsOn(false)), CaseName);
 INSTANTIATE_TEST_SUITE_P(Cuda, CudaRefusal, ::testing::ValuesIn(RefusalsOn(true)), CaseName);
+
+// --- through gst-launch-1.0 ---------------------------------------------------------
+// The refusals made before any frame, and the warnings, as a user meets them.
+// Not the `stream` ones: gst-launch-1.0 (1.22, and the same code in 1.26)
+// loses an error posted from a streaming thread before its main loop runs and
+// then waits forever, whichever element posts it (docs/element.md,
+// "Refusals"); the Refusal tests above run those in this process.
+
+std::vector<RefusalCase> BeforeAnyFrame(std::vector<RefusalCase> cases) {
+  cases.erase(std::remove_if(cases.begin(), cases.end(), [](const RefusalCase& c) { return c.when == When::kStream; }),
+              cases.end());
+  return cases;
+}
+
+constexpr char kLaunchSeconds[] = "10";
+
+// One gst-launch-1.0 run of `pipeline`, ended by timeout(1) after
+// kLaunchSeconds: its exit status (124: it did not end) and its output.
+int GstLaunch(const std::string& pipeline, bool quiet, std::string* output) {
+  gint argc = 0;
+  gchar** args = nullptr;
+  GError* error = nullptr;
+  if (!g_shell_parse_argv(pipeline.c_str(), &argc, &args, &error)) {
+    *output = error->message;
+    g_error_free(error);
+    return -1;
+  }
+  std::vector<gchar*> argv = {const_cast<gchar*>("timeout"), const_cast<gchar*>(kLaunchSeconds),
+                              const_cast<gchar*>("gst-launch-1.0")};
+  if (quiet) argv.push_back(const_cast<gchar*>("-q"));  // -q hides warnings too
+  argv.insert(argv.end(), args, args + argc);
+  argv.push_back(nullptr);
+  gchar *out = nullptr, *err = nullptr;
+  gint wait_status = 0;
+  const bool spawned = g_spawn_sync(nullptr, argv.data(), nullptr, G_SPAWN_SEARCH_PATH, nullptr, nullptr, &out, &err,
+                                    &wait_status, &error);
+  g_strfreev(args);
+  if (!spawned) {
+    *output = error->message;
+    g_error_free(error);
+    return -1;
+  }
+  *output = std::string(out) + err;
+  g_free(out);
+  g_free(err);
+  return WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+}
+
+std::vector<std::string> LinesWith(const std::string& output, const std::string& part) {
+  std::vector<std::string> lines;
+  for (const std::string& line : Split(output, '\n')) {
+    if (line.find(part) != std::string::npos) lines.push_back(line);
+  }
+  return lines;
+}
+
+// A refusal made before any frame: exit status non-zero, its text on one
+// "ERROR: from element" line of under_test and no other error. A warning:
+// exit status 0 (EOS), its text on one "WARNING: from element" line, no error.
+void RunGstLaunch(const RefusalCase& c, bool cuda) {
+  const bool refusal = c.when == When::kStart;
+  const std::string kind = refusal ? "ERROR" : "WARNING";
+  const std::string pipeline = PipelineOn(c, cuda);
+  for (int run = 0; run < Runs(); ++run) {
+    const std::string what = c.name + " gst-launch-1.0 run " + std::to_string(run);
+    std::string output;
+    const int status = GstLaunch(pipeline, refusal, &output);
+    ASSERT_NE(status, 124) << what << ": did not end within " << kLaunchSeconds << " s\n" << output;
+    ASSERT_NE(status, -1) << what << ": " << output;
+    EXPECT_EQ(status != 0, refusal) << what << ": exit status " << status << "\n" << output;
+    const std::vector<std::string> with_text = LinesWith(output, c.text),
+                                   errors = LinesWith(output, "ERROR: from element ");
+    ASSERT_EQ(with_text.size(), 1u) << what << ": the text on " << with_text.size() << " lines\n" << output;
+    EXPECT_NE(with_text[0].find(kind + ": from element "), std::string::npos) << what << "\n" << output;
+    EXPECT_NE(with_text[0].find(":under_test: "), std::string::npos) << what << "\n" << output;
+    EXPECT_EQ(errors.size(), refusal ? 1u : 0u) << what << "\n" << output;
+  }
+}
+
+class GstLaunchRefusal : public Refusal {};
+
+TEST_P(GstLaunchRefusal, PostedOnceAndTheProcessEnds) {
+  const RefusalCase& c = GetParam();
+  if (c.runs.count("no-gpu") && gst_cuda_load_library()) {
+    GTEST_SKIP() << "a CUDA driver is here: " << c.name << " is a refusal only without one";
+  }
+  RunGstLaunch(c, false);
+}
+
+class CudaGstLaunchRefusal : public Refusal {};
+
+TEST_P(CudaGstLaunchRefusal, PostedOnceAndTheProcessEnds) {
+  SKIP_WITHOUT_CUDA();
+  RunGstLaunch(GetParam(), true);
+}
+
+INSTANTIATE_TEST_SUITE_P(System, GstLaunchRefusal, ::testing::ValuesIn(BeforeAnyFrame(RefusalsOn(false))), CaseName);
+INSTANTIATE_TEST_SUITE_P(Cuda, CudaGstLaunchRefusal, ::testing::ValuesIn(BeforeAnyFrame(RefusalsOn(true))), CaseName);
 
 // --- state changes and flows ----------------------------------------------------
 
