@@ -122,7 +122,9 @@ void CodedPictures::ReadH265Config(const guint8* data, gsize size) {
   const guint arrays = data[22];
   gsize offset = kHvcCHeaderBytes;
   for (guint a = 0; a < arrays && offset + 3 <= size; ++a) {
-    const guint units = GST_READ_UINT16_BE(data + offset + 1);  // after the array's NAL type byte
+    // After the array's NAL type byte, big-endian, at any offset: read by
+    // bytes (GST_READ_UINT16_BE loads it unaligned on x86, undefined in C++).
+    const guint units = guint(data[offset + 1]) << 8 | data[offset + 2];
     offset += 3;
     for (guint u = 0; u < units; ++u) {
       GstH265NalUnit nalu;
