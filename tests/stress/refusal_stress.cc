@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <set>
@@ -90,17 +91,21 @@ class Deadline {
 
 // What a pipeline posted, counted on the posting thread: the errors and
 // warnings of the element named under_test, the errors of the others, EOS,
-// "cudahistogram" messages; and the buffers under_test pushed.
+// "cudahistogram" messages; and the buffers under_test pushed. The counts
+// are shared with the bus's sync handler and the pad probe, which GStreamer
+// may still be running on a streaming thread when the Watch goes: each holds
+// them until GStreamer drops it.
 class Watch {
  public:
-  explicit Watch(GstElement* pipeline) : pipeline_(pipeline) {
+  explicit Watch(GstElement* pipeline) : pipeline_(pipeline), counts_(std::make_shared<Counts>()) {
+    counts_->under_test = gst_bin_get_by_name(GST_BIN(pipeline), "under_test");
     GstBus* bus = gst_element_get_bus(pipeline);
-    gst_bus_set_sync_handler(bus, OnMessage, this, nullptr);
+    gst_bus_set_sync_handler(bus, OnMessage, new std::shared_ptr<Counts>(counts_), Release);
     gst_object_unref(bus);
-    under_test_ = gst_bin_get_by_name(GST_BIN(pipeline), "under_test");
-    if (under_test_) {
-      GstPad* src = gst_element_get_static_pad(under_test_, "src");
-      probe_ = gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, OnBuffer, this, nullptr);
+    if (counts_->under_test) {
+      GstPad* src = gst_element_get_static_pad(counts_->under_test, "src");
+      probe_ = gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, OnBuffer, new std::shared_ptr<Counts>(counts_),
+                                 Release);
       gst_object_unref(src);
     }
   }
@@ -108,112 +113,107 @@ class Watch {
     GstBus* bus = gst_element_get_bus(pipeline_);
     gst_bus_set_sync_handler(bus, nullptr, nullptr, nullptr);
     gst_object_unref(bus);
-    if (under_test_) {
-      GstPad* src = gst_element_get_static_pad(under_test_, "src");
+    if (counts_->under_test) {
+      GstPad* src = gst_element_get_static_pad(counts_->under_test, "src");
       gst_pad_remove_probe(src, probe_);
       gst_object_unref(src);
-      gst_object_unref(under_test_);
+      gst_object_unref(counts_->under_test);
     }
   }
-  GstElement* under_test() { return under_test_; }
+  GstElement* under_test() { return counts_->under_test; }
 
   void Reset() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    errors_.clear();
-    warnings_.clear();
-    other_errors_.clear();
-    eos_ = false;
-    buffers_ = histograms_ = 0;
-  }
-  // Waits (at most kDeadline) until `done` holds; false if it never did.
-  bool WaitUntil(const std::function<bool(const Watch&)>& done) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    return cv_.wait_for(lock, kDeadline, [&] { return done(*this); });
+    std::lock_guard<std::mutex> lock(counts_->mutex);
+    counts_->errors.clear();
+    counts_->warnings.clear();
+    counts_->other_errors.clear();
+    counts_->eos = false;
+    counts_->buffers = counts_->histograms = 0;
   }
   bool WaitForError() {
-    return WaitUntil([](const Watch& w) { return !w.errors_.empty(); });
+    return WaitUntil([](const Counts& c) { return !c.errors.empty(); });
   }
   bool WaitForEnd() {
-    return WaitUntil([](const Watch& w) { return w.eos_ || !w.errors_.empty() || !w.other_errors_.empty(); });
+    return WaitUntil([](const Counts& c) { return c.eos || !c.errors.empty() || !c.other_errors.empty(); });
   }
   bool WaitForBuffers(int n) {
-    return WaitUntil([n](const Watch& w) { return w.buffers_ >= n; });
+    return WaitUntil([n](const Counts& c) { return c.buffers >= n; });
   }
 
-  std::vector<std::string> errors() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return errors_;
-  }
-  std::vector<std::string> warnings() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return warnings_;
-  }
-  std::vector<std::string> other_errors() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return other_errors_;
-  }
-  bool eos() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return eos_;
-  }
-  int buffers() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return buffers_;
-  }
-  int histograms() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return histograms_;
-  }
+  std::vector<std::string> errors() { return Read(&Counts::errors); }
+  std::vector<std::string> warnings() { return Read(&Counts::warnings); }
+  std::vector<std::string> other_errors() { return Read(&Counts::other_errors); }
+  bool eos() { return Read(&Counts::eos); }
+  int buffers() { return Read(&Counts::buffers); }
+  int histograms() { return Read(&Counts::histograms); }
 
  private:
+  struct Counts {
+    GstElement* under_test = nullptr;  // the Watch's reference
+    std::mutex mutex;
+    std::condition_variable cv;
+    std::vector<std::string> errors, warnings, other_errors;
+    bool eos = false;
+    int buffers = 0, histograms = 0;
+  };
+
+  // Waits (at most kDeadline) until `done` holds; false if it never did.
+  bool WaitUntil(const std::function<bool(const Counts&)>& done) {
+    std::unique_lock<std::mutex> lock(counts_->mutex);
+    return counts_->cv.wait_for(lock, kDeadline, [&] { return done(*counts_); });
+  }
+  template <typename T>
+  T Read(T Counts::*field) {
+    std::lock_guard<std::mutex> lock(counts_->mutex);
+    return (*counts_).*field;
+  }
+
+  static Counts& Of(gpointer data) { return **static_cast<std::shared_ptr<Counts>*>(data); }
+  static void Release(gpointer data) { delete static_cast<std::shared_ptr<Counts>*>(data); }
+
   static GstBusSyncReply OnMessage(GstBus*, GstMessage* m, gpointer data) {
-    auto* self = static_cast<Watch*>(data);
-    const bool from_under_test = GST_MESSAGE_SRC(m) == GST_OBJECT(self->under_test_);
+    Counts& c = Of(data);
+    const bool from_under_test = GST_MESSAGE_SRC(m) == GST_OBJECT(c.under_test);
     {
-      std::lock_guard<std::mutex> lock(self->mutex_);
+      std::lock_guard<std::mutex> lock(c.mutex);
       switch (GST_MESSAGE_TYPE(m)) {
         case GST_MESSAGE_ERROR:
-          (from_under_test ? self->errors_ : self->other_errors_).push_back(element_test::ErrorText(m));
+          (from_under_test ? c.errors : c.other_errors).push_back(element_test::ErrorText(m));
           break;
         case GST_MESSAGE_WARNING:
           if (from_under_test) {
             GError* e = nullptr;
             gst_message_parse_warning(m, &e, nullptr);
-            self->warnings_.push_back(e->message);
+            c.warnings.push_back(e->message);
             g_error_free(e);
           }
           break;
         case GST_MESSAGE_EOS:
-          self->eos_ = true;
+          c.eos = true;
           break;
         case GST_MESSAGE_ELEMENT:
-          if (gst_message_has_name(m, "cudahistogram")) self->histograms_++;
+          if (gst_message_has_name(m, "cudahistogram")) c.histograms++;
           break;
         default:
           break;
       }
     }
-    self->cv_.notify_all();
+    c.cv.notify_all();
     return GST_BUS_DROP;
   }
   static GstPadProbeReturn OnBuffer(GstPad*, GstPadProbeInfo*, gpointer data) {
-    auto* self = static_cast<Watch*>(data);
+    Counts& c = Of(data);
     {
-      std::lock_guard<std::mutex> lock(self->mutex_);
-      self->buffers_++;
+      std::lock_guard<std::mutex> lock(c.mutex);
+      c.buffers++;
     }
-    self->cv_.notify_all();
+    c.cv.notify_all();
     return GST_PAD_PROBE_OK;
   }
 
   GstElement* pipeline_;
-  GstElement* under_test_ = nullptr;
+  std::shared_ptr<Counts> counts_;
   gulong probe_ = 0;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::vector<std::string> errors_, warnings_, other_errors_;
-  bool eos_ = false;
-  int buffers_ = 0, histograms_ = 0;
 };
 
 std::string Joined(const std::vector<std::string>& texts) {
