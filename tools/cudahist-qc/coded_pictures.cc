@@ -253,14 +253,14 @@ CodedPicture CodedPictures::ReadH265(const guint8* data, gsize size) {
       gst_h265_parser_parse_nal(h265_, &nalu);
     } else if (IsH265Picture(nalu.type)) {
       GstH265SliceHdr slice;
-      if (gst_h265_parser_parse_slice_hdr(h265_, &nalu, &slice) == GST_H265_PARSER_OK &&
-          slice.first_slice_segment_in_pic_flag) {
-        CodedPicture picture;
-        picture.known = true;
-        picture.type = H265Letter(slice.type);
-        picture.key = IsH265Irap(nalu.type);
-        return picture;
-      }
+      if (gst_h265_parser_parse_slice_hdr(h265_, &nalu, &slice) != GST_H265_PARSER_OK) continue;
+      const bool first = slice.first_slice_segment_in_pic_flag;
+      CodedPicture picture;
+      picture.known = true;
+      picture.type = H265Letter(slice.type);
+      picture.key = IsH265Irap(nalu.type);
+      gst_h265_slice_hdr_free(&slice);  // the entry point offsets the parser allocated
+      if (first) return picture;
     }
   }
   return CodedPicture();
