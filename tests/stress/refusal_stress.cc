@@ -376,12 +376,18 @@ void RunRefusal(const RefusalCase& c, bool cuda) {
   }
 }
 
-TEST_P(Refusal, PostedOnceAndThePipelineEnds) {
-  const RefusalCase& c = GetParam();
+// Why `c` is no refusal on this machine, or "": a no-gpu case where a CUDA
+// driver loads.
+std::string NotARefusalHere(const RefusalCase& c) {
   if (c.runs.count("no-gpu") && gst_cuda_load_library()) {
-    GTEST_SKIP() << "a CUDA driver is here: " << c.name << " is a refusal only without one";
+    return "a CUDA driver is here: " + c.name + " is a refusal only without one";
   }
-  RunRefusal(c, false);
+  return "";
+}
+
+TEST_P(Refusal, PostedOnceAndThePipelineEnds) {
+  if (const std::string why = NotARefusalHere(GetParam()); !why.empty()) GTEST_SKIP() << why;
+  RunRefusal(GetParam(), false);
 }
 
 class CudaRefusal : public Refusal {};
@@ -483,11 +489,8 @@ void RunGstLaunch(const RefusalCase& c, bool cuda) {
 class GstLaunchRefusal : public Refusal {};
 
 TEST_P(GstLaunchRefusal, PostedOnceAndTheProcessEnds) {
-  const RefusalCase& c = GetParam();
-  if (c.runs.count("no-gpu") && gst_cuda_load_library()) {
-    GTEST_SKIP() << "a CUDA driver is here: " << c.name << " is a refusal only without one";
-  }
-  RunGstLaunch(c, false);
+  if (const std::string why = NotARefusalHere(GetParam()); !why.empty()) GTEST_SKIP() << why;
+  RunGstLaunch(GetParam(), false);
 }
 
 class CudaGstLaunchRefusal : public Refusal {};
