@@ -3,27 +3,26 @@
 # summary) on any error or hazard the tool reports; the summary's tail shows
 # its "ERROR SUMMARY".
 
-# The tests each tool runs, as gtest filters: small frames of every path
-# (the kernels' layouts, offsets and ROIs; CUDA memory from cudaupload; the
-# element's own upload; signalstats; the scopes; a few state cycles; the
-# refusals on CUDA frames), so that the whole step stays within minutes.
-sanitize_kernel_tests='Coverage/GpuCoverageTest.*/1*:GpuReuse*:GpuBadInput*:SignalStatsGpu.BackToBack*:SignalStatsGpu.BadInput*:QcGpu.BackToBack*:GpuScopesBackToBack.*:GpuScopesBadInput.*'
-sanitize_element_tests='Gpu/CudaFormats.*:Gpu/CudaSignalStats.*/NV12:Gpu/UploadSignalStats.*/P010_10LE:Gpu/TightCudaLayouts.*/NV12:GpuUpload.HistogramsOfOtherFormatsEqualTheReference:Gpu.OddWidthPacked422InCudaMemoryIsWarnedOnce:Gpu.StateCyclesWithCudaMemory'
-sanitize_scope_tests='Gpu/GpuScope.*/NV12_*:GpuTightScope.*:GpuScopeErrors.StateCyclesWithCudaMemory'
-sanitize_stress_tests='Cuda/*:Flow.RenegotiationToARefusedFormatAndBack'
-
-# sanitize_tests TOOL: compute-sanitizer TOOL over each test binary's filter.
+# sanitize_tests TOOL: compute-sanitizer TOOL over a filter of each test
+# binary: small frames of every path (the kernels' layouts, offsets and ROIs;
+# CUDA memory from cudaupload; the element's own upload; signalstats; the
+# scopes; a few state cycles; the refusals on CUDA frames), so that the whole
+# step stays within minutes.
 sanitize_tests() {
   local tool=$1
+  local kernel_tests='Coverage/GpuCoverageTest.*/1*:GpuReuse*:GpuBadInput*:SignalStatsGpu.BackToBack*:SignalStatsGpu.BadInput*:QcGpu.BackToBack*:GpuScopesBackToBack.*:GpuScopesBadInput.*'
+  local element_tests='Gpu/CudaFormats.*:Gpu/CudaSignalStats.*/NV12:Gpu/UploadSignalStats.*/P010_10LE:Gpu/TightCudaLayouts.*/NV12:GpuUpload.HistogramsOfOtherFormatsEqualTheReference:Gpu.OddWidthPacked422InCudaMemoryIsWarnedOnce:Gpu.StateCyclesWithCudaMemory'
+  local scope_tests='Gpu/GpuScope.*/NV12_*:GpuTightScope.*:GpuScopeErrors.StateCyclesWithCudaMemory'
+  local stress_tests='Cuda/*:Flow.RenegotiationToARefusedFormatAndBack'
   TAIL_LINES=3 step "${tool}_kernel_tests" compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$bin/kernel_tests" --gtest_filter="$sanitize_kernel_tests"
+    "$bin/kernel_tests" --gtest_filter="$kernel_tests"
   # The tight layouts are made by ffmpeg: the carried one, where the pack has it.
   PATH="$PATH:$here/ffmpeg" TAIL_LINES=3 step "${tool}_element_tests" compute-sanitizer --tool "$tool" \
-    --error-exitcode 1 "$bin/element_tests" --gtest_filter="$sanitize_element_tests"
+    --error-exitcode 1 "$bin/element_tests" --gtest_filter="$element_tests"
   TAIL_LINES=3 step "${tool}_scope_element_tests" compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$bin/scope_element_tests" --gtest_filter="$sanitize_scope_tests"
+    "$bin/scope_element_tests" --gtest_filter="$scope_tests"
   TAIL_LINES=3 step "${tool}_refusal_stress" compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$bin/refusal_stress" --gtest_filter="$sanitize_stress_tests"
+    "$bin/refusal_stress" --gtest_filter="$stress_tests"
 }
 
 # compute-sanitizer memcheck, racecheck and synccheck over the kernel tests and the element tests' CUDA paths (both elements through cudaupload and upload=true, signalstats, the scopes, state cycles, the refusals on CUDA frames): a few minutes.
