@@ -47,6 +47,10 @@ run_tests() {
   rm -f "$dir"/meson-logs/testlog.json
   meson test -C "$dir" ${WRAPPER:+--wrapper="$WRAPPER"} --print-errorlogs --num-processes "${TEST_JOBS:-2}" \
     --timeout-multiplier "${SANITIZE_TIMEOUT_MULTIPLIER:-3}" "${chosen[@]}"
+  local rc=$?
+  # meson names the log of a run behind a wrapper after it (testlog-env.json).
+  if [ -n "${WRAPPER:-}" ]; then mv "$dir/meson-logs/testlog-${WRAPPER%% *}.json" "$dir/meson-logs/testlog.json"; fi
+  return $rc
 }
 
 # scanner DIR OPTIONS RUNTIME...: DIR/gst-plugin-scanner, the system's
