@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Counts test cases from a meson build's test log.
+"""Counts test cases from the test logs of meson builds (the main build, then
+the sanitizer builds scripts/sanitize.sh made beside it).
 
 GoogleTest suites (meson protocol 'gtest') are counted case by case from the
 JUnit XML each one writes; any other test counts as one case. Prints the
@@ -41,14 +42,16 @@ def gtest_xml_path(build, test):
     return None
 
 
-def main(build):
+def count(build, totals, notes, label=""):
+    """Adds the cases of BUILD's test log to TOTALS (passed, failed, skipped)
+    and what failed or skipped to NOTES (each after LABEL); a missing log
+    counts as one failure."""
+    start = len(notes)
     log = os.path.join(build, "meson-logs", "testlog.json")
     if not os.path.exists(log):
-        print(f"summarize_tests: no test log at {log}", file=sys.stderr)
-        print("0 passed, 1 failed, 0 skipped")
-        return 1
-    totals = [0, 0, 0]
-    notes = []
+        notes.append(f"{label}FAILED  no test log at {log}")
+        totals[1] += 1
+        return
     with open(log) as f:
         for line in f:
             if not line.strip():
@@ -71,7 +74,17 @@ def main(build):
             else:
                 counted = (0, 1, 0)
                 notes.append(f"FAILED  {name}: {result}")
-            totals = [a + b for a, b in zip(totals, counted)]
+            for i, c in enumerate(counted):
+                totals[i] += c
+    notes[start:] = [label + n for n in notes[start:]]
+
+
+def main(builds):
+    totals = [0, 0, 0]
+    notes = []
+    for i, build in enumerate(builds):
+        # The sanitizer builds' notes say which build they come from.
+        count(build, totals, notes, f"{os.path.basename(os.path.normpath(build))}: " if i else "")
     for n in notes:
         print(n)
     print(f"{totals[0]} passed, {totals[1]} failed, {totals[2]} skipped")
@@ -79,4 +92,4 @@ def main(build):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "build"))
+    sys.exit(main(sys.argv[1:] or ["build"]))

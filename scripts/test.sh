@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds ./build (or
 # $BUILD_DIR), runs every meson test (GoogleTest suites, element tests,
-# example tests, the valgrind run) and ends with one line:
+# example tests, the valgrind run), then the sanitizer builds' runs
+# (scripts/sanitize.sh; SANITIZE=0 leaves them out) and ends with one line:
 #   N passed, N failed, N skipped
 # counted per test case (GoogleTest cases one by one, other tests as one
 # each). Exits non-zero when anything failed or did not build. GPU tests skip
@@ -31,6 +32,12 @@ meson test -C "$build" --print-errorlogs --num-processes "${TEST_JOBS:-2}" \
   --timeout-multiplier "${TIMEOUT_MULTIPLIER:-1}"
 meson_rc=$?
 
-python3 scripts/summarize_tests.py "$build"
+builds=("$build")
+if [ "${SANITIZE:-1}" = 1 ]; then
+  bash scripts/sanitize.sh "$build"
+  builds+=("$build-asan" "$build-tsan")
+fi
+
+python3 scripts/summarize_tests.py "${builds[@]}"
 summary_rc=$?
 [ "$meson_rc" -eq 0 ] && [ "$summary_rc" -eq 0 ]

@@ -34,6 +34,10 @@ class ElementParts {
   // A new State: in start, in stop (what it holds, CUDA objects included, is
   // released there) and on finalize.
   virtual void ResetState() = 0;
+
+  // Counts the properties set, under the object lock: a refusal stands
+  // until a property is set (FrameRefusal, gstcudaframefilter.h).
+  guint64 settings_serial = 0;
 };
 
 template <typename Settings>
@@ -151,6 +155,7 @@ class SettingsProperties {
     if (b == nullptr) return;
     GST_OBJECT_LOCK(object);
     b->set(PartsOf(object)->settings, value, spec);
+    PartsOf(object)->settings_serial++;
     const Settings now = PartsOf(object)->settings;
     GST_OBJECT_UNLOCK(object);
     if (b->after_set != nullptr) b->after_set(object, now);

@@ -4,6 +4,8 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
+#include <vector>
+
 #include "common/video_formats.h"
 #include "common/video_frame_access.h"
 
@@ -12,9 +14,50 @@ GST_DEBUG_CATEGORY_STATIC(gst_cuda_frame_filter_debug);
 
 G_DEFINE_ABSTRACT_TYPE(GstCudaFrameFilter, gst_cuda_frame_filter, GST_TYPE_BASE_TRANSFORM);
 
+namespace cudahistogram {
+
+// The refusal posted in the current negotiation: the caps set_caps refused
+// (none for a frame's refusal) and the property values it was made with.
+struct Refusal {
+  bool posted = false;
+  GstCaps* incaps = nullptr;
+  GstCaps* outcaps = nullptr;
+  guint64 settings_serial = 0;
+  GstFlowReturn flow = GST_FLOW_NOT_NEGOTIATED;
+  // The serial of the settings the frame in transform is counted with at most.
+  guint64 frame_serial = 0;
+
+  ~Refusal() { Forget(); }
+  void Forget() {
+    posted = false;
+    gst_clear_caps(&incaps);
+    gst_clear_caps(&outcaps);
+  }
+  void Remember(GstCaps* in, GstCaps* out, guint64 serial, GstFlowReturn flow_return) {
+    Forget();
+    posted = true;
+    incaps = in ? gst_caps_ref(in) : nullptr;
+    outcaps = out ? gst_caps_ref(out) : nullptr;
+    settings_serial = serial;
+    flow = flow_return;
+  }
+};
+
+}  // namespace cudahistogram
+
 namespace {
 
 using cudahistogram::kAnyCudaDevice;
+
+// Posts `error` (consumed) as the element's error message with `debug`, from
+// the caller's file, function and line as GST_ELEMENT_ERROR does.
+#define POST_ERROR(filter, error, debug) PostError((filter), (error), (debug), __FILE__, GST_FUNCTION, __LINE__)
+void PostError(GstCudaFrameFilter* filter, GError* error, const std::string& debug, const char* file,
+               const char* function, int line) {
+  gst_element_message_full(GST_ELEMENT(filter), GST_MESSAGE_ERROR, error->domain, error->code,
+                           g_strdup(error->message), g_strdup(debug.c_str()), file, function, line);
+  g_error_free(error);
+}
 
 enum { PROP_0, PROP_CUDA_DEVICE_ID };
 
@@ -53,10 +96,9 @@ bool EnsureContext(GstCudaFrameFilter* self, const char* what) {
   GstElement* element = GST_ELEMENT(self);
   const gint device_id = DeviceIdOf(self);
   // gst-cuda loads libcuda lazily; without it its context helpers would abort.
-  if (!gst_cuda_load_library()) {
-    GST_ELEMENT_ERROR(element, RESOURCE, NOT_FOUND,
-                      ("No CUDA driver: %s needs the NVIDIA driver (libcuda)", what),
-                      ("gst_cuda_load_library failed"));
+  GError* error = nullptr;
+  if (!cudahistogram::CudaDriverLoads(what, &error)) {
+    POST_ERROR(self, error, "gst_cuda_load_library failed");
     return false;
   }
   DropContextOfOtherDevice(element, device_id, &self->context);
@@ -72,29 +114,161 @@ bool EnsureContext(GstCudaFrameFilter* self, const char* what) {
   return true;
 }
 
-gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
-  GstCudaFrameFilter* self = GST_CUDA_FRAME_FILTER(trans);
-  self->negotiated = FALSE;
+guint64 SettingsSerial(GstCudaFrameFilter* self) {
+  GST_OBJECT_LOCK(self);
+  const guint64 serial = self->parts->settings_serial;
+  GST_OBJECT_UNLOCK(self);
+  return serial;
+}
+
+bool SameCaps(GstCaps* a, GstCaps* b) { return a == b || (a && b && gst_caps_is_equal(a, b)); }
+
+// Whether set_caps refused these caps already, under the same property
+// values: the upstream pad pushing its pending CAPS event again.
+bool RefusedAlready(GstCudaFrameFilter* self, GstCaps* incaps, GstCaps* outcaps, guint64 serial) {
+  const cudahistogram::Refusal& r = *self->refusal;
+  return r.posted && r.incaps && r.settings_serial == serial && SameCaps(r.incaps, incaps) &&
+         SameCaps(r.outcaps, outcaps);
+}
+
+// set_caps' work: FALSE after posting an element error.
+bool Negotiate(GstCudaFrameFilter* self, GstCaps* incaps, GstCaps* outcaps) {
   if (!gst_video_info_from_caps(&self->in_info, incaps)) {
     GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("Invalid video caps"), ("%" GST_PTR_FORMAT, incaps));
-    return FALSE;
+    return false;
   }
   GstCapsFeatures* features = gst_caps_get_features(incaps, 0);
   self->cuda_caps = features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
   // Only CUDA caps need a GPU: system memory works on any machine.
-  if (self->cuda_caps && !EnsureContext(self, "counting frames in CUDA memory")) return FALSE;
-  self->negotiated = GST_CUDA_FRAME_FILTER_GET_CLASS(self)->set_info(self, incaps, outcaps);
+  if (self->cuda_caps && !EnsureContext(self, "counting frames in CUDA memory")) return false;
+  return GST_CUDA_FRAME_FILTER_GET_CLASS(self)->set_info(self, incaps, outcaps);
+}
+
+gboolean SetCaps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
+  GstCudaFrameFilter* self = GST_CUDA_FRAME_FILTER(trans);
+  self->negotiated = FALSE;
+  // Read before set_info copies the settings: a property set meanwhile makes
+  // the next retry a new negotiation.
+  const guint64 serial = SettingsSerial(self);
+  if (RefusedAlready(self, incaps, outcaps, serial)) {
+    GST_DEBUG_OBJECT(self, "refused %" GST_PTR_FORMAT " already under these properties", incaps);
+    return FALSE;
+  }
+  self->refusal->Forget();
+  self->negotiated = Negotiate(self, incaps, outcaps);
+  if (!self->negotiated) self->refusal->Remember(incaps, outcaps, serial, GST_FLOW_NOT_NEGOTIATED);
   return self->negotiated;
 }
 
+// A frame came while set_caps' last answer was a refusal: GstBaseTransform
+// went back to caps it had (it calls no set_caps for caps equal to the
+// current ones, so a renegotiation to refused caps and back would leave the
+// element refusing). Negotiates the current caps again, as set_caps would.
+bool NegotiateCurrentCaps(GstCudaFrameFilter* self) {
+  GstCaps* incaps = gst_pad_get_current_caps(GST_BASE_TRANSFORM_SINK_PAD(self));
+  GstCaps* outcaps = gst_pad_get_current_caps(GST_BASE_TRANSFORM_SRC_PAD(self));
+  const bool negotiated = incaps && outcaps && SetCaps(GST_BASE_TRANSFORM(self), incaps, outcaps);
+  if (incaps) gst_caps_unref(incaps);
+  if (outcaps) gst_caps_unref(outcaps);
+  return negotiated;
+}
+
+// One input upstream may send: a format at a size, in CUDA memory or not.
+struct UpstreamInput {
+  GstVideoInfo info;
+  bool cuda;
+};
+
+// The video info of `s` (its features `features`) with `format`, its other
+// open fields fixated.
+bool InfoWithFormat(const GstStructure* s, GstCapsFeatures* features, const GValue* format, GstVideoInfo* info) {
+  GstStructure* one = gst_structure_copy(s);
+  gst_structure_set_value(one, "format", format);
+  GstCaps* caps = gst_caps_new_empty();
+  gst_caps_append_structure_full(caps, one, features ? gst_caps_features_copy(features) : nullptr);
+  caps = gst_caps_fixate(caps);
+  const bool ok = gst_video_info_from_caps(info, caps);
+  gst_caps_unref(caps);
+  return ok;
+}
+
+// Every input upstream may send, as its caps (within the sink template)
+// say: each format of each structure, at the structure's size. Empty when
+// upstream cannot tell yet: not linked, any caps, a size or a format left
+// open.
+std::vector<UpstreamInput> UpstreamInputs(GstBaseTransform* trans, GstCaps** offered) {
+  std::vector<UpstreamInput> inputs;
+  GstPad* sink = GST_BASE_TRANSFORM_SINK_PAD(trans);
+  if (!gst_pad_is_linked(sink)) return inputs;
+  GstCaps* templ = gst_pad_get_pad_template_caps(sink);
+  GstCaps* caps = gst_pad_peer_query_caps(sink, templ);
+  gst_caps_unref(templ);
+  *offered = caps;
+  if (gst_caps_is_any(caps)) return inputs;
+  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
+    const GstStructure* s = gst_caps_get_structure(caps, i);
+    GstCapsFeatures* features = gst_caps_get_features(caps, i);
+    const bool cuda = features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+    const GValue* formats = gst_structure_get_value(s, "format");
+    gint width = 0, height = 0;
+    if (!formats || !gst_structure_get_int(s, "width", &width) || !gst_structure_get_int(s, "height", &height)) {
+      return {};
+    }
+    const bool list = GST_VALUE_HOLDS_LIST(formats);
+    const guint n = list ? gst_value_list_get_size(formats) : 1;
+    for (guint f = 0; f < n; ++f) {
+      const GValue* format = list ? gst_value_list_get_value(formats, f) : formats;
+      UpstreamInput input{{}, cuda};
+      if (!G_VALUE_HOLDS_STRING(format) || !InfoWithFormat(s, features, format, &input.info)) return {};
+      inputs.push_back(input);
+    }
+  }
+  return inputs;
+}
+
+bool AcceptsInput(GstCudaFrameFilter* self, const UpstreamInput& input, GError** error) {
+  if (input.cuda && !cudahistogram::CudaDriverLoads("counting frames in CUDA memory", error)) return false;
+  return GST_CUDA_FRAME_FILTER_GET_CLASS(self)->accepts(self, &input.info, input.cuda, error);
+}
+
+// Refuses, before any frame, property values that none of the inputs
+// upstream offers can take: FALSE after posting the refusal of the first.
+bool AcceptsSomeUpstreamInput(GstCudaFrameFilter* self) {
+  GstCaps* offered = nullptr;
+  const std::vector<UpstreamInput> inputs = UpstreamInputs(GST_BASE_TRANSFORM(self), &offered);
+  GError* first = nullptr;
+  bool accepted = inputs.empty();
+  for (const UpstreamInput& input : inputs) {
+    GError* error = nullptr;
+    if (AcceptsInput(self, input, &error)) {
+      accepted = true;
+      break;
+    }
+    if (first == nullptr) first = error;
+    else g_error_free(error);
+  }
+  if (accepted) {
+    g_clear_error(&first);
+  } else {
+    gchar* caps = gst_caps_to_string(offered);
+    POST_ERROR(self, first, std::string("refused before any frame: upstream offers only ") + caps);
+    g_free(caps);
+  }
+  if (offered) gst_caps_unref(offered);
+  return accepted;
+}
+
 gboolean Start(GstBaseTransform* trans) {
-  GST_CUDA_FRAME_FILTER(trans)->parts->ResetState();
-  return TRUE;
+  GstCudaFrameFilter* self = GST_CUDA_FRAME_FILTER(trans);
+  self->parts->ResetState();
+  self->refusal->Forget();
+  return AcceptsSomeUpstreamInput(self);
 }
 
 gboolean Stop(GstBaseTransform* trans) {
   GstCudaFrameFilter* self = GST_CUDA_FRAME_FILTER(trans);
   self->negotiated = FALSE;
+  self->refusal->Forget();
   self->parts->ResetState();  // closes the CUDA stream in its context
   gst_clear_object(&self->context);
   return TRUE;
@@ -150,6 +324,7 @@ void GetProperty(GObject* object, guint prop_id, GValue* value, GParamSpec* pspe
 void Finalize(GObject* object) {
   GstCudaFrameFilter* self = GST_CUDA_FRAME_FILTER(object);
   delete self->parts;
+  delete self->refusal;
   gst_clear_object(&self->context);
   G_OBJECT_CLASS(gst_cuda_frame_filter_parent_class)->finalize(object);
 }
@@ -193,6 +368,7 @@ static void gst_cuda_frame_filter_init(GstCudaFrameFilter* self) {
   self->negotiated = FALSE;
   self->parts = nullptr;
   self->cuda_device_id = kAnyCudaDevice;
+  self->refusal = new cudahistogram::Refusal();
 }
 
 namespace cudahistogram {
@@ -221,10 +397,39 @@ GstBaseTransformClass* InitElementClass(gpointer klass, const ElementClassInit& 
   gst_element_class_set_static_metadata(GST_ELEMENT_CLASS(klass), init.long_name, "Filter/Analyzer/Video/Hardware",
                                         init.description, "cudahistogram developers");
   GST_CUDA_FRAME_FILTER_CLASS(klass)->set_info = init.set_info;
+  GST_CUDA_FRAME_FILTER_CLASS(klass)->accepts = init.accepts;
   return GST_BASE_TRANSFORM_CLASS(klass);
 }
 
 bool EnsureFilterContext(GstCudaFrameFilter* filter, const char* what) { return EnsureContext(filter, what); }
+
+GstFlowReturn FrameRefusal(GstCudaFrameFilter* filter) {
+  if (!filter->negotiated && !NegotiateCurrentCaps(filter)) return GST_FLOW_NOT_NEGOTIATED;
+  Refusal& r = *filter->refusal;
+  r.frame_serial = SettingsSerial(filter);
+  if (!r.posted) return GST_FLOW_OK;
+  if (r.settings_serial == r.frame_serial) return r.flow;
+  r.Forget();  // a property was set: the frame is tried again
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn RefuseFrames(GstCudaFrameFilter* filter, GstFlowReturn flow) {
+  Refusal& r = *filter->refusal;
+  r.Remember(nullptr, nullptr, r.frame_serial, flow);
+  return flow;
+}
+
+gboolean CudaDriverLoads(const char* what, GError** error) {
+  if (gst_cuda_load_library()) return TRUE;
+  g_set_error(error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+              "No CUDA driver: %s needs the NVIDIA driver (libcuda)", what);
+  return FALSE;
+}
+
+gboolean NegotiationError(const std::string& text, GError** error) {
+  g_set_error_literal(error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, text.c_str());
+  return FALSE;
+}
 
 bool PostCudaError(GstCudaFrameFilter* filter, const std::string& error) {
   GST_ELEMENT_ERROR(filter, RESOURCE, FAILED, ("CUDA error: %s", error.c_str()), (nullptr));

@@ -9,6 +9,9 @@
 //   - set_caps: the input's GstVideoInfo, whether it is in CUDA memory, the
 //     context made sure for CUDA caps (only they need a GPU), then the
 //     subclass's set_info, as GstVideoFilter does it;
+//   - refusals, each posted once per negotiation however often the pads
+//     retry it, and made in start when nothing upstream offers can be taken
+//     (see "Refusals" below);
 //   - the map of an input frame, laid out as its GstVideoMeta says when it
 //     has one (and GstVideoMeta proposed upstream, as GstVideoFilter does),
 //     with a clear element error for a buffer that cannot hold the frame its
@@ -25,6 +28,10 @@
 #include "common/cuda_element_stream.h"
 #include "common/test_hooks.h"
 #include "common/element_parts.h"
+
+namespace cudahistogram {
+struct Refusal;
+}
 
 G_BEGIN_DECLS
 
@@ -54,6 +61,7 @@ struct _GstCudaFrameFilter {
 
   /*< private >*/
   gint cuda_device_id;  // under the object lock
+  cudahistogram::Refusal* refusal;  // the streaming thread's
 };
 
 struct _GstCudaFrameFilterClass {
@@ -62,6 +70,11 @@ struct _GstCudaFrameFilterClass {
   // Called by set_caps once in_info and cuda_caps are set and, for CUDA
   // caps, the context is there. FALSE after posting an element error.
   gboolean (*set_info)(GstCudaFrameFilter* filter, GstCaps* incaps, GstCaps* outcaps);
+  // Whether frames of `info` (in CUDA memory with `cuda`) can be taken with
+  // the element's current property values, judged from them alone (no
+  // context, no output caps): FALSE with the error set_caps would post for
+  // them. Asked in start, for what upstream offers.
+  gboolean (*accepts)(GstCudaFrameFilter* filter, const GstVideoInfo* info, gboolean cuda, GError** error);
 };
 
 GType gst_cuda_frame_filter_get_type(void);
@@ -105,9 +118,49 @@ struct ElementClassInit {
   const char* description;
   const char* src_caps;
   gboolean (*set_info)(GstCudaFrameFilter* filter, GstCaps* incaps, GstCaps* outcaps);
+  gboolean (*accepts)(GstCudaFrameFilter* filter, const GstVideoInfo* info, gboolean cuda, GError** error);
   void (*install_properties)(GObjectClass* klass);
 };
 GstBaseTransformClass* InitElementClass(gpointer klass, const ElementClassInit& init);
+
+// --- Refusals ----------------------------------------------------------------
+// An element refuses what it cannot take (bins above a component's depth, a
+// component the format lacks, an ROI outside the frame, a scope the format
+// cannot draw, upload=true without a CUDA driver, a frame too small for its
+// caps ...) with one element error per negotiation, a negotiation being the
+// caps and the property values it was made with (docs/element.md,
+// "Refusals"):
+//   - Settings that none of the inputs upstream offers can take are refused
+//     in start, on the application's thread: the state change fails, and no
+//     error comes from a streaming thread while the application is still
+//     inside gst_element_set_state (gst-launch-1.0 loses such an error and
+//     waits forever).
+//   - set_caps posts once. A refused CAPS event stays pending on the
+//     upstream pad, which pushes it again before each serialized event,
+//     query and buffer, and basetransform's reconfigure calls set_caps
+//     again: those retries get FALSE without another message.
+//   - A frame refused in transform (a property set while playing that the
+//     caps cannot take, a buffer that cannot hold its frame) posts once:
+//     FrameRefusal gives the following frames the same flow return, without
+//     a message, until a property is set or new caps come.
+
+// GST_FLOW_OK when the next frame may be counted: the caps were accepted and
+// no refusal stands under the current property values. Otherwise the flow
+// return the frame gets, with no message posted.
+GstFlowReturn FrameRefusal(GstCudaFrameFilter* filter);
+
+// Called after posting an element error about a frame: returns `flow`, which
+// the following frames get (FrameRefusal) until a property is set or new
+// caps come.
+GstFlowReturn RefuseFrames(GstCudaFrameFilter* filter, GstFlowReturn flow);
+
+// FALSE with the error "No CUDA driver: <what> needs the NVIDIA driver
+// (libcuda)" when gst-cuda cannot load libcuda.
+gboolean CudaDriverLoads(const char* what, GError** error);
+
+// Sets *error to a negotiation error (CORE, NEGOTIATION) with `text`;
+// returns FALSE.
+gboolean NegotiationError(const std::string& text, GError** error);
 
 // Makes filter->context a context of the cuda-device-id, as set_caps does
 // for CUDA caps, for a subclass that brings system-memory frames to the GPU

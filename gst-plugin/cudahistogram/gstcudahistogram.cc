@@ -470,37 +470,60 @@ gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps*) {
   return EnsurePlan(self, settings);
 }
 
+// What set_info and the first frame would refuse of `info` under the
+// current properties: upload=true without a CUDA driver, a count plan the
+// format or size cannot give.
+gboolean Accepts(GstCudaFrameFilter* filter, const GstVideoInfo* info, gboolean cuda, GError** error) {
+  const Settings settings = CopySettings(GST_CUDA_HISTOGRAM(filter));
+  if (!cuda && settings.upload && cudahistogram::CudaMemoryHolds(GST_VIDEO_INFO_FORMAT(info)) &&
+      !cudahistogram::CudaDriverLoads("upload=true", error)) {
+    return FALSE;
+  }
+  CountPlan plan;
+  std::string why;
+  if (!cudahistogram::MakeCountPlan(*info, settings.count, &plan, &why)) {
+    return cudahistogram::NegotiationError(why, error);
+  }
+  return TRUE;
+}
+
 const cudahistogram::ElementClassInit kElementClass = {
     "CUDA histogram",
     "Per-frame histograms of each colour component, computed where the frame lives (CUDA memory on the GPU, "
     "system memory on the CPU, or on the GPU with upload=true); attached as GstCudaHistogramMeta and posted "
     "as \"cudahistogram\" element messages. Pixels pass through unchanged",
-    CUDAHISTOGRAM_FRAME_CAPS, SetInfo, cudahistogram::InstallSettingsProperties};
+    CUDAHISTOGRAM_FRAME_CAPS, SetInfo, Accepts, cudahistogram::InstallSettingsProperties};
 
 GstFlowReturn TransformIp(GstBaseTransform* trans, GstBuffer* buf) {
   GstCudaHistogram* self = GST_CUDA_HISTOGRAM(trans);
-  const Settings settings = CopySettings(self);
+  GstCudaFrameFilter* filter = Filter(self);
   State* st = StateOf(self);
   GstBuffer* received = st->received ? st->received : buf;
   st->received = nullptr;
-  if (!Filter(self)->negotiated) return GST_FLOW_NOT_NEGOTIATED;
+  // Before the settings are copied: a refusal of newer settings is no refusal of these.
+  const GstFlowReturn refused = cudahistogram::FrameRefusal(filter);
+  if (refused != GST_FLOW_OK) return refused;
+  const Settings settings = CopySettings(self);
   const guint64 frame_index = st->frames_seen++;
   if (!settings.attach_meta && !settings.post_messages) {
     st->signalstats.Restart();  // a frame not counted breaks the chain of previous frames
     return GST_FLOW_OK;
   }
-  if (!EnsurePlan(self, settings)) return GST_FLOW_ERROR;
+  // Properties set while playing that these caps cannot take.
+  if (!EnsurePlan(self, settings)) return cudahistogram::RefuseFrames(filter, GST_FLOW_NOT_NEGOTIATED);
   const bool with_signalstats = st->with_yuv_figures && settings.signalstats;
   if (!with_signalstats) st->signalstats.Restart();  // DIF only against a frame counted with signalstats
   // The frame counted: `buf` itself, or its copy in CUDA memory (no
   // reference to `buf` is taken: it must stay writable for the meta).
   GstBuffer* uploaded = nullptr;
-  if (st->uploading && (uploaded = UploadFrame(self, buf)) == nullptr) return GST_FLOW_ERROR;
+  if (st->uploading && (uploaded = UploadFrame(self, buf)) == nullptr) {
+    return cudahistogram::RefuseFrames(filter, GST_FLOW_ERROR);
+  }
   GstBuffer* counted = uploaded ? uploaded : buf;
   const uint32_t* counts = nullptr;
   if (!st->count(self, counted, settings, &counts)) {
     if (uploaded) gst_buffer_unref(uploaded);
-    return GST_FLOW_ERROR;
+    return cudahistogram::RefuseFrames(filter, GST_FLOW_ERROR);
   }
   if (st->regions.active() && !CountRegions(self, buf, counted)) {
     if (uploaded) gst_buffer_unref(uploaded);

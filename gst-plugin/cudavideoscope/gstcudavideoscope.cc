@@ -208,13 +208,28 @@ gboolean SetInfo(GstCudaFrameFilter* filter, GstCaps*, GstCaps* outcaps) {
   return TRUE;
 }
 
+// What set_info would refuse of `info` under the current properties, judged
+// at the style's default size: a plan refused there is refused at every
+// size (the size is set_caps' to check, against what downstream asks).
+gboolean Accepts(GstCudaFrameFilter* filter, const GstVideoInfo* info, gboolean, GError** error) {
+  const ScopeSettings settings = CopySettings(GST_CUDA_VIDEO_SCOPE(filter));
+  gint width = 0, height = 0;
+  cudahistogram::DefaultScopeSize(settings.style, &width, &height);
+  ScopePlan plan;
+  std::string why;
+  if (!cudahistogram::MakeScopePlan(*info, guint(width), guint(height), settings, &plan, &why)) {
+    return cudahistogram::NegotiationError(why, error);
+  }
+  return TRUE;
+}
+
 const cudahistogram::ElementClassInit kElementClass = {
     "CUDA video scope",
     "Video scopes of each frame as RGBA video at the input's frame rate: histogram, waveform, parade or "
     "vectorscope, counted and drawn where the frame lives (CUDA memory on the GPU, system memory on the CPU)",
     // RGBA pictures, in the memory the frames come in.
     GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, "RGBA") "; " GST_VIDEO_CAPS_MAKE("RGBA"),
-    SetInfo, cudahistogram::InstallScopeSettingsProperties};
+    SetInfo, Accepts, cudahistogram::InstallScopeSettingsProperties};
 
 // CUDA pictures come from a gst-cuda pool of the element's context (the
 // drawing writes them through device pointers); system memory takes the
@@ -265,9 +280,13 @@ gboolean DecideAllocation(GstBaseTransform* trans, GstQuery* query) {
 
 GstFlowReturn Transform(GstBaseTransform* trans, GstBuffer* inbuf, GstBuffer* outbuf) {
   GstCudaVideoScope* self = GST_CUDA_VIDEO_SCOPE(trans);
-  if (!Filter(self)->negotiated) return GST_FLOW_NOT_NEGOTIATED;
-  if (!EnsurePlan(self, CopySettings(self))) return GST_FLOW_ERROR;
-  return StateOf(self)->render(self, inbuf, outbuf) ? GST_FLOW_OK : GST_FLOW_ERROR;
+  GstCudaFrameFilter* filter = Filter(self);
+  const GstFlowReturn refused = cudahistogram::FrameRefusal(filter);
+  if (refused != GST_FLOW_OK) return refused;
+  // Properties set while playing that these caps cannot take.
+  if (!EnsurePlan(self, CopySettings(self))) return cudahistogram::RefuseFrames(filter, GST_FLOW_NOT_NEGOTIATED);
+  if (!StateOf(self)->render(self, inbuf, outbuf)) return cudahistogram::RefuseFrames(filter, GST_FLOW_ERROR);
+  return GST_FLOW_OK;
 }
 
 }  // namespace

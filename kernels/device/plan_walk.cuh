@@ -60,7 +60,10 @@ CUDAHIST_HD Positions<Counter> PositionsOf(const GroupPlan& g, const Counter& co
   for (uint32_t m = 0; m < 4; ++m) {
     const SlotParams& s = g.slot[kLayout == kGeneral || kLayout == kWords16 ? 0 : m % LayoutTraits<kLayout>::kStride];
     p.slot[m] = counter.SlotFor(s.base);
-    p.shift[m] = (m % kPositions) * kBitsPerPosition + s.shift;
+    // One bin (mask 0) takes no bits, and its shift would point past the
+    // word's last position (32 for the top byte of 8-bit samples): a shift
+    // by 32 is undefined in C++, so it takes none.
+    p.shift[m] = s.mask == 0 ? 0 : (m % kPositions) * kBitsPerPosition + s.shift;
     p.mask[m] = s.mask;
     p.depth[m] = s.depth;
   }

@@ -122,7 +122,9 @@ void CodedPictures::ReadH265Config(const guint8* data, gsize size) {
   const guint arrays = data[22];
   gsize offset = kHvcCHeaderBytes;
   for (guint a = 0; a < arrays && offset + 3 <= size; ++a) {
-    const guint units = GST_READ_UINT16_BE(data + offset + 1);  // after the array's NAL type byte
+    // After the array's NAL type byte, big-endian, at any offset: read by
+    // bytes (GST_READ_UINT16_BE loads it unaligned on x86, undefined in C++).
+    const guint units = guint(data[offset + 1]) << 8 | data[offset + 2];
     offset += 3;
     for (guint u = 0; u < units; ++u) {
       GstH265NalUnit nalu;
@@ -251,14 +253,14 @@ CodedPicture CodedPictures::ReadH265(const guint8* data, gsize size) {
       gst_h265_parser_parse_nal(h265_, &nalu);
     } else if (IsH265Picture(nalu.type)) {
       GstH265SliceHdr slice;
-      if (gst_h265_parser_parse_slice_hdr(h265_, &nalu, &slice) == GST_H265_PARSER_OK &&
-          slice.first_slice_segment_in_pic_flag) {
-        CodedPicture picture;
-        picture.known = true;
-        picture.type = H265Letter(slice.type);
-        picture.key = IsH265Irap(nalu.type);
-        return picture;
-      }
+      if (gst_h265_parser_parse_slice_hdr(h265_, &nalu, &slice) != GST_H265_PARSER_OK) continue;
+      const bool first = slice.first_slice_segment_in_pic_flag;
+      CodedPicture picture;
+      picture.known = true;
+      picture.type = H265Letter(slice.type);
+      picture.key = IsH265Irap(nalu.type);
+      gst_h265_slice_hdr_free(&slice);  // the entry point offsets the parser allocated
+      if (first) return picture;
     }
   }
   return CodedPicture();

@@ -63,6 +63,38 @@ def on_full_disk(folder):
     return unshare + ["sh", "-c", FULL_DISK.format(mark=FULL_DISK_MARK), folder]
 
 
+def copy_for_nobody(qc, folder):
+    """cudahist-qc and the plugin it loads (GST_PLUGIN_PATH), copied under
+    FOLDER (world-readable) at the places they have in the build tree, so
+    that their relative RUNPATHs still find the meta library: nobody cannot
+    enter a private checkout (/root, a mktemp -d folder). Returns the copy of
+    cudahist-qc and its GST_PLUGIN_PATH."""
+    plugin_dir = os.environ["GST_PLUGIN_PATH"]
+    build = os.path.commonpath([os.path.realpath(qc), os.path.realpath(plugin_dir)])
+    qc_copy = os.path.join(folder, os.path.relpath(os.path.realpath(qc), build))
+    plugin_copy = os.path.join(folder, os.path.relpath(os.path.realpath(plugin_dir), build))
+    os.makedirs(os.path.dirname(qc_copy), exist_ok=True)
+    shutil.copy(qc, qc_copy)
+    # Libraries only, not the objects meson keeps beside them (*.p folders).
+    shutil.copytree(plugin_dir, plugin_copy, ignore=lambda _, names: [n for n in names if n.endswith(".p")])
+    for parent, folders, files in os.walk(folder):
+        os.chmod(parent, 0o755)
+        for name in files:
+            os.chmod(os.path.join(parent, name), 0o755)
+    return qc_copy, plugin_copy
+
+
+def reachable_by_others(path):
+    """Whether every folder above PATH lets other users through."""
+    path = os.path.dirname(os.path.realpath(path))
+    while True:
+        if not os.stat(path).st_mode & 0o001:
+            return False
+        if path == os.path.dirname(path):
+            return True
+        path = os.path.dirname(path)
+
+
 def leftovers(folder):
     return [name for _, _, names in os.walk(folder) for name in names if ".partial-" in name]
 
@@ -189,14 +221,15 @@ def main():
         os.chmod(locked, 0)
         second = os.path.join(work, "second good.mkv")
         shutil.copy(good, second)
-        prefix = ()
+        prefix, qc_run = (), qc
         if os.geteuid() == 0:  # root reads any folder: run as nobody, who does not
-            prefix = as_user(65534)
+            check(reachable_by_others(work), f"nobody can reach the test's folder {work} (set TMPDIR elsewhere)")
+            qc_run, plugin_path = copy_for_nobody(qc, os.path.join(work, "for nobody"))
+            prefix = as_user(65534) + ["env", f"GST_PLUGIN_PATH={plugin_path}",
+                                       f"GST_REGISTRY={os.path.join(work, 'registry.bin')}"]
             os.chmod(second, 0o644)
             os.chmod(work, 0o777)
-            env_registry = os.path.join(work, "registry.bin")
-            os.environ["GST_REGISTRY"] = env_registry
-        p, results, summary = run_qc(qc, [locked, second], prefix=prefix)
+        p, results, summary = run_qc(qc_run, [locked, second], prefix=prefix)
         print(p.stdout + p.stderr)
         r = results.get(locked, {})
         check(p.returncode == 1 and r.get("status") == "failed" and "cannot read the folder" in r.get("error", ""),

@@ -1,0 +1,48 @@
+# Sanitizers over the elements as well as the kernels, and the refusal stress
+# test on CUDA frames. Each compute-sanitizer step fails (exit 1 in the
+# summary) on any error or hazard the tool reports; the summary's tail shows
+# its "ERROR SUMMARY".
+
+# sanitize_tests TOOL: compute-sanitizer TOOL over a filter of each test
+# binary: small frames of every path (the kernels' layouts, offsets and ROIs;
+# CUDA memory from cudaupload; the element's own upload; signalstats; the
+# scopes; a few state cycles; the refusals on CUDA frames), so that the whole
+# step stays within minutes.
+sanitize_tests() {
+  local tool=$1
+  local kernel_tests='Coverage/GpuCoverageTest.*/1*:GpuReuse*:GpuBadInput*:SignalStatsGpu.BackToBack*:SignalStatsGpu.BadInput*:QcGpu.BackToBack*:GpuScopesBackToBack.*:GpuScopesBadInput.*'
+  local element_tests='Gpu/CudaFormats.*:Gpu/CudaSignalStats.*/NV12:Gpu/UploadSignalStats.*/P010_10LE:Gpu/TightCudaLayouts.*/NV12:GpuUpload.HistogramsOfOtherFormatsEqualTheReference:Gpu.OddWidthPacked422InCudaMemoryIsWarnedOnce:Gpu.StateCyclesWithCudaMemory'
+  local scope_tests='Gpu/GpuScope.*/NV12_*:GpuTightScope.*:GpuScopeErrors.StateCyclesWithCudaMemory'
+  local stress_tests='Cuda/*:Flow.RenegotiationToARefusedFormatAndBack'
+  TAIL_LINES=3 step "${tool}_kernel_tests" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "$bin/kernel_tests" --gtest_filter="$kernel_tests"
+  # The tight layouts are made by ffmpeg: the carried one, where the pack has it.
+  PATH="$PATH:$here/ffmpeg" TAIL_LINES=3 step "${tool}_element_tests" compute-sanitizer --tool "$tool" \
+    --error-exitcode 1 "$bin/element_tests" --gtest_filter="$element_tests"
+  TAIL_LINES=3 step "${tool}_scope_element_tests" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "$bin/scope_element_tests" --gtest_filter="$scope_tests"
+  TAIL_LINES=3 step "${tool}_refusal_stress" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "$bin/refusal_stress" --gtest_filter="$stress_tests"
+}
+
+# compute-sanitizer memcheck, racecheck and synccheck over the kernel tests and the element tests' CUDA paths (both elements through cudaupload and upload=true, signalstats, the scopes, state cycles, the refusals on CUDA frames): a few minutes.
+step_sanitize_all() {
+  use_gst 122
+  # Fewer repetitions under the tools, which slow every launch down: the
+  # state cycles (200 by default) and the stress runs (50) once the paths
+  # are covered.
+  export CUDAHISTOGRAM_STATE_CYCLES=3 CUDAHISTOGRAM_STRESS_RUNS=2
+  local tool
+  for tool in memcheck racecheck synccheck; do sanitize_tests "$tool"; done
+  unset CUDAHISTOGRAM_STATE_CYCLES CUDAHISTOGRAM_STRESS_RUNS
+}
+
+# refusal_stress: every refusal and flow of tests/stress, 50 runs each, on system memory and on CUDA frames (the Cuda instances, which skip in CI), in process and through gst-launch-1.0, on GStreamer 1.22 and 1.26.
+step_refusal_stress_cuda() {
+  use_gst 122
+  TAIL_LINES=4 step refusal_stress_cuda "$bin/refusal_stress"
+  if [ -d "$here/gst126" ]; then
+    use_gst 126
+    TAIL_LINES=4 step refusal_stress_cuda126 "$bin/refusal_stress"
+  fi
+}
