@@ -481,7 +481,10 @@ gboolean Accepts(GstCudaFrameFilter* filter, const GstVideoInfo* info, gboolean 
   }
   CountPlan plan;
   std::string why;
-  if (!cudahistogram::MakeCountPlan(*info, settings.count, &plan, &why)) {
+  // The regions too: a region list the frames cannot take is refused here,
+  // before any frame, as the count plan is.
+  cudahistogram::FrameRegions regions;
+  if (!cudahistogram::MakeCountPlan(*info, settings.count, &plan, &why) || !regions.Configure(*info, settings, &why)) {
     return cudahistogram::NegotiationError(why, error);
   }
   return TRUE;

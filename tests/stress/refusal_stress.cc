@@ -258,8 +258,10 @@ std::vector<std::string> Split(const std::string& s, char separator) {
 // Whether the version guards among `runs` hold for the GStreamer we build against.
 bool VersionHolds(const std::set<std::string>& runs) {
   const bool at_least_1_24 = GST_CHECK_VERSION(1, 24, 0);
+  const bool at_least_1_26 = GST_CHECK_VERSION(1, 26, 0);
   if (runs.count("gst<1.24") && at_least_1_24) return false;
   if (runs.count("gst>=1.24") && !at_least_1_24) return false;
+  if (runs.count("gst<1.26") && at_least_1_26) return false;
   return true;
 }
 
@@ -273,7 +275,7 @@ const std::vector<RefusalCase>& AllRefusals() {
       if (!file) BadLines().push_back(std::string("cannot read ") + path);
     }
     std::istream& in = file.is_open() ? static_cast<std::istream&>(file) : list;
-    static const std::set<std::string> kRuns = {"cpu", "cuda", "no-gpu", "gst<1.24", "gst>=1.24"};
+    static const std::set<std::string> kRuns = {"cpu", "cuda", "no-gpu", "gst<1.24", "gst>=1.24", "gst<1.26"};
     for (std::string line; std::getline(in, line);) {
       line = Trimmed(line);
       if (line.empty() || line[0] == '#') continue;
