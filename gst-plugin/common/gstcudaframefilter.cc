@@ -132,11 +132,29 @@ bool RefusedAlready(GstCudaFrameFilter* self, GstCaps* incaps, GstCaps* outcaps,
 }
 
 // set_caps' work: FALSE after posting an element error.
+// Caps of single fields (interlace-mode=alternate) describe each buffer as a
+// picture of the field's height: read them so, as FFmpeg and NVDEC give
+// field-coded video.
+void FieldsAsPictures(GstVideoInfo* info) {
+  if (GST_VIDEO_INFO_INTERLACE_MODE(info) != GST_VIDEO_INTERLACE_MODE_ALTERNATE) return;
+  GstVideoInfo field;
+  gst_video_info_set_format(&field, GST_VIDEO_INFO_FORMAT(info), GST_VIDEO_INFO_WIDTH(info),
+                            GST_VIDEO_INFO_FIELD_HEIGHT(info));
+  field.par_n = info->par_n;
+  field.par_d = info->par_d;
+  field.fps_n = info->fps_n;
+  field.fps_d = info->fps_d;
+  field.colorimetry = info->colorimetry;
+  field.chroma_site = info->chroma_site;
+  *info = field;
+}
+
 bool Negotiate(GstCudaFrameFilter* self, GstCaps* incaps, GstCaps* outcaps) {
   if (!gst_video_info_from_caps(&self->in_info, incaps)) {
     GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("Invalid video caps"), ("%" GST_PTR_FORMAT, incaps));
     return false;
   }
+  FieldsAsPictures(&self->in_info);
   GstCapsFeatures* features = gst_caps_get_features(incaps, 0);
   self->cuda_caps = features && gst_caps_features_contains(features, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
   // Only CUDA caps need a GPU: system memory works on any machine.
@@ -189,6 +207,7 @@ bool InfoWithFormat(const GstStructure* s, GstCapsFeatures* features, const GVal
   caps = gst_caps_fixate(caps);
   const bool ok = gst_video_info_from_caps(info, caps);
   gst_caps_unref(caps);
+  if (ok) FieldsAsPictures(info);
   return ok;
 }
 

@@ -226,7 +226,9 @@ TEST(RegionsOnCudaFrames, EachRegionAndItsFiguresEqualReference) {
         const bool has_figures = gst_structure_get_double(found[r], "y-avg", &y_avg);
         const bool yuv = format != GST_VIDEO_FORMAT_RGBA;
         EXPECT_EQ(has_figures, signalstats && yuv);
-        if (has_figures) EXPECT_EQ(y_avg, ExpectedSignalStats(info, frame, nullptr, boxes[r]).y_avg);
+        if (has_figures) {
+          EXPECT_EQ(y_avg, ExpectedSignalStats(info, frame, nullptr, boxes[r]).y_avg);
+        }
       }
       gst_message_unref(m);
       gst_buffer_unref(frame);

@@ -26,7 +26,7 @@ struct FrameSpec {
   Distribution distribution = Distribution::kUniform;
   uint32_t one_value = 0;
   bool has_roi = false;    // applied to every view
-  cudahist::Roi roi;
+  cudahist::Roi roi{};
 };
 
 // Builds the frame of `spec` (kNv12 / kYuy2 / kPackedWords use layout.width,

@@ -477,7 +477,9 @@ TEST_F(QcGpu, BackToBackOnOneStream) {
     SCOPED_TRACE("frame " + std::to_string(i));
     const size_t p = previous_of(i);
     EXPECT_EQ(CountsDifference(got[i], Reference(frames[i].view, p != SIZE_MAX ? &frames[p].view : nullptr)), "");
-    if (i != kWithoutQc) EXPECT_EQ(QcCountsDifference(got_qc[i], ReferenceQc(frames[i].view)), "");
+    if (i != kWithoutQc) {
+      EXPECT_EQ(QcCountsDifference(got_qc[i], ReferenceQc(frames[i].view)), "");
+    }
   }
   cudaFree(d_counts);
   cudaFree(d_qc);

@@ -35,7 +35,7 @@ struct ColumnCase {
   Distribution distribution = Distribution::kUniform;
   uint32_t one_value = 0;
   bool has_roi = false;
-  cudahist::Roi roi;
+  cudahist::Roi roi{};
 };
 
 struct JointCase {
@@ -48,7 +48,7 @@ struct JointCase {
   bool two_planes = false; // I420 / Y444: a and b in planes of their own
   size_t b_pitch_padding = 0, b_base_offset = 0;
   bool has_roi = false;
-  cudahist::Roi roi;
+  cudahist::Roi roi{};
 };
 
 std::vector<ColumnCase> ColumnCases();

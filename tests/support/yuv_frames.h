@@ -27,7 +27,7 @@ struct YuvFrameSpec {
   size_t pitch_padding = 0;    // every plane
   size_t base_offset = 0;      // every plane (rounded up to the sample size)
   bool has_roi = false;        // luma rectangle; chroma's follow (ChromaRoi)
-  cudahist::Roi roi;
+  cudahist::Roi roi{};
 };
 std::string Describe(const YuvFrameSpec& spec);
 

@@ -489,7 +489,8 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   }
 
   if (memory) {
-    GstCaps* system_memory = gst_caps_from_string("video/x-raw");
+    // System memory, of whole frames or single fields (interlace-mode=alternate).
+    GstCaps* system_memory = gst_caps_from_string("video/x-raw; video/x-raw(format:Interlaced)");
     g_object_set(memory, "caps", system_memory, nullptr);
     gst_caps_unref(system_memory);
   }

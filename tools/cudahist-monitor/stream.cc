@@ -391,7 +391,9 @@ void Stream::Tick(double now) {
     g_snprintf(text, sizeof text, up ? "no frames for %.0f s" : "no frame %.0f s after the start", since);
     Fail(text);
   }
-  for (auto [sink, picture] : {std::make_pair(scope_sink_, &scope_png_), std::make_pair(thumbnail_sink_, &thumbnail_jpeg_)}) {
+  const std::pair<GstElement*, std::string*> pictures[] = {{scope_sink_, &scope_png_},
+                                                           {thumbnail_sink_, &thumbnail_jpeg_}};
+  for (const auto& [sink, picture] : pictures) {
     if (!sink) continue;
     std::string bytes = cudahist_tools::TakePicture(sink);
     if (!bytes.empty()) *picture = std::move(bytes);

@@ -242,8 +242,21 @@ void CodedPictures::ReadH264Scan(const GstH264SliceHdr& slice, const GstH264PicT
   picture->repeat_pict = repeat;
 }
 
+// FFmpeg's hevc_sei.c and hevc_refs.c: pic_struct 1, 9, 11 a top field,
+// 2, 10, 12 a bottom one; 7 and 8 frame doubling and tripling.
+void ReadH265Scan(guint8 pic_struct, CodedPicture* picture) {
+  const bool top = pic_struct == 1 || pic_struct == 9 || pic_struct == 11;
+  const bool bottom = pic_struct == 2 || pic_struct == 10 || pic_struct == 12;
+  picture->scan_known = true;
+  picture->interlaced = top || bottom;
+  picture->top_field_first = top;
+  picture->field = top ? 't' : bottom ? 'b' : 0;
+  picture->repeat_pict = pic_struct == 7 ? 2 : pic_struct == 8 ? 4 : 0;
+}
+
 CodedPicture CodedPictures::ReadH265(const guint8* data, gsize size) {
   GstH265NalUnit nalu;
+  int pic_struct = -1;
   for (guint offset = 0; offset < size; offset = nalu.offset + nalu.size) {
     const GstH265ParserResult found =
         nal_length_size_ ? gst_h265_parser_identify_nalu_hevc(h265_, data, offset, size, nal_length_size_, &nalu)
@@ -251,6 +264,15 @@ CodedPicture CodedPictures::ReadH265(const guint8* data, gsize size) {
     if (found != GST_H265_PARSER_OK && found != GST_H265_PARSER_NO_NAL_END) break;
     if (IsH265ParameterSet(nalu.type)) {
       gst_h265_parser_parse_nal(h265_, &nalu);
+    } else if (nalu.type == GST_H265_NAL_PREFIX_SEI) {
+      GArray* messages = nullptr;
+      if (gst_h265_parser_parse_sei(h265_, &nalu, &messages) == GST_H265_PARSER_OK) {
+        for (guint i = 0; i < messages->len; ++i) {
+          const GstH265SEIMessage& message = g_array_index(messages, GstH265SEIMessage, i);
+          if (message.payloadType == GST_H265_SEI_PIC_TIMING) pic_struct = message.payload.pic_timing.pic_struct;
+        }
+      }
+      if (messages) g_array_free(messages, TRUE);
     } else if (IsH265Picture(nalu.type)) {
       GstH265SliceHdr slice;
       if (gst_h265_parser_parse_slice_hdr(h265_, &nalu, &slice) != GST_H265_PARSER_OK) continue;
@@ -260,7 +282,14 @@ CodedPicture CodedPictures::ReadH265(const guint8* data, gsize size) {
       picture.type = H265Letter(slice.type);
       picture.key = IsH265Irap(nalu.type);
       gst_h265_slice_hdr_free(&slice);  // the entry point offsets the parser allocated
-      if (first) return picture;
+      if (!first) continue;
+      // pic_struct is in the SEI only where the SPS says so (GStreamer's parser
+      // leaves it 0 otherwise, and reads no such SPS in some of x265's field
+      // streams: then the decoder's field flags tell).
+      const GstH265SPS* sps = slice.pps ? slice.pps->sps : nullptr;
+      if (pic_struct >= 0 && sps && sps->vui_parameters_present_flag && sps->vui_params.frame_field_info_present_flag)
+        ReadH265Scan(guint8(pic_struct), &picture);
+      return picture;
     }
   }
   return CodedPicture();

@@ -12,6 +12,9 @@
 // ct_type, else the decoding process: a field or MBAFF picture, and the
 // fields' order counts): read the same way here, so that they do not depend
 // on what a GPU decoder puts in its buffer flags.
+// Its HEVC decoder takes them from the picture timing SEI's pic_struct
+// alone: a field picture is interlaced, top field first when it is the top
+// one; frame doubling and tripling repeat it.
 // Its MPEG-1/2 decoder takes the picture header's coding type and calls I
 // pictures key frames; the picture after a GOP header carries the GOP's time
 // code, which ffprobe prints as the frame's `timecode` tag.
@@ -32,8 +35,10 @@ struct CodedPicture {
   bool key = false;    // IDR (H.264), IRAP (HEVC), I (MPEG-1/2)
   std::string timecode;  // the GOP header's before the picture, as FFmpeg prints it ("" none)
   bool low_delay = false;  // MPEG-2's sequence says so: FFmpeg outputs each picture as it decodes it
-  // H.264 frame pictures: FFmpeg's interlaced_frame, top_field_first and repeat_pict.
+  // H.264 frame pictures and HEVC: FFmpeg's interlaced_frame, top_field_first and repeat_pict.
   bool scan_known = false;
+  // HEVC field pictures (the field SEI's pic_struct): which field ('t', 'b'), or 0.
+  char field = 0;
   bool interlaced = false, top_field_first = false;
   int repeat_pict = 0;
 };

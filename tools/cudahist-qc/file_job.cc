@@ -141,6 +141,24 @@ std::string FileJob::Explain(const std::string& pipeline_error) const {
   return pipeline_error;
 }
 
+// Field pictures come top, bottom, top ... in display order: two of one
+// parity in a row mean the other's field between them is missing.
+void FileJob::NoteField(char field, GstClockTime at) {
+  if (field && field == last_field_) {
+    if (unpaired_fields_ == 0) first_unpaired_at_ = at;
+    ++unpaired_fields_;
+  }
+  last_field_ = field;
+}
+
+std::string FileJob::UnpairedFields() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (unpaired_fields_ == 0) return "";
+  return "damaged stream: " + std::to_string(unpaired_fields_) + " field" + (unpaired_fields_ > 1 ? "s" : "") +
+         " of a field-coded stream without the other field of its frame, the first at " +
+         SecondsText(first_unpaired_at_) + " (two fields of one parity in a row)";
+}
+
 // An error of the decoder after frames came out: where it stopped, and the
 // way to decode the file otherwise ("" for other errors).
 std::string FileJob::DecoderStopped(GstMessage* error) const {
@@ -213,6 +231,12 @@ std::string FileJob::WriteFrame(GstBuffer* buffer) {
     attributes.key_frame = packet.key;
     attributes.pict_type = packet.picture_type;
     attributes.timecode = packet.timecode;
+    const bool one_field = GST_VIDEO_INFO_INTERLACE_MODE(&info_) == GST_VIDEO_INTERLACE_MODE_ALTERNATE;
+    const char flagged = !one_field                              ? 0
+                         : GST_VIDEO_BUFFER_IS_TOP_FIELD(buffer)    ? 't'
+                         : GST_VIDEO_BUFFER_IS_BOTTOM_FIELD(buffer) ? 'b'
+                                                                    : 0;
+    NoteField(packet.picture.field ? packet.picture.field : flagged, attributes.pts_time);
     if (packet.picture.scan_known) {  // FFmpeg's reading of the bitstream, whatever the decoder's flags say
       attributes.interlaced = packet.picture.interlaced;
       attributes.top_field_first = packet.picture.top_field_first;
@@ -262,9 +286,11 @@ gboolean FileJob::OnBusMessage(GstBus*, GstMessage* message, gpointer self) {
     job->result_.frames = job->frames_written_;
     const std::string truncated = job->Truncation();
     const std::string lost = job->ledger_.LostPictures();
+    const std::string unpaired = job->UnpairedFields();
     if (job->result_.frames == 0) job->Fail(job->Explain("no video frame was decoded"));
     else if (!truncated.empty()) job->Fail(truncated);
     else if (!lost.empty()) job->Fail(lost);
+    else if (!unpaired.empty()) job->Fail(unpaired);
     else job->Succeed();
   }
   if (!job->finished_) return G_SOURCE_CONTINUE;

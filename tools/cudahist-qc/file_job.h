@@ -64,6 +64,10 @@ class FileJob {
   std::string Explain(const std::string& pipeline_error) const;
   // "" or why the frames decoded do not reach the end the container declares.
   std::string Truncation() const;
+  // A field picture's parity ('t', 'b'; 0: no field) in display order, and
+  // "" or what says a field is missing.
+  void NoteField(char field, GstClockTime at);
+  std::string UnpairedFields() const;
   // "the decoder X stopped after N frames (at T): " for an error of the decoder, else "".
   std::string DecoderStopped(GstMessage* error) const;
   // The frame's element and its report entry; "" or the problem.
@@ -104,6 +108,9 @@ class FileJob {
   bool have_info_ = false;
   bool field_order_seen_ = false;
   bool laid_out_by_caps_ = false;  // a frame came without a GstVideoMeta
+  char last_field_ = 0;
+  guint64 unpaired_fields_ = 0;
+  GstClockTime first_unpaired_at_ = GST_CLOCK_TIME_NONE;
   GstSegment segment_;
 };
 

@@ -77,12 +77,19 @@ FrameAttributes AttributesOfBuffer(GstBuffer* buffer, const GstVideoInfo& info, 
   a.duration = GST_BUFFER_DURATION(buffer);
   a.key_frame = !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT);
   a.width = GST_VIDEO_INFO_WIDTH(&info);
-  a.height = GST_VIDEO_INFO_HEIGHT(&info);
+  const GstVideoInterlaceMode mode = GST_VIDEO_INFO_INTERLACE_MODE(&info);
+  // A single field is a picture of the field's height, as FFmpeg reports it.
+  a.height = mode == GST_VIDEO_INTERLACE_MODE_ALTERNATE ? GST_VIDEO_INFO_FIELD_HEIGHT(&info) : GST_VIDEO_INFO_HEIGHT(&info);
   a.pix_fmt = FfmpegPixelFormat(GST_VIDEO_INFO_FORMAT(&info));
   a.sample_aspect_ratio = std::to_string(GST_VIDEO_INFO_PAR_N(&info)) + ":" + std::to_string(GST_VIDEO_INFO_PAR_D(&info));
-  const GstVideoInterlaceMode mode = GST_VIDEO_INFO_INTERLACE_MODE(&info);
-  a.interlaced = mode == GST_VIDEO_INTERLACE_MODE_INTERLEAVED ||
+  a.interlaced = mode == GST_VIDEO_INTERLACE_MODE_INTERLEAVED || mode == GST_VIDEO_INTERLACE_MODE_ALTERNATE ||
                  (mode == GST_VIDEO_INTERLACE_MODE_MIXED && GST_BUFFER_FLAG_IS_SET(buffer, GST_VIDEO_BUFFER_FLAG_INTERLACED));
+  // A single field: FFmpeg's top_field_first says whether it is the top one.
+  if (mode == GST_VIDEO_INTERLACE_MODE_ALTERNATE) {
+    a.top_field_first = GST_VIDEO_BUFFER_IS_TOP_FIELD(buffer);
+    a.field_order_known = true;
+    return a;
+  }
   a.top_field_first = a.interlaced && (GST_BUFFER_FLAG_IS_SET(buffer, GST_VIDEO_BUFFER_FLAG_TFF) ||
                                        GST_VIDEO_INFO_FIELD_ORDER(&info) == GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST);
   a.field_order_known = GST_BUFFER_FLAG_IS_SET(buffer, GST_VIDEO_BUFFER_FLAG_TFF) ||

@@ -44,7 +44,7 @@ struct PlaneView {
   uint32_t shift = 0;          // right shift applied to the word
   uint32_t depth = 8;          // bits kept after the shift: 1 to 16
   bool has_roi = false;        // count only `roi` (may be empty) instead of the plane
-  Roi roi;
+  Roi roi{};
 };
 
 // Largest sample depth the library counts: 2^16 code values, 65536 bins.

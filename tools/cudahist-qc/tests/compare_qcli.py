@@ -107,6 +107,11 @@ def clips():
                               ["-flags", "+ildct+ilme", "-top", "1", "-x264-params", "b-pyramid=normal", "-bf", "3"],
         "h264 mbaff bff.mkv": ["-f", "lavfi", "-i", f"testsrc2=size={W}x{H}:rate=25"] + n + h264 +
                               ["-flags", "+ildct+ilme", "-top", "0", "-field_order", "bb"],
+        # Field-coded HEVC (x265's interlace mode, the field SEI): each field a
+        # picture of half the height, as FFmpeg decodes it.
+        "hevc fields.mkv": ["-f", "lavfi", "-i", f"testsrc2=size={W}x{H}:rate=25", "-vf", "separatefields",
+                            "-frames:v", "20", "-c:v", "libx265", "-x265-params",
+                            "log-level=none:keyint=8:bframes=2:interlace=tff", "-pix_fmt", "yuv420p"],
         "mpeg2 1080i tff.ts": ["-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=25"] + n +
                               ["-c:v", "mpeg2video", "-g", "4", "-flags", "+ildct+ilme", "-top", "1", "-b:v", "20M",
                                "-timecode", "10:00:00:00"],

@@ -9,7 +9,9 @@ wrongly decoded stream is presented as good.
   - a damaged stream (FFmpeg's noise filter corrupts H.264 slices, the decoder drops pictures):
     fails, saying how many coded pictures gave no frame and from when;
   - a transport stream recorded from the middle of a GOP (the first pictures cannot be
-    decoded, as in any recording of a broadcast): written, not called damaged.
+    decoded, as in any recording of a broadcast): written, not called damaged;
+  - a field-coded stream (HEVC, each field a picture) with one field dropped: fails, naming the
+    unpaired field; the same stream whole: written.
 
 Usage: decoders.py CUDAHIST_QC.  Exit: 0 pass, 1 fail, 77 skip (no ffmpeg).
 """
@@ -50,6 +52,12 @@ def main():
         middle = os.path.join(work, "from the middle.ts")
         with open(middle, "wb") as f:
             f.write(data[(len(data) // 5) // 188 * 188:])
+        fields = os.path.join(work, "fields.mkv")
+        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-vf", "separatefields", "-frames:v", "20",
+               "-c:v", "libx265", "-x265-params", "log-level=none:keyint=8:bframes=2:interlace=tff",
+               "-pix_fmt", "yuv420p", fields)
+        missing_field = os.path.join(work, "a field missing.mkv")
+        ffmpeg("-i", fields, "-c", "copy", "-bsf:v", r"noise=drop=eq(n\,7)", missing_field)
         reports = os.path.join(work, "reports")
 
         p, _ = run_qc(qc, ["--decoder", "nosuchdecoder", good])
@@ -80,6 +88,15 @@ def main():
         line = lines.get("from the middle.ts", {})
         check(line.get("status") == "written" and line.get("frames", 0) > 0,
               f"a recording from the middle of a GOP: written ({line})")
+
+        p, lines = run_qc(qc, ["-o", reports, fields, missing_field])
+        line = lines.get("a field missing.mkv", {})
+        check(line.get("status") == "failed" and line.get("error", "").startswith("damaged stream: 1 field of a "
+                                                                                  "field-coded stream without"),
+              f"a field-coded stream with a field missing: failed, saying so ({line})")
+        line = lines.get("fields.mkv", {})
+        check(line.get("status") == "written" and line.get("frames") == 20,
+              f"the same stream whole: written, 20 fields ({line})")
         return verdict()
     finally:
         shutil.rmtree(work, ignore_errors=True)
