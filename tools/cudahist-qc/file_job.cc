@@ -228,6 +228,9 @@ std::string FileJob::WriteFrame(GstBuffer* buffer) {
   if (GST_BUFFER_PTS_IS_VALID(buffer) && ledger_.Take(GST_BUFFER_PTS(buffer), &packet)) {
     attributes.pkt_size = packet.size;
     attributes.pkt_pos = packet.pos;
+    // FFmpeg's frame takes its packet's duration; a decoder's may differ
+    // (1.26's gst-libav halves a field picture's).
+    if (GST_CLOCK_TIME_IS_VALID(packet.duration)) attributes.duration = packet.duration;
     attributes.key_frame = packet.key;
     attributes.pict_type = packet.picture_type;
     attributes.timecode = packet.timecode;

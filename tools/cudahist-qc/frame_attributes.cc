@@ -209,7 +209,7 @@ GstPadProbeReturn PacketLedger::OnPacket(GstPad*, GstPadProbeInfo* info, gpointe
   const CodedPicture picture = ledger->coded_pictures_.Read(buffer);
   const bool key = picture.known ? picture.key : !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT);
   const char type = picture.known ? picture.type : (ledger->intra_only_ || key) ? 'I' : '?';
-  ledger->packets_[GST_BUFFER_PTS(buffer)] = PacketFacts{size, pos, key, type, "", picture};
+  ledger->packets_[GST_BUFFER_PTS(buffer)] = PacketFacts{size, pos, GST_BUFFER_DURATION(buffer), key, type, "", picture};
   if (picture.known) ledger->PlaceTimecode(GST_BUFFER_PTS(buffer), picture);
   return GST_PAD_PROBE_OK;
 }

@@ -38,6 +38,7 @@ struct FrameAttributes {
 // What the demuxer's packet of a frame says of it.
 struct PacketFacts {
   int64_t size = -1, pos = -1;  // -1: unknown
+  GstClockTime duration = GST_CLOCK_TIME_NONE;  // the demuxer's, which FFmpeg gives its frame
   bool key = false;
   char picture_type = '?';
   std::string timecode;

@@ -91,8 +91,8 @@ def main():
 
         p, lines = run_qc(qc, ["-o", reports, fields, missing_field])
         line = lines.get("a field missing.mkv", {})
-        check(line.get("status") == "failed" and line.get("error", "").startswith("damaged stream: 1 field of a "
-                                                                                  "field-coded stream without"),
+        # (1.22's gst-libav hands over the fields that remain, 1.26's drops the frame's others too.)
+        check(line.get("status") == "failed" and line.get("error", "").startswith("damaged stream: "),
               f"a field-coded stream with a field missing: failed, saying so ({line})")
         line = lines.get("fields.mkv", {})
         check(line.get("status") == "written" and line.get("frames") == 20,
