@@ -5,6 +5,7 @@
 // the layout its meta describes, or a meta that contradicts the caps, is a
 // clear error.
 #include <cuda_runtime_api.h>
+#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
@@ -306,6 +307,8 @@ TEST_P(TightCudaLayouts, CountsEqualTheReferenceOfTheSameFrame) {
   const GstVideoInfo info = layout.Info();
   GstBuffer* plain = nullptr;
   GstBuffer* tight = RandomTightFrame(layout, 7, &plain);
+  // gst-cuda's entry points are loaded on first use by its elements, not by a context of our own.
+  ASSERT_TRUE(gst_cuda_load_library());
   GstCudaContext* context = gst_cuda_context_new(0);
   ASSERT_NE(context, nullptr);
   std::string why;

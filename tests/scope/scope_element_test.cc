@@ -4,6 +4,7 @@
 // for byte against its CPU pictures of the same frames.
 #include <gst/app/gstappsink.h>
 #include <gst/check/gstharness.h>
+#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 #include <gst/gst.h>
@@ -511,6 +512,8 @@ INSTANTIATE_TEST_SUITE_P(Gpu, GpuScope,
 TEST(GpuTightScope, CudaFramesDrawThePicturesOfTheSameFramesInTheDefaultLayout) {
   SKIP_WITHOUT_CUDA();
   std::string why;
+  // gst-cuda's entry points are loaded on first use by its elements, not by a context of our own.
+  ASSERT_TRUE(gst_cuda_load_library());
   GstCudaContext* context = gst_cuda_context_new(0);
   ASSERT_NE(context, nullptr);
   for (const TightLayout& layout : OddTightLayouts()) {
