@@ -18,7 +18,12 @@
 #include <gst/gst.h>
 #include <gtest/gtest.h>
 
+#include <dirent.h>
+#include <execinfo.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -60,6 +65,33 @@ int Runs() {
 // parallel test run take well under a second.
 constexpr std::chrono::seconds kDeadline(10);
 
+// Every thread's stack on stderr, each thread printing its own from a
+// signal handler: where a hang waits (the symbols of GStreamer, gst-cuda and
+// the CUDA driver, which export theirs) is the one thing an abort loses.
+void PrintOwnStack(int) {
+  void* frames[48];
+  const int n = backtrace(frames, 48);
+  char header[64];
+  const int len = snprintf(header, sizeof header, "--- thread %ld\n", long(syscall(SYS_gettid)));
+  if (write(STDERR_FILENO, header, size_t(len)) < 0) return;
+  backtrace_symbols_fd(frames, n, STDERR_FILENO);
+}
+
+void PrintEveryThreadsStack() {
+  void* warm[1];
+  backtrace(warm, 1);  // loads libgcc's unwinder here, not inside a handler
+  signal(SIGUSR2, PrintOwnStack);
+  DIR* tasks = opendir("/proc/self/task");
+  if (!tasks) return;
+  while (const dirent* task = readdir(tasks)) {
+    const long tid = atol(task->d_name);
+    if (tid <= 0) continue;
+    syscall(SYS_tgkill, long(getpid()), tid, SIGUSR2);
+    usleep(50000);  // one thread's lines after another's
+  }
+  closedir(tasks);
+}
+
 // Aborts the process, naming `what`, unless destroyed within kDeadline: a
 // hang fails the suite (meson reports the abort) instead of stalling it.
 class Deadline {
@@ -80,6 +112,7 @@ class Deadline {
     if (cv_.wait_for(lock, kDeadline, [this] { return done_; })) return;
     fprintf(stderr, "HANG: %s did not end within %lld s\n", what_.c_str(), (long long)kDeadline.count());
     fflush(stderr);
+    PrintEveryThreadsStack();
     std::abort();
   }
   std::string what_;
