@@ -65,9 +65,15 @@ GValueArray* HistogramsArray(const HistogramLayout& l, const uint64_t* all_count
 
 }  // namespace
 
-void SetCountFields(const HistogramLayout& l, const uint64_t* counts, GstStructure* s) {
+void SetCountFields(const HistogramLayout& l, const uint64_t* counts, CountsAs form, GstStructure* s) {
   const guint n = guint(l.n_components);
-  SetArrayField(s, "histograms", HistogramsArray(l, counts));
+  if (form == CountsAs::kBytes) {
+    GBytes* bytes = g_bytes_new(counts, size_t(n) * l.bins * sizeof(uint64_t));
+    gst_structure_set(s, "counts", G_TYPE_BYTES, bytes, nullptr);
+    g_bytes_unref(bytes);
+  } else {
+    SetArrayField(s, "histograms", HistogramsArray(l, counts));
+  }
   cudahist::HistogramStatistics stats[kMaxComponents];
   for (guint c = 0; c < n; ++c) stats[c] = cudahist::Statistics(counts + size_t(c) * l.bins, l.bins, l.depths[c]);
   using Stats = cudahist::HistogramStatistics;
@@ -103,7 +109,7 @@ GstStructure* HistogramStructure(const HistogramAccumulator& acc) {
   SetArrayField(s, "depths", ArrayOf(G_TYPE_UINT, n, [&](guint i, GValue* v) {
                   g_value_set_uint(v, l.depths[i]);
                 }));
-  SetCountFields(l, acc.counts().data(), s);
+  SetCountFields(l, acc.counts().data(), CountsAs::kValueArrays, s);
   if (const cudahist::SignalStatsFigures* figures = acc.last_figures()) {
     SetSignalStatsFields(*figures, s);
   }

@@ -40,10 +40,16 @@ constexpr const char* kMessageName = "cudahistogram";
 // The message's structure for what `accumulator` holds (it must not be empty).
 GstStructure* HistogramStructure(const HistogramAccumulator& accumulator);
 
-// histograms, mean, stddev, min, max, clipped-low, clipped-high of `counts`
-// (the layout's n_components * bins, component-major) set on `s`: the
-// frame's fields, and each region's (region_message.h).
-void SetCountFields(const HistogramLayout& layout, const uint64_t* counts, GstStructure* s);
+// Which form a structure's counts take: `histograms`, an array per
+// component of a guint64 value per bin (the frame's, as `level` posts its
+// arrays), or `counts`, one GBytes of every guint64 (each region's and
+// object's: a hundred detections a frame as GValues cost milliseconds).
+enum class CountsAs { kValueArrays, kBytes };
+
+// The counts field (as `form` says), then mean, stddev, min, max,
+// clipped-low, clipped-high of `counts` (the layout's n_components * bins,
+// component-major) set on `s`.
+void SetCountFields(const HistogramLayout& layout, const uint64_t* counts, CountsAs form, GstStructure* s);
 
 // `field` set to a GValueArray of `structures` (taken).
 void SetStructuresField(GstStructure* s, const char* field, const std::vector<GstStructure*>& structures);

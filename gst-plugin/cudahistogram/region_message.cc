@@ -75,7 +75,7 @@ GstStructure* RegionAccumulator::StructureOf(const Record& r) const {
   gst_structure_set(s, "x", G_TYPE_UINT, e.box.x, "y", G_TYPE_UINT, e.box.y, "width", G_TYPE_UINT, e.box.width,
                     "height", G_TYPE_UINT, e.box.height, nullptr);
   if (e.has_track_id) gst_structure_set(s, "track-id", G_TYPE_UINT64, e.track_id, nullptr);
-  SetCountFields(layout_, r.counts.data(), s);
+  SetCountFields(layout_, r.counts.data(), CountsAs::kBytes, s);
   if (r.figures) SetSignalStatsFields(*r.figures, s);
   return s;
 }

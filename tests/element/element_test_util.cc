@@ -277,6 +277,17 @@ std::vector<std::vector<uint64_t>> MessageHistograms(const GstStructure* s) {
   return out;
 }
 
+std::vector<std::vector<uint64_t>> MessageRegionCounts(const GstStructure* region, guint bins) {
+  std::vector<std::vector<uint64_t>> out;
+  const GValue* value = gst_structure_get_value(region, "counts");
+  if (!value || !G_VALUE_HOLDS(value, G_TYPE_BYTES) || bins == 0) return out;
+  gsize size = 0;
+  const auto* counts = static_cast<const uint64_t*>(g_bytes_get_data(static_cast<GBytes*>(g_value_get_boxed(value)), &size));
+  const size_t n = size / sizeof(uint64_t);
+  for (size_t c = 0; c + bins <= n; c += bins) out.emplace_back(counts + c, counts + c + bins);
+  return out;
+}
+
 std::vector<const GstStructure*> MessageStructures(const GstStructure* s, const char* field) {
   std::vector<const GstStructure*> out;
   GValueArray* a = ArrayField(s, field);

@@ -87,6 +87,9 @@ std::string PopErrorText(GstBus* bus);
 
 // Field `field` of a message structure: one array of counts per component.
 std::vector<std::vector<uint64_t>> MessageHistograms(const GstStructure* s);
+// A region's or object's `counts` (one GBytes of guint64, component-major)
+// as one vector per component of `bins` counts.
+std::vector<std::vector<uint64_t>> MessageRegionCounts(const GstStructure* region, guint bins);
 std::vector<std::string> MessageStrings(const GstStructure* s, const char* field);
 // Field `field` of a message structure that holds structures (the regions'
 // and objects'): pointers into the message, valid while it lives.

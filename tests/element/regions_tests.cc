@@ -41,7 +41,7 @@ void ExpectRegionCounts(const GstStructure* region, const GstVideoInfo& info, Gs
                                 "height", G_TYPE_UINT, &h, nullptr));
   EXPECT_EQ(std::vector<guint>({x, y, w, h}), std::vector<guint>({box.x, box.y, box.width, box.height}));
   const Expected e = ExpectedCounts(info, frame, bins, AllComponentsFor(info, bins), box);
-  const auto histograms = MessageHistograms(region);
+  const auto histograms = MessageRegionCounts(region, bins);
   ASSERT_EQ(histograms.size(), e.names.size());
   for (size_t c = 0; c < histograms.size(); ++c) {
     EXPECT_EQ(histograms[c], Widen(e.counts.data() + c * bins, bins)) << "component " << e.names[c];
@@ -154,7 +154,7 @@ TEST(Regions, AListChangedWhilePlayingCountsFromTheNextFrameAndPostsThePendingFi
   regions = MessageStructures(gst_message_get_structure(m), "regions");
   ASSERT_EQ(regions.size(), 2u);
   const Expected e = ExpectedCounts(info, frame, 256, {0, 1, 2}, FrameRoi{5, 5, 20, 20});
-  const auto summed = MessageHistograms(regions[0]);
+  const auto summed = MessageRegionCounts(regions[0], 256);
   ASSERT_EQ(summed.size(), 3u);
   for (size_t b = 0; b < 256; ++b) EXPECT_EQ(summed[0][b], 2u * e.counts[b]) << b;
   gst_message_unref(m);
