@@ -137,16 +137,44 @@ struct LinkState {
   GstElement* analysis;  // cudahistogram, whose sink template says what it reads
   bool linked = false;
   std::string refused;  // the format of a video stream that could not be linked
-  std::function<GstPad*(GstBin*)> audio;  // AnalysisTarget::audio
+  GstPad* audio = nullptr;  // the audio branch's sink pad (a reference), built with the pipeline
   bool audio_linked = false;
+
+  ~LinkState() {
+    if (audio) gst_object_unref(audio);
+  }
 };
 
-// The first decoded audio stream into the audio hook's branch.
+// Takes the chain of elements that starts at `pad` out of their bin: an
+// audio branch the input had no audio for, whose sink would otherwise never
+// have the EOS that ends the pipeline at the end of a file.
+void RemoveChainFrom(GstPad* pad) {
+  GstElement* element = gst_pad_get_parent_element(pad);
+  while (element) {
+    GstElement* next = nullptr;
+    GstPad* src = gst_element_get_static_pad(element, "src");
+    if (src) {
+      if (GstPad* peer = gst_pad_get_peer(src)) {
+        next = gst_pad_get_parent_element(peer);
+        gst_object_unref(peer);
+      }
+      gst_object_unref(src);
+    }
+    gst_element_set_locked_state(element, TRUE);
+    gst_element_set_state(element, GST_STATE_NULL);
+    if (GstObject* bin = gst_object_get_parent(GST_OBJECT(element))) {
+      gst_bin_remove(GST_BIN(bin), element);
+      gst_object_unref(bin);
+    }
+    gst_object_unref(element);
+    element = next;
+  }
+}
+
+// The first decoded audio stream into the audio branch.
 void LinkAudio(GstPad* pad, LinkState* state) {
   if (!state->audio || state->audio_linked) return;
-  GstPad* sink = state->audio(GST_BIN(GST_ELEMENT_PARENT(state->first)));
-  state->audio_linked = sink && gst_pad_link(pad, sink) == GST_PAD_LINK_OK;
-  if (sink) gst_object_unref(sink);
+  state->audio_linked = gst_pad_link(pad, state->audio) == GST_PAD_LINK_OK;
 }
 
 // Raw formats the element does not read that GStreamer repacks into one it
@@ -249,6 +277,7 @@ void OnPadAdded(GstElement*, GstPad* pad, gpointer data) {
 // a raw format the element does not read.
 void OnNoMorePads(GstElement* decodebin, gpointer data) {
   const LinkState* state = static_cast<LinkState*>(data);
+  if (state->audio && !state->audio_linked) RemoveChainFrom(state->audio);
   if (state->linked) return;
   if (!state->refused.empty()) {
     GST_ELEMENT_ERROR(decodebin, STREAM, FORMAT,
@@ -544,7 +573,7 @@ AnalysisPipeline BuildAnalysisPipeline(const std::string& uri, const AnalysisTar
   g_signal_connect_data(decodebin, "autoplug-sort", G_CALLBACK(SortFactories), sort,
                         [](gpointer data, GClosure*) { delete static_cast<DecoderSort*>(data); },
                         GConnectFlags(0));
-  auto* link = new LinkState{decoded, analysis, false, "", target.audio};
+  auto* link = new LinkState{decoded, analysis, false, "", target.audio ? target.audio(GST_BIN(parts.pipeline)) : nullptr};
   g_signal_connect_data(decodebin, "pad-added", G_CALLBACK(OnPadAdded), link,
                         [](gpointer data, GClosure*) { delete static_cast<LinkState*>(data); },
                         GConnectFlags(0));

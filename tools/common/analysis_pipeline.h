@@ -65,8 +65,11 @@ struct AnalysisTarget {
   std::string decoder;
   // Where the input's first decoded audio stream goes (the monitor's audio
   // branch, audio_branch.h); empty: the pipeline decodes video only. Called
-  // on a streaming thread with the pipeline; adds its elements and returns
-  // the pad to link (a reference), or nullptr.
+  // once with the pipeline while it is built, before it starts, so that the
+  // branch's elements change state with it (added from a streaming thread
+  // later, a sink may start rendering before the pipeline has given it a
+  // clock); adds its elements and returns the pad to link (a reference), or
+  // nullptr.
   std::function<GstPad*(GstBin* pipeline)> audio;
   // Called with the source element uridecodebin makes for the URI, before it
   // opens anything (uridecodebin's "source-setup"): the monitor's source

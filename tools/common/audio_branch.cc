@@ -171,7 +171,8 @@ GstPad* AddAudioBranch(GstBin* pipeline, const AudioBranchOptions& options, std:
                     MeasureLoudness, new LoudnessMeter(options.interval),
                     [](gpointer data) { delete static_cast<LoudnessMeter*>(data); });
   gst_object_unref(measured);
-  for (GstElement* element : e) gst_element_sync_state_with_parent(element);
+  // Sink first: no element pushes into one not yet started.
+  for (int i = 5; i >= 0; --i) gst_element_sync_state_with_parent(e[i]);
   return gst_element_get_static_pad(queue, "sink");
 }
 

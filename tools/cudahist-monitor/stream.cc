@@ -52,9 +52,8 @@ std::string MissingDecoderText(GstMessage* error_message) {
   return "";
 }
 
-// The audio branch for the pipeline's first audio stream. It is built on a
-// streaming thread: a missing element is posted as a warning, and the video
-// goes on.
+// The audio branch for the pipeline's first audio stream, built with the
+// pipeline: a missing element is posted as a warning, and the video goes on.
 std::function<GstPad*(GstBin*)> AudioHook(double interval_seconds) {
   return [interval_seconds](GstBin* pipeline) -> GstPad* {
     cudahist_tools::AudioBranchOptions options;
