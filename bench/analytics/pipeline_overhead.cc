@@ -12,8 +12,10 @@
 // to the end of the stream, over the frames after the first (start-up left out). Before timing, a run of `histograms` checks
 // that every frame carried one region Mtd per detection and one for the frame.
 //
-//   pipeline_overhead CLIP [--detections N] [--runs N] [--json FILE]
-// Exit status: 0, 1 on an error, 77 where nvh264dec or cudahistogram is missing.
+//   pipeline_overhead CLIP [--detections N] [--runs N] [--json FILE] [--decoder NAME]
+// --decoder: another H.264 decoder (avdec_h264: the element's CPU backend on
+// system memory, where no GPU is). Exit status: 0, 1 on an error, 77 where
+// the decoder or cudahistogram is missing.
 #include <gst/analytics/analytics.h>
 #include <gst/gst.h>
 
@@ -79,8 +81,8 @@ GstBusSyncReply DropElementMessages(GstBus*, GstMessage* m, gpointer data) {
 }
 
 // Runs one arm once; seconds per frame, or a negative value after printing the error.
-double RunOnce(const std::string& clip, const std::string& element, Run* run, bool check) {
-  const std::string description = "filesrc location=\"" + clip + "\" ! parsebin ! nvh264dec ! identity name=detector ! " +
+double RunOnce(const std::string& clip, const std::string& decoder, const std::string& element, Run* run, bool check) {
+  const std::string description = "filesrc location=\"" + clip + "\" ! parsebin ! " + decoder + " ! identity name=detector ! " +
                                   element + (element.empty() ? "" : " ! ") + "fakesink sync=false";
   GError* error = nullptr;
   GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
@@ -133,7 +135,7 @@ bool Available(const char* factory) {
 
 int main(int argc, char** argv) {
   gst_init(&argc, &argv);
-  std::string clip, json;
+  std::string clip, json, decoder = "nvh264dec";
   guint detections = 100, runs = 5;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -143,18 +145,20 @@ int main(int argc, char** argv) {
       runs = guint(std::max(1, std::atoi(argv[++i])));
     } else if (a == "--json" && i + 1 < argc) {
       json = argv[++i];
+    } else if (a == "--decoder" && i + 1 < argc) {
+      decoder = argv[++i];
     } else if (clip.empty() && a[0] != '-') {
       clip = a;
     } else {
-      std::fprintf(stderr, "usage: %s CLIP [--detections N] [--runs N] [--json FILE]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s CLIP [--detections N] [--runs N] [--json FILE] [--decoder NAME]\n", argv[0]);
       return 2;
     }
   }
   if (clip.empty()) {
-    std::fprintf(stderr, "usage: %s CLIP [--detections N] [--runs N] [--json FILE]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s CLIP [--detections N] [--runs N] [--json FILE] [--decoder NAME]\n", argv[0]);
     return 2;
   }
-  for (const char* f : {"nvh264dec", "cudahistogram"}) {
+  for (const char* f : {decoder.c_str(), "cudahistogram"}) {
     if (!Available(f)) {
       std::printf("pipeline_overhead: skipped (no %s element)\n", f);
       return 77;
@@ -178,7 +182,7 @@ int main(int argc, char** argv) {
               {"meta-only", "cudahistogram name=h objects=detections post-messages=false"}};
   Run check;
   check.boxes = boxes;
-  if (RunOnce(clip, arms[1].element, &check, true) < 0) return 1;
+  if (RunOnce(clip, decoder, arms[1].element, &check, true) < 0) return 1;
   if (check.region_mtds_short != 0 || check.frames == 0) {
     std::fprintf(stderr, "check: %u of %u frames without one region Mtd per detection and one for the frame\n",
                  check.region_mtds_short, check.frames);
@@ -191,7 +195,7 @@ int main(int argc, char** argv) {
     for (int a = 0; a < 3; ++a) {
       Run run;
       run.boxes = boxes;
-      const double s = RunOnce(clip, arms[a].element, &run, false);
+      const double s = RunOnce(clip, decoder, arms[a].element, &run, false);
       if (s < 0) return 1;
       per_frame[a].push_back(s);
       std::printf("run %u %-10s %8.3f ms/frame (%u frames)\n", r + 1, arms[a].name, s * 1e3, run.frames);
