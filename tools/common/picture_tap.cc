@@ -83,9 +83,11 @@ bool TapPictures(const AnalysisPipeline& parts, const std::string& queue_name, G
   g_object_set(queue, "leaky", 2 /* downstream */, "max-size-buffers", 1, "max-size-bytes", 0, "max-size-time",
                guint64(0), nullptr);
   // The picture branch never holds the pipeline back: it does not preroll
-  // (most frames are dropped before it) and keeps only the newest picture.
+  // (most frames are dropped before it), keeps only the newest picture, and
+  // passes EOS on though no one took that picture (appsink's wait-on-eos
+  // would hold the end of the stream until the status page is next read).
   g_object_set(elements.back(), "max-buffers", 1, "drop", TRUE, "sync", FALSE, "async", FALSE, "enable-last-sample",
-               FALSE, nullptr);
+               FALSE, "wait-on-eos", FALSE, nullptr);
   gst_bin_add(GST_BIN(parts.pipeline), queue);
   for (GstElement* e : elements) gst_bin_add(GST_BIN(parts.pipeline), e);
   bool linked = gst_element_link(queue, elements.front());

@@ -219,7 +219,9 @@ class App {
                                  [](const auto& s) { return s.second->drained(); });
     if (!all && NowSeconds() < app->drain_deadline_) return G_SOURCE_CONTINUE;
     for (const auto& [name, stream] : app->streams_)
-      if (!stream->drained()) EventLog::Say(name, "did not drain in " + std::to_string(int(kDrainSeconds)) + " s");
+      if (!stream->drained())
+        EventLog::Say(name, "did not drain in " + std::to_string(int(kDrainSeconds)) + " s (no EOS yet at " +
+                                stream->SinksWithoutEos() + ")");
     g_main_loop_quit(app->loop_);
     return G_SOURCE_REMOVE;
   }

@@ -373,6 +373,25 @@ void Stream::Drain() {
   cudahist_tools::EndAudioBranch(GST_BIN(pipeline_));
 }
 
+std::string Stream::SinksWithoutEos() const {
+  std::string names;
+  if (!pipeline_) return names;
+  GstIterator* sinks = gst_bin_iterate_sinks(GST_BIN(pipeline_));
+  GValue item = G_VALUE_INIT;
+  while (gst_iterator_next(sinks, &item) == GST_ITERATOR_OK) {
+    GstElement* sink = GST_ELEMENT(g_value_get_object(&item));
+    GstPad* pad = gst_element_get_static_pad(sink, "sink");
+    GstEvent* eos = pad ? gst_pad_get_sticky_event(pad, GST_EVENT_EOS, 0) : nullptr;
+    if (eos) gst_event_unref(eos);
+    else names += std::string(names.empty() ? "" : ", ") + GST_OBJECT_NAME(sink);
+    if (pad) gst_object_unref(pad);
+    g_value_reset(&item);
+  }
+  g_value_unset(&item);
+  gst_iterator_free(sinks);
+  return names;
+}
+
 void Stream::Tick(double now) {
   if (draining_) return;
   if (state_ == StreamState::kDown && now >= retry_at_) {

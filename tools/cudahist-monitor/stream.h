@@ -67,6 +67,8 @@ class Stream {
   // (removed, reconfigured, shutdown).
   void ClearAlarms(ClearReason reason);
   bool drained() const { return drained_ || !pipeline_; }
+  // The sinks of the pipeline that have not had their EOS yet, by name.
+  std::string SinksWithoutEos() const;
 
   const StreamConfig& config() const { return config_; }
   StreamState state() const { return state_; }

@@ -167,6 +167,9 @@ try:
     code = monitor.stop()
     if code != 0 or "draining 3 streams" not in monitor.log() or "stopped" not in monitor.log():
         fail("SIGTERM: exit code %s\n%s" % (code, monitor.log()))
+    # Every sink has its EOS, the pictures' too though no one took their last picture.
+    if "did not drain" in monitor.log():
+        fail("SIGTERM: a stream did not drain\n%s" % monitor.log())
     print("SIGTERM: drained, exit 0")
     print("PASS")
 finally:
