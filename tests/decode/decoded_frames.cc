@@ -31,31 +31,43 @@ namespace {
 // FFmpeg's rows and columns of a subsampled component: AV_CEIL_RSHIFT.
 int CeilShift(int size, int shift) { return -((-size) >> shift); }
 
+// Row `y` of the frame as GStreamer's own unpack function reads it: four
+// 16-bit values a pixel (A, then Y, U, V or R, G, B), each sample in the
+// high bits and the low bits left as the frame has them. The format's own
+// description of where a component sits is not used: GStreamer's
+// GstVideoFormatInfo gives P010's and P016's V a byte offset of 1 in the
+// UV pair, where it sits at 2.
+std::vector<guint16> UnpackedRow(const GstVideoFrame& frame, int y, int width) {
+  const GstVideoFormatInfo* format = frame.info.finfo;
+  const GstVideoFormatInfo* unpacked = gst_video_format_get_info(format->unpack_format);
+  const bool wide = GST_VIDEO_FORMAT_INFO_DEPTH(unpacked, 0) > 8;
+  std::vector<guint8> bytes(size_t(width) * (wide ? 8 : 4));
+  format->unpack_func(format, GST_VIDEO_PACK_FLAG_TRUNCATE_RANGE, bytes.data(), frame.data, frame.info.stride, 0, y,
+                      width);
+  std::vector<guint16> row(size_t(width) * 4);
+  for (size_t i = 0; i < row.size(); ++i) {
+    row[i] = wide ? guint16(bytes[2 * i] | (bytes[2 * i + 1] << 8)) : guint16(bytes[i] << 8);
+  }
+  return row;
+}
+
 // The component's samples in FFmpeg's raw layout, in `bits` bits (0: the format's own).
 std::vector<guint8> ComponentSamples(const GstVideoFrame& frame, int component, int width, int height, int bits,
                                      bool* low_bits) {
   const GstVideoFormatInfo* format = frame.info.finfo;
-  const int w = CeilShift(width, GST_VIDEO_FORMAT_INFO_W_SUB(format, component));
-  const int h = CeilShift(height, GST_VIDEO_FORMAT_INFO_H_SUB(format, component));
+  const int w_sub = GST_VIDEO_FORMAT_INFO_W_SUB(format, component);
+  const int h_sub = GST_VIDEO_FORMAT_INFO_H_SUB(format, component);
+  const int w = CeilShift(width, w_sub);
+  const int h = CeilShift(height, h_sub);
   const int depth = GST_VIDEO_FORMAT_INFO_DEPTH(format, component);
-  const int shift = GST_VIDEO_FORMAT_INFO_SHIFT(format, component);
-  const int pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, component);
-  const int row_stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame, component);
-  const bool little_endian = GST_VIDEO_FORMAT_INFO_IS_LE(format);
   const int drop = bits > 0 && depth > bits ? depth - bits : 0;
-  const auto* base = static_cast<const guint8*>(GST_VIDEO_FRAME_COMP_DATA(&frame, component));
+  const int slot = component == 3 ? 0 : component + 1;  // alpha first in the unpacked pixel
   std::vector<guint8> samples;
   samples.reserve(size_t(w) * h * (depth > 8 ? 2 : 1));
   for (int y = 0; y < h; ++y) {
-    const guint8* row = base + ptrdiff_t(y) * row_stride;
+    const std::vector<guint16> row = UnpackedRow(frame, y << h_sub, width);
     for (int x = 0; x < w; ++x) {
-      const guint8* at = row + ptrdiff_t(x) * pixel_stride;
-      if (depth <= 8) {
-        samples.push_back(at[0]);
-        continue;
-      }
-      const guint16 word = little_endian ? GST_READ_UINT16_LE(at) : GST_READ_UINT16_BE(at);
-      guint16 value = guint16((word >> shift) & ((1u << depth) - 1));
+      guint16 value = guint16(row[size_t(x << w_sub) * 4 + slot] >> (16 - depth));
       if (value & ((1u << drop) - 1)) *low_bits = true;
       value = guint16(value >> drop);
       if (depth - drop <= 8) {
