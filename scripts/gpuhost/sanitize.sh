@@ -37,12 +37,23 @@ step_sanitize_all() {
   unset CUDAHISTOGRAM_STATE_CYCLES CUDAHISTOGRAM_STRESS_RUNS
 }
 
-# refusal_stress: every refusal and flow of tests/stress, 50 runs each, on system memory and on CUDA frames (the Cuda instances, which skip in CI), in process and through gst-launch-1.0, on GStreamer 1.22 and 1.26.
+# refusal_stress: every refusal and flow of tests/stress, 50 runs each, on system memory and on CUDA frames (the Cuda instances, which skip in CI), in process and through gst-launch-1.0, on GStreamer 1.22 and 1.26; the GPU's memory in use, once a second, beside each (refusal_gpu_memory*.csv: a CUDA context held per run would show as a climb).
 step_refusal_stress_cuda() {
   use_gst 122
-  TAIL_LINES=4 step refusal_stress_cuda "$bin/refusal_stress"
+  TAIL_LINES=4 with_gpu_memory refusal_gpu_memory.csv step refusal_stress_cuda "$bin/refusal_stress"
   if [ -d "$here/gst126" ]; then
     use_gst 126
-    TAIL_LINES=4 step refusal_stress_cuda126 "$bin/refusal_stress"
+    TAIL_LINES=4 with_gpu_memory refusal_gpu_memory126.csv step refusal_stress_cuda126 "$bin/refusal_stress"
   fi
+}
+
+# with_gpu_memory FILE COMMAND...: COMMAND (a step) with nvidia-smi writing
+# the time and the GPU's memory in use to $logs/FILE once a second.
+with_gpu_memory() {
+  local file=$1; shift
+  nvidia-smi --query-gpu=timestamp,memory.used --format=csv,noheader -l 1 > "$logs/$file" 2>&1 &
+  local sampler=$!
+  "$@"
+  kill "$sampler" 2>/dev/null
+  wait "$sampler" 2>/dev/null
 }
