@@ -31,30 +31,33 @@ namespace {
 // FFmpeg's rows and columns of a subsampled component: AV_CEIL_RSHIFT.
 int CeilShift(int size, int shift) { return -((-size) >> shift); }
 
-// Row `y` of the frame as GStreamer's own unpack function reads it: four
-// 16-bit values a pixel (A, then Y, U, V or R, G, B), each sample in the
-// high bits and the low bits left as the frame has them. The format's own
-// description of where a component sits is not used: GStreamer's
+// The frame as GStreamer's own unpack function reads it, row after row:
+// four 16-bit values a pixel (A, then Y, U, V or R, G, B), each sample in
+// the high bits and the low bits left as the frame has them. The format's
+// own description of where a component sits is not used: GStreamer's
 // GstVideoFormatInfo gives P010's and P016's V a byte offset of 1 in the
 // UV pair, where it sits at 2.
-std::vector<guint16> UnpackedRow(const GstVideoFrame& frame, int y, int width) {
+std::vector<guint16> UnpackedFrame(const GstVideoFrame& frame, int width, int height) {
   const GstVideoFormatInfo* format = frame.info.finfo;
   const GstVideoFormatInfo* unpacked = gst_video_format_get_info(format->unpack_format);
   const bool wide = GST_VIDEO_FORMAT_INFO_DEPTH(unpacked, 0) > 8;
-  std::vector<guint8> bytes(size_t(width) * (wide ? 8 : 4));
-  format->unpack_func(format, GST_VIDEO_PACK_FLAG_TRUNCATE_RANGE, bytes.data(), frame.data, frame.info.stride, 0, y,
-                      width);
-  std::vector<guint16> row(size_t(width) * 4);
-  for (size_t i = 0; i < row.size(); ++i) {
-    row[i] = wide ? guint16(bytes[2 * i] | (bytes[2 * i + 1] << 8)) : guint16(bytes[i] << 8);
+  std::vector<guint8> row(size_t(width) * (wide ? 8 : 4));
+  std::vector<guint16> pixels(size_t(width) * height * 4);
+  guint16* out = pixels.data();
+  for (int y = 0; y < height; ++y) {
+    format->unpack_func(format, GST_VIDEO_PACK_FLAG_TRUNCATE_RANGE, row.data(), frame.data, frame.info.stride, 0, y,
+                        width);
+    for (size_t i = 0; i < size_t(width) * 4; ++i) {
+      *out++ = wide ? guint16(row[2 * i] | (row[2 * i + 1] << 8)) : guint16(row[i] << 8);
+    }
   }
-  return row;
+  return pixels;
 }
 
-// The component's samples in FFmpeg's raw layout, in `bits` bits (0: the format's own).
-std::vector<guint8> ComponentSamples(const GstVideoFrame& frame, int component, int width, int height, int bits,
-                                     bool* low_bits) {
-  const GstVideoFormatInfo* format = frame.info.finfo;
+// One component of the unpacked frame in FFmpeg's raw layout, in `bits`
+// bits (0: the format's own).
+std::vector<guint8> ComponentSamples(const GstVideoFormatInfo* format, const std::vector<guint16>& pixels,
+                                     int component, int width, int height, int bits, bool* low_bits) {
   const int w_sub = GST_VIDEO_FORMAT_INFO_W_SUB(format, component);
   const int h_sub = GST_VIDEO_FORMAT_INFO_H_SUB(format, component);
   const int w = CeilShift(width, w_sub);
@@ -65,7 +68,7 @@ std::vector<guint8> ComponentSamples(const GstVideoFrame& frame, int component, 
   std::vector<guint8> samples;
   samples.reserve(size_t(w) * h * (depth > 8 ? 2 : 1));
   for (int y = 0; y < h; ++y) {
-    const std::vector<guint16> row = UnpackedRow(frame, y << h_sub, width);
+    const guint16* row = pixels.data() + size_t(y << h_sub) * width * 4;
     for (int x = 0; x < w; ++x) {
       guint16 value = guint16(row[size_t(x << w_sub) * 4 + slot] >> (16 - depth));
       if (value & ((1u << drop) - 1)) *low_bits = true;
@@ -152,8 +155,9 @@ bool PrintFrame(GstSample* sample, guint64 index, int bits, FILE* raw) {
                                                                                             : "both") +
                      "\",\"components\":[";
   bool low_bits = false;
+  const std::vector<guint16> pixels = UnpackedFrame(frame, width, height);
   for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); ++c) {
-    const std::vector<guint8> samples = ComponentSamples(frame, int(c), width, height, bits, &low_bits);
+    const std::vector<guint8> samples = ComponentSamples(info.finfo, pixels, int(c), width, height, bits, &low_bits);
     if (raw && std::fwrite(samples.data(), 1, samples.size(), raw) != samples.size()) {
       gst_video_frame_unmap(&frame);
       return false;
