@@ -77,6 +77,7 @@ GstPadProbeReturn CountRegionMtds(GstPad*, GstPadProbeInfo* info, gpointer data)
 GstBusSyncReply DropElementMessages(GstBus*, GstMessage* m, gpointer data) {
   if (GST_MESSAGE_TYPE(m) != GST_MESSAGE_ELEMENT) return GST_BUS_PASS;
   ++static_cast<Run*>(data)->messages;
+  gst_message_unref(m);  // dropped: the handler owns it
   return GST_BUS_DROP;
 }
 

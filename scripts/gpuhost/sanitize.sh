@@ -25,7 +25,7 @@ sanitize_tests() {
     "$bin/refusal_stress" --gtest_filter="$stress_tests"
 }
 
-# compute-sanitizer memcheck, racecheck and synccheck over the kernel tests and the element tests' CUDA paths (both elements through cudaupload and upload=true, signalstats, the scopes, state cycles, the refusals on CUDA frames): a few minutes.
+# compute-sanitizer memcheck, racecheck and synccheck (SANITIZE_TOOLS: some of them) over the kernel tests and the element tests' CUDA paths (both elements through cudaupload and upload=true, signalstats, the scopes, state cycles, the refusals on CUDA frames): a few minutes.
 step_sanitize_all() {
   use_gst 122
   # Fewer repetitions under the tools, which slow every launch down: the
@@ -33,7 +33,7 @@ step_sanitize_all() {
   # are covered.
   export CUDAHISTOGRAM_STATE_CYCLES=3 CUDAHISTOGRAM_STRESS_RUNS=2
   local tool
-  for tool in memcheck racecheck synccheck; do sanitize_tests "$tool"; done
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do sanitize_tests "$tool"; done
   unset CUDAHISTOGRAM_STATE_CYCLES CUDAHISTOGRAM_STRESS_RUNS
 }
 
@@ -45,6 +45,22 @@ step_refusal_stress_cuda() {
     use_gst 126
     TAIL_LINES=4 with_gpu_memory refusal_gpu_memory126.csv step refusal_stress_cuda126 "$bin/refusal_stress"
   fi
+}
+
+# cuda_contexts: whether every CUDA context a pipeline makes ends with it
+# (refusal_stress's CudaContextOfPipeline, on 1.22 and 1.26), then one run of
+# each case with GStreamer's reference-count log (cuda_contexts_refs*.log):
+# who took a reference to a context that outlived its pipeline.
+step_cuda_contexts() {
+  local version
+  for version in 122 126; do
+    [ "$version" = 126 ] && [ ! -d "$here/gst126" ] && continue
+    use_gst "$version"
+    TAIL_LINES=12 step "cuda_contexts$version" "$bin/refusal_stress" --gtest_filter='Cuda/CudaContextOfPipeline.*'
+    CUDAHISTOGRAM_STRESS_RUNS=1 GST_DEBUG='GST_REFCOUNTING:9,cudacontext:7,cudautils:7,cudahistogram:6,cudavideoscope:6' \
+      GST_DEBUG_NO_COLOR=1 GST_DEBUG_FILE="$logs/cuda_contexts_refs$version.log" TAIL_LINES=2 \
+      step "cuda_contexts_refs$version" "$bin/refusal_stress" --gtest_filter='Cuda/CudaContextOfPipeline.*'
+  done
 }
 
 # with_gpu_memory FILE COMMAND...: COMMAND (a step) with nvidia-smi writing

@@ -14,6 +14,7 @@
 // device. The list is the one built in (refusals_list.h), or the file
 // CUDAHISTOGRAM_REFUSALS names.
 #include <gst/check/gstharness.h>
+#include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/gst.h>
 #include <gtest/gtest.h>
@@ -179,6 +180,7 @@ class Watch {
   bool eos() { return Read(&Counts::eos); }
   int buffers() { return Read(&Counts::buffers); }
   int histograms() { return Read(&Counts::histograms); }
+  std::vector<std::shared_ptr<GWeakRef>> cuda_contexts() { return Read(&Counts::cuda_contexts); }
 
  private:
   struct Counts {
@@ -188,7 +190,29 @@ class Watch {
     std::vector<std::string> errors, warnings, other_errors;
     bool eos = false;
     int buffers = 0, histograms = 0;
+    std::vector<std::shared_ptr<GWeakRef>> cuda_contexts;  // those the pipeline made
   };
+
+  // A weak reference to the GstCudaContext that `m` (HAVE_CONTEXT) shares.
+  static void KeepCudaContext(GstMessage* m, std::vector<std::shared_ptr<GWeakRef>>* kept) {
+    GstContext* context = nullptr;
+    gst_message_parse_have_context(m, &context);
+    GstCudaContext* cuda = nullptr;
+    if (context && g_str_equal(gst_context_get_context_type(context), GST_CUDA_CONTEXT_TYPE)) {
+      gst_structure_get(gst_context_get_structure(context), GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &cuda,
+                        nullptr);
+    }
+    if (cuda) {
+      auto weak = std::shared_ptr<GWeakRef>(new GWeakRef, [](GWeakRef* w) {
+        g_weak_ref_clear(w);
+        delete w;
+      });
+      g_weak_ref_init(weak.get(), cuda);
+      kept->push_back(weak);
+      gst_object_unref(cuda);
+    }
+    if (context) gst_context_unref(context);
+  }
 
   // Waits (at most kDeadline) until `done` holds; false if it never did.
   bool WaitUntil(const std::function<bool(const Counts&)>& done) {
@@ -224,6 +248,9 @@ class Watch {
         case GST_MESSAGE_EOS:
           c.eos = true;
           break;
+        case GST_MESSAGE_HAVE_CONTEXT:
+          KeepCudaContext(m, &c.cuda_contexts);
+          break;
         case GST_MESSAGE_ELEMENT:
           if (gst_message_has_name(m, "cudahistogram")) c.histograms++;
           break;
@@ -232,6 +259,7 @@ class Watch {
       }
     }
     c.cv.notify_all();
+    gst_message_unref(m);  // a sync handler that drops a message owns it
     return GST_BUS_DROP;
   }
   static GstPadProbeReturn OnBuffer(GstPad*, GstPadProbeInfo*, gpointer data) {
@@ -248,6 +276,21 @@ class Watch {
   std::shared_ptr<Counts> counts_;
   gulong probe_ = 0;
 };
+
+// Drops the test's reference to `pipeline`, which must be its last: a
+// pipeline kept alive keeps its elements, and on CUDA frames their CUDA
+// context (about 500 MB and a driver thread each).
+void UnrefTheLastReference(GstElement* pipeline, const std::string& what) {
+  GWeakRef weak;
+  g_weak_ref_init(&weak, pipeline);
+  gst_object_unref(pipeline);
+  if (GObject* alive = static_cast<GObject*>(g_weak_ref_get(&weak))) {
+    ADD_FAILURE() << what << ": the pipeline outlived the test's last reference, " << (alive->ref_count - 1)
+                  << " reference(s) held";
+    g_object_unref(alive);
+  }
+  g_weak_ref_clear(&weak);
+}
 
 std::string Joined(const std::vector<std::string>& texts) {
   std::string all;
@@ -407,7 +450,7 @@ void RunRefusal(const RefusalCase& c, bool cuda) {
         ASSERT_NO_FATAL_FAILURE(RefusalRound(c, pipeline, &watch, what));
       }
     }
-    gst_object_unref(pipeline);
+    UnrefTheLastReference(pipeline, c.name + " run " + std::to_string(run));
   }
 }
 
@@ -563,7 +606,7 @@ TEST(Flow, PlayingToNullMidStream) {
         EXPECT_TRUE(watch.errors().empty() && watch.other_errors().empty())
             << what << Joined(watch.errors()) << Joined(watch.other_errors());
       }
-      gst_object_unref(pipeline);
+      UnrefTheLastReference(pipeline, what);
     }
   }
 }
@@ -597,7 +640,7 @@ TEST(Flow, FlushingSeeksWhileCounting) {
         EXPECT_GE(watch.histograms(), watch.buffers()) << what;
       }
     }
-    gst_object_unref(pipeline);
+    UnrefTheLastReference(pipeline, what);
   }
 }
 
@@ -620,7 +663,7 @@ TEST(Flow, EosWithNoFrame) {
         EXPECT_EQ(watch.buffers(), 0) << what;
         EXPECT_EQ(watch.histograms(), 0) << what;
       }
-      gst_object_unref(pipeline);
+      UnrefTheLastReference(pipeline, what);
     }
   }
 }
@@ -739,9 +782,83 @@ TEST(Flow, PropertiesSetFromAnotherThreadWhileFramesFlow) {
           EXPECT_NE(errors[0].find(change.text), std::string::npos) << what << ": " << errors[0];
         }
       }
-      gst_object_unref(pipeline);
+      UnrefTheLastReference(pipeline, what);
     }
   }
 }
+
+// --- CUDA contexts ----------------------------------------------------------------
+// Every CUDA context a pipeline makes ends with the pipeline: a context
+// costs about 500 MB of GPU memory and a driver thread, so one left behind
+// per pipeline stops a process that makes pipelines (the monitor restarting
+// a stream, this suite) after a hundred or so.
+
+struct ContextCase {
+  const char* name;
+  const char* pipeline;
+};
+
+void PrintTo(const ContextCase& c, std::ostream* os) { *os << c.name; }
+
+const ContextCase kContextCases[] = {
+    {"cudaupload_alone", "cudaupload ! fakesink"},
+    {"histogram", "cudaupload ! cudahistogram name=under_test ! fakesink"},
+    {"histogram_signalstats", "cudaupload ! cudahistogram name=under_test signalstats=true ! fakesink"},
+    {"histogram_upload", "cudahistogram name=under_test upload=true ! fakesink"},
+    {"scope", "cudaupload ! cudavideoscope name=under_test ! fakesink"},
+    {"scope_refused",
+     "cudaupload ! cudavideoscope name=under_test ! video/x-raw(ANY),width=100000,height=64 ! fakesink"},
+};
+
+int LiveThreads() {
+  int n = 0;
+  if (DIR* tasks = opendir("/proc/self/task")) {
+    while (const dirent* task = readdir(tasks)) n += atol(task->d_name) > 0;
+    closedir(tasks);
+  }
+  return n;
+}
+
+class CudaContextOfPipeline : public ::testing::TestWithParam<ContextCase> {};
+
+TEST_P(CudaContextOfPipeline, EndsWithThePipeline) {
+  SKIP_WITHOUT_CUDA();
+  const ContextCase& c = GetParam();
+  const std::string description =
+      std::string("videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=48 ! ") + c.pipeline;
+  const int threads_before = LiveThreads();
+  const int runs = std::min(Runs(), 10);
+  int made = 0;
+  for (int run = 0; run < runs; ++run) {
+    const std::string what = std::string(c.name) + " run " + std::to_string(run);
+    GstElement* pipeline = Launch(description);
+    ASSERT_NE(pipeline, nullptr) << description;
+    std::vector<std::shared_ptr<GWeakRef>> contexts;
+    {
+      Watch watch(pipeline);
+      Deadline deadline(what);
+      gst_element_set_state(pipeline, GST_STATE_PLAYING);
+      EXPECT_TRUE(watch.WaitForEnd()) << what;
+      EXPECT_EQ(gst_element_set_state(pipeline, GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS) << what;
+      contexts = watch.cuda_contexts();
+    }
+    UnrefTheLastReference(pipeline, what);
+    made += int(contexts.size());
+    for (const auto& weak : contexts) {
+      if (GObject* alive = static_cast<GObject*>(g_weak_ref_get(weak.get()))) {
+        ADD_FAILURE() << what << ": its CUDA context outlived the pipeline, " << (alive->ref_count - 1)
+                      << " reference(s) held";
+        g_object_unref(alive);
+      }
+    }
+  }
+  EXPECT_GT(made, 0) << c.name << ": no CUDA context was shared (HAVE_CONTEXT) to watch";
+  printf("%s: %d runs, %d CUDA contexts, threads %d before and %d after\n", c.name, runs, made, threads_before,
+         LiveThreads());
+}
+
+std::string ContextCaseName(const ::testing::TestParamInfo<ContextCase>& p) { return p.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(Cuda, CudaContextOfPipeline, ::testing::ValuesIn(kContextCases), ContextCaseName);
 
 }  // namespace

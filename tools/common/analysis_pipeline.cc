@@ -343,6 +343,7 @@ GstBusSyncReply AnswerCudaContextNeed(GstMessage* message, int device) {
   GstContext* shared = SharedCudaContext(device).get();
   if (!shared) return GST_BUS_PASS;
   gst_element_set_context(GST_ELEMENT(GST_MESSAGE_SRC(message)), shared);
+  gst_message_unref(message);  // dropped: the handler owns it, and it holds its element
   return GST_BUS_DROP;
 }
 
