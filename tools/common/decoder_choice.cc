@@ -32,10 +32,11 @@ constexpr ExactGpuDecoder kExactGpuDecoders[] = {
     {"video/x-h264", "nvh264sldec", 22, 23, Scans::kProgressive, 8},
     {"video/x-h264", "nvh264dec", 24, kLatest, Scans::kProgressive, 8},
     {"video/x-h265", "nvh265dec", 22, 23, Scans::kAll, 8},
-    {"video/x-h265", "nvh265sldec", 22, 23, Scans::kProgressive, 8},
-    {"video/x-h265", "nvh265dec", 24, kLatest, Scans::kProgressive, 8},
+    {"video/x-h265", "nvh265dec", 22, 23, Scans::kProgressive, 10},
+    {"video/x-h265", "nvh265sldec", 22, 23, Scans::kProgressive, 10},
+    {"video/x-h265", "nvh265dec", 24, kLatest, Scans::kProgressive, 10},
     {"video/x-vp8", "nvvp8dec", 22, kLatest, Scans::kAll, 8},
-    {"video/x-vp9", "nvvp9dec", 22, kLatest, Scans::kAll, 8},
+    {"video/x-vp9", "nvvp9dec", 22, kLatest, Scans::kAll, 10},
     {"video/x-av1", "nvav1dec", 22, kLatest, Scans::kAll, 8},
 };
 

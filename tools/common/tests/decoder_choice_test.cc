@@ -81,10 +81,27 @@ TEST(ChooseDecoders, InterlacedH264OnTheCpuFrom124) {
 TEST(ChooseDecoders, DeeperStreamsOnTheCpuWhereNotShownExact) {
   const auto choice = ChooseDecoders(
       {"nvh265dec", "avdec_h265"},
-      KindOf("video/x-h265, interlace-mode=progressive, chroma-format=4:2:0, bit-depth-luma=(uint)10, parsed=true"),
+      KindOf("video/x-h265, interlace-mode=progressive, chroma-format=4:2:0, bit-depth-luma=(uint)12, parsed=true"),
       Gpu(26));
   EXPECT_EQ(choice.order, (std::vector<std::string>{"avdec_h265"}));
-  EXPECT_NE(choice.why.find("HEVC progressive 4:2:0 10-bit"), std::string::npos) << choice.why;
+  EXPECT_NE(choice.why.find("HEVC progressive 4:2:0 12-bit"), std::string::npos) << choice.why;
+  const auto fields = ChooseDecoders(
+      {"nvh265dec", "avdec_h265"},
+      KindOf("video/x-h265, interlace-mode=interleaved, chroma-format=4:2:0, bit-depth-luma=(uint)10, parsed=true"),
+      Gpu(22));
+  EXPECT_EQ(fields.order, (std::vector<std::string>{"avdec_h265"}));
+}
+
+// The decoding matrix (H100/H200, 2026-11-28): NVDEC's 10-bit HEVC and VP9
+// frames equal FFmpeg's on 1.22 and 1.26.
+TEST(ChooseDecoders, TenBitHevcAndVp9OnNvdec) {
+  const char* hevc10 = "video/x-h265, interlace-mode=progressive, chroma-format=4:2:0, bit-depth-luma=(uint)10, parsed=true";
+  for (unsigned minor : {22u, 26u}) {
+    const auto choice = ChooseDecoders({"nvh265dec", "avdec_h265"}, KindOf(hevc10), Gpu(minor));
+    EXPECT_EQ(choice.order, (std::vector<std::string>{"nvh265dec", "avdec_h265"})) << minor;
+  }
+  const auto vp9 = ChooseDecoders({"nvvp9dec", "avdec_vp9"}, KindOf("video/x-vp9, bit-depth-luma=(uint)10"), Gpu(26));
+  EXPECT_EQ(vp9.order, (std::vector<std::string>{"nvvp9dec", "avdec_vp9"}));
 }
 
 TEST(ChooseDecoders, ToleranceCodecsAsFfmpegUnlessAsked) {

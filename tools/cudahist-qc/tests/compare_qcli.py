@@ -81,6 +81,9 @@ def clips():
         "h264 420.mp4": ["-f", "lavfi", "-i", SRC, "-f", "lavfi", "-i", "sine=duration=1"] + n + h264 +
                         ["-c:a", "aac", "-shortest"],
         "hevc 420.mp4": ["-f", "lavfi", "-i", SRC] + n + hevc,
+        # 10-bit HEVC: NVDEC's P010 frames, which the programs take since the
+        # decoding matrix showed them equal to FFmpeg's.
+        "hevc 420p10.mkv": ["-f", "lavfi", "-i", SRC] + n + hevc + ["-pix_fmt", "yuv420p10le"],
         "h264 420.ts": ["-f", "lavfi", "-i", SRC] + n + h264,
 
         "ffv1 422p10.mkv": ["-f", "lavfi", "-i", SRC] + n + ffv1 + ["-pix_fmt", "yuv422p10le"],
