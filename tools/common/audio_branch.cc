@@ -159,7 +159,11 @@ GstPad* AddAudioBranch(GstBin* pipeline, const AudioBranchOptions& options, std:
   g_object_set(level, "interval", guint64(options.interval), "post-messages", TRUE, nullptr);
   // A second of audio at most waits here: the meters are not worth holding the demuxer back.
   g_object_set(queue, "max-size-time", guint64(GST_SECOND), "max-size-buffers", 0, "max-size-bytes", 0, nullptr);
-  g_object_set(sink, "sync", gboolean(options.sync), "async", FALSE, nullptr);
+  // A synced sink outside the preroll keeps PLAYING through a looped file's
+  // flushing seek: it would render the new pass's first seconds at once
+  // against the old base time, then wait as long (a gap in the meters as
+  // long as the video took to preroll).
+  g_object_set(sink, "sync", gboolean(options.sync), "async", gboolean(options.prerolls), nullptr);
   for (GstElement* element : e) gst_bin_add(pipeline, element);
   if (!gst_element_link_many(queue, e[1], format, level, loudness, sink, nullptr)) {
     *problem = "cannot link queue ! audioconvert ! capsfilter ! level ! identity ! fakesink";

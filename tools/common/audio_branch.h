@@ -24,7 +24,11 @@ namespace cudahist_tools {
 
 struct AudioBranchOptions {
   GstClockTime interval = GST_SECOND;
-  bool sync = false;  // the sink syncs to the clock (a file played as a live source)
+  bool sync = false;  // the sink syncs to the clock (a stream played at its own pace)
+  // The sink takes part in the pipeline's preroll (a file): a flushing seek
+  // then resets its clock with the video's. Off for live sources, whose
+  // audio may come late or never and must not hold the pipeline.
+  bool prerolls = false;
 };
 
 // Adds the branch's elements to `pipeline` (running or not) and returns the

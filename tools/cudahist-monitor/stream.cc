@@ -54,11 +54,12 @@ std::string MissingDecoderText(GstMessage* error_message) {
 
 // The audio branch for the pipeline's first audio stream, built with the
 // pipeline: a missing element is posted as a warning, and the video goes on.
-std::function<GstPad*(GstBin*)> AudioHook(double interval_seconds) {
-  return [interval_seconds](GstBin* pipeline) -> GstPad* {
+std::function<GstPad*(GstBin*)> AudioHook(double interval_seconds, bool file) {
+  return [interval_seconds, file](GstBin* pipeline) -> GstPad* {
     cudahist_tools::AudioBranchOptions options;
     options.interval = GstClockTime(interval_seconds * GST_SECOND);
-    options.sync = true;  // files play at their own rate, as the video does
+    options.sync = true;  // the meters run at the stream's pace
+    options.prerolls = file;
     std::string problem;
     GstPad* pad = cudahist_tools::AddAudioBranch(pipeline, options, &problem);
     if (!pad) {
@@ -150,7 +151,9 @@ void Stream::StartPipeline() {
   target.cuda_device_id = choice_.cuda_device_id;
   // Files play at their own rate, as a live source would send them.
   target.live = true;
-  if (config_.audio != AudioMode::kOff) target.audio = AudioHook(choice_.interval_seconds);
+  if (config_.audio != AudioMode::kOff) {
+    target.audio = AudioHook(choice_.interval_seconds, SourceTypeOf(config_.uri).is_file);
+  }
   target.source_setup = [config = config_](GstElement* source) { SetUpSource(source, config); };
   // Live pictures may come from NVDEC also where the standard leaves the
   // IDCT to a tolerance (MPEG-2 ...): within it, as docs/versions.md measures.
@@ -435,6 +438,9 @@ std::map<std::string, double> Stream::AlarmFigures() const {
 }
 
 void Stream::Evaluate(double now) {
+  // A draining stream's sources have stopped: no condition it meets now is
+  // the stream's own, and shutdown clears what is raised.
+  if (draining_) return;
   Observation o;
   // A first start is given its start-timeout before it counts as no signal;
   // a retry after a failure is still no signal.

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -209,6 +210,95 @@ TEST_F(AudioBranchTest, DigitalSilenceIsMinusInfinityLoudAndLevelsFloor) {
   EXPECT_TRUE(std::isinf(loudness_.back().short_term_lufs) && loudness_.back().short_term_lufs < 0);
   EXPECT_LE(levels_.front().rms_dbfs[0], -700 + 1e-6);
   EXPECT_LE(levels_.front().peak_dbfs[0], -350 + 1e-6);
+}
+
+// A file played at its own pace and looped by a flushing seek, as the
+// monitor plays files: the audio's meters keep that pace through the seek,
+// though the video takes a second to preroll again. The sink outside the
+// preroll kept PLAYING through the seek, rendered the new pass's first
+// second at once against the old base time and then waited as long: level's
+// messages came in a burst, then a gap (alarms of audio loss on the GPU
+// host's 64 looped streams).
+struct PacedLevels {
+  std::mutex mutex;
+  std::vector<gint64> posted_us;  // g_get_monotonic_time() of each level message
+};
+
+GstBusSyncReply RecordLevel(GstBus*, GstMessage* m, gpointer data) {
+  if (GST_MESSAGE_TYPE(m) != GST_MESSAGE_ELEMENT || !gst_message_has_name(m, "level")) return GST_BUS_PASS;
+  auto* paced = static_cast<PacedLevels*>(data);
+  {
+    std::lock_guard<std::mutex> lock(paced->mutex);
+    paced->posted_us.push_back(g_get_monotonic_time());
+  }
+  gst_message_unref(m);
+  return GST_BUS_DROP;
+}
+
+// The video's first frame after each flush reaches its sink a second late.
+GstPadProbeReturn PrerollSlowlyAfterAFlush(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  bool* flushed = static_cast<bool*>(data);
+  if (info->type & GST_PAD_PROBE_TYPE_EVENT_FLUSH) {
+    if (GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) == GST_EVENT_FLUSH_STOP) *flushed = true;
+  } else if (*flushed) {
+    *flushed = false;
+    g_usleep(G_USEC_PER_SEC);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+TEST_F(AudioBranchTest, AFilesMetersKeepItsPaceThroughAFlushingSeek) {
+  GstElement* pipeline = gst_parse_launch(
+      "videotestsrc ! video/x-raw,width=64,height=48,framerate=30/1 ! fakesink name=video sync=true "
+      "audiotestsrc ! capsfilter name=audio caps=audio/x-raw,rate=48000,channels=2",
+      nullptr);
+  ASSERT_NE(pipeline, nullptr);
+  cudahist_tools::AudioBranchOptions options;
+  const GstClockTime interval = 200 * GST_MSECOND;
+  options.interval = interval;
+  options.sync = true;
+  options.prerolls = true;
+  std::string problem;
+  GstPad* branch = cudahist_tools::AddAudioBranch(GST_BIN(pipeline), options, &problem);
+  ASSERT_NE(branch, nullptr) << problem;
+  GstElement* audio = gst_bin_get_by_name(GST_BIN(pipeline), "audio");
+  GstPad* audio_src = gst_element_get_static_pad(audio, "src");
+  gst_object_unref(audio);
+  ASSERT_EQ(gst_pad_link(audio_src, branch), GST_PAD_LINK_OK);
+  gst_object_unref(audio_src);
+  gst_object_unref(branch);
+
+  bool flushed = false;
+  GstElement* video = gst_bin_get_by_name(GST_BIN(pipeline), "video");
+  GstPad* video_sink = gst_element_get_static_pad(video, "sink");
+  gst_pad_add_probe(video_sink, GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_FLUSH),
+                    PrerollSlowlyAfterAFlush, &flushed, nullptr);
+  gst_object_unref(video_sink);
+  gst_object_unref(video);
+
+  PacedLevels paced;
+  GstBus* bus = gst_element_get_bus(pipeline);
+  gst_bus_set_sync_handler(bus, RecordLevel, &paced, nullptr);
+  ASSERT_NE(gst_element_set_state(pipeline, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+  g_usleep(G_USEC_PER_SEC);
+  const gint64 seek_us = g_get_monotonic_time();
+  ASSERT_TRUE(gst_element_seek_simple(pipeline, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, 0));
+  g_usleep(3 * G_USEC_PER_SEC);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_bus_set_sync_handler(bus, nullptr, nullptr, nullptr);
+  gst_object_unref(bus);
+  gst_object_unref(pipeline);
+
+  std::vector<gint64> after;
+  for (gint64 t : paced.posted_us)
+    if (t > seek_us) after.push_back(t);
+  ASSERT_GE(after.size(), 6u) << "level messages after the seek";
+  const gint64 interval_us = gint64(interval / GST_USECOND);
+  for (size_t i = 1; i < after.size(); ++i) {
+    EXPECT_GE(after[i] - after[i - 1], interval_us / 2)
+        << "level message " << i << " after the seek came " << (after[i] - after[i - 1]) / 1000
+        << " ms after the one before (the interval is " << interval_us / 1000 << " ms): the audio ran ahead of its clock";
+  }
 }
 
 }  // namespace
