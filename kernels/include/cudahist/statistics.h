@@ -40,12 +40,16 @@ struct HistogramStatistics {
 template <typename Count>
 HistogramStatistics Statistics(const Count* counts, uint32_t bins, uint32_t depth) {
   HistogramStatistics s;
+  // A bin per code value (the usual case) stands for its own value: no
+  // division per bin. The element reads a hundred regions' statistics a frame.
+  const bool bin_per_value = depth < 32 && bins == (uint32_t(1) << depth);
+  auto centre = [&](uint32_t b) { return bin_per_value ? double(b) : BinCentre(b, bins, depth); };
   double sum = 0;
   uint32_t lowest = bins, highest = 0;
   for (uint32_t b = 0; b < bins; ++b) {
     if (counts[b] == 0) continue;
     s.samples += counts[b];
-    sum += BinCentre(b, bins, depth) * double(counts[b]);
+    sum += centre(b) * double(counts[b]);
     if (lowest == bins) lowest = b;
     highest = b;
   }
@@ -54,7 +58,8 @@ HistogramStatistics Statistics(const Count* counts, uint32_t bins, uint32_t dept
   s.mean = sum / total;
   double squares = 0;
   for (uint32_t b = lowest; b <= highest; ++b) {
-    const double d = BinCentre(b, bins, depth) - s.mean;
+    if (counts[b] == 0) continue;
+    const double d = centre(b) - s.mean;
     squares += d * d * double(counts[b]);
   }
   s.stddev = std::sqrt(squares / total);
