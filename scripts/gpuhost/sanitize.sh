@@ -14,49 +14,57 @@ sanitize_tests() {
   local element_tests='Gpu/CudaFormats.*:Gpu/CudaSignalStats.*/NV12:Gpu/UploadSignalStats.*/P010_10LE:Gpu/TightCudaLayouts.*/NV12:GpuUpload.HistogramsOfOtherFormatsEqualTheReference:Gpu.OddWidthPacked422InCudaMemoryIsWarnedOnce:Gpu.StateCyclesWithCudaMemory'
   local scope_tests='Gpu/GpuScope.*/NV12_*:GpuTightScope.*:GpuScopeErrors.StateCyclesWithCudaMemory'
   local stress_tests='Cuda/*:Flow.RenegotiationToARefusedFormatAndBack'
-  TAIL_LINES=3 step "${tool}_kernel_tests" compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$bin/kernel_tests" --gtest_filter="$kernel_tests"
+  sanitize_one "$tool" kernel_tests "$kernel_tests"
   # The tight layouts are made by ffmpeg: the carried one, where the pack has it.
-  PATH="$PATH:$here/ffmpeg" TAIL_LINES=3 step "${tool}_element_tests" compute-sanitizer --tool "$tool" \
-    --error-exitcode 1 "$bin/element_tests" --gtest_filter="$element_tests"
-  TAIL_LINES=3 step "${tool}_scope_element_tests" compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$bin/scope_element_tests" --gtest_filter="$scope_tests"
-  TAIL_LINES=3 step "${tool}_refusal_stress" compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$bin/refusal_stress" --gtest_filter="$stress_tests"
+  PATH="$PATH:$here/ffmpeg" sanitize_one "$tool" element_tests "$element_tests"
+  sanitize_one "$tool" scope_element_tests "$scope_tests"
+  sanitize_one "$tool" refusal_stress "$stress_tests"
 }
 
-# compute-sanitizer memcheck, racecheck and synccheck (SANITIZE_TOOLS: some of them) over the kernel tests and the element tests' CUDA paths (both elements through cudaupload and upload=true, signalstats, the scopes, state cycles, the refusals on CUDA frames): a few minutes.
+# sanitize_one TOOL BINARY FILTER: compute-sanitizer TOOL over BINARY's
+# tests that FILTER names, unless SANITIZE_BINARIES leaves BINARY out.
+sanitize_one() {
+  local tool=$1 binary=$2 filter=$3
+  case " ${SANITIZE_BINARIES:-$binary} " in *" $binary "*) ;; *) return 0 ;; esac
+  TAIL_LINES=3 step "${tool}_$binary" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "$bin/$binary" --gtest_filter="$filter"
+}
+
+# compute-sanitizer memcheck, racecheck and synccheck (SANITIZE_TOOLS, SANITIZE_BINARIES: some of them) over the kernel tests and the element tests' CUDA paths (both elements through cudaupload and upload=true, signalstats, the scopes, state cycles, the refusals on CUDA frames): a few minutes.
 step_sanitize_all() {
   use_gst 122
   # Fewer repetitions under the tools, which slow every launch down: the
   # state cycles (200 by default) and the stress runs (50) once the paths
   # are covered.
-  export CUDAHISTOGRAM_STATE_CYCLES=3 CUDAHISTOGRAM_STRESS_RUNS=2
+  export CUDAHISTOGRAM_STATE_CYCLES=3 CUDAHISTOGRAM_STRESS_RUNS=2 CUDAHISTOGRAM_STRESS_LAUNCH_RUNS=1
   local tool
   for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do sanitize_tests "$tool"; done
-  unset CUDAHISTOGRAM_STATE_CYCLES CUDAHISTOGRAM_STRESS_RUNS
+  unset CUDAHISTOGRAM_STATE_CYCLES CUDAHISTOGRAM_STRESS_RUNS CUDAHISTOGRAM_STRESS_LAUNCH_RUNS
 }
 
-# refusal_stress: every refusal and flow of tests/stress, 50 runs each, on system memory and on CUDA frames (the Cuda instances, which skip in CI), in process and through gst-launch-1.0, on GStreamer 1.22 and 1.26; the GPU's memory in use, once a second, beside each (refusal_gpu_memory*.csv: a CUDA context held per run would show as a climb).
+# refusal_stress's CUDA instances: every refusal marked cuda in tests/stress/refusals.txt on CUDA frames (cudaupload), 50 runs each in process (CUDAHISTOGRAM_STRESS_RUNS) and through gst-launch-1.0 (CUDAHISTOGRAM_STRESS_LAUNCH_RUNS, default 50: each process takes about 2 s to load nvcodec), and each pipeline's CUDA context ending with it, on GStreamer 1.22 and 1.26 (CI runs the system-memory instances); the GPU's memory in use, once a second, beside each (refusal_gpu_memory*.csv: a context held per run shows as a climb).
 step_refusal_stress_cuda() {
+  local filter='RefusalList.*:Cuda/*'
   use_gst 122
-  TAIL_LINES=4 with_gpu_memory refusal_gpu_memory.csv step refusal_stress_cuda "$bin/refusal_stress"
+  TAIL_LINES=4 with_gpu_memory refusal_gpu_memory.csv step refusal_stress_cuda "$bin/refusal_stress" --gtest_filter="$filter"
   if [ -d "$here/gst126" ]; then
     use_gst 126
-    TAIL_LINES=4 with_gpu_memory refusal_gpu_memory126.csv step refusal_stress_cuda126 "$bin/refusal_stress"
+    TAIL_LINES=4 with_gpu_memory refusal_gpu_memory126.csv step refusal_stress_cuda126 "$bin/refusal_stress" \
+      --gtest_filter="$filter"
   fi
 }
 
 # cuda_contexts: whether every CUDA context a pipeline makes ends with it
-# (refusal_stress's CudaContextOfPipeline, on 1.22 and 1.26), then one run of
-# each case with GStreamer's reference-count log (cuda_contexts_refs*.log):
-# who took a reference to a context that outlived its pipeline.
+# (refusal_stress's CudaContextOfPipeline, on 1.22 and 1.26); where one
+# outlived it, one run of each case with GStreamer's reference-count log
+# (cuda_contexts_refs*.log): who took a reference to it.
 step_cuda_contexts() {
   local version
   for version in 122 126; do
     [ "$version" = 126 ] && [ ! -d "$here/gst126" ] && continue
     use_gst "$version"
-    TAIL_LINES=12 step "cuda_contexts$version" "$bin/refusal_stress" --gtest_filter='Cuda/CudaContextOfPipeline.*'
+    TAIL_LINES=12 step "cuda_contexts$version" "$bin/refusal_stress" --gtest_filter='Cuda/CudaContextOfPipeline.*' &&
+      continue
     CUDAHISTOGRAM_STRESS_RUNS=1 GST_DEBUG='GST_REFCOUNTING:9,cudacontext:7,cudautils:7,cudahistogram:6,cudavideoscope:6' \
       GST_DEBUG_NO_COLOR=1 GST_DEBUG_FILE="$logs/cuda_contexts_refs$version.log" TAIL_LINES=2 \
       step "cuda_contexts_refs$version" "$bin/refusal_stress" --gtest_filter='Cuda/CudaContextOfPipeline.*'

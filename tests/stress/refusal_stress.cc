@@ -1,6 +1,7 @@
 // A refusal ends the pipeline, once. Every refusal of refusals.txt, and the
 // state changes and flows around refusals, many times each (50, or
-// CUDAHISTOGRAM_STRESS_RUNS): each run must end within a deadline and post
+// CUDAHISTOGRAM_STRESS_RUNS; the gst-launch-1.0 processes
+// CUDAHISTOGRAM_STRESS_LAUNCH_RUNS): each run must end within a deadline and post
 // its error (or warning) exactly once.
 //   Refusal          real pipelines of this process, each run twice from NULL
 //                    (a run that does not end aborts the suite, naming it)
@@ -60,6 +61,13 @@ const auto* const kEnvironment =
 int Runs() {
   const char* runs = g_getenv("CUDAHISTOGRAM_STRESS_RUNS");
   return runs ? std::max(1, atoi(runs)) : 50;
+}
+
+// The gst-launch-1.0 cases' runs: CUDAHISTOGRAM_STRESS_LAUNCH_RUNS, else
+// Runs() (a process that loads nvcodec takes about 2 s to start).
+int LaunchRuns() {
+  const char* runs = g_getenv("CUDAHISTOGRAM_STRESS_LAUNCH_RUNS");
+  return runs ? std::max(1, atoi(runs)) : Runs();
 }
 
 // Every run ends within this, teardown included; 2 cores shared with a
@@ -548,7 +556,7 @@ void RunGstLaunch(const RefusalCase& c, bool cuda) {
   const bool refusal = c.when == When::kStart;
   const std::string kind = refusal ? "ERROR" : "WARNING";
   const std::string pipeline = PipelineOn(c, cuda);
-  for (int run = 0; run < Runs(); ++run) {
+  for (int run = 0; run < LaunchRuns(); ++run) {
     const std::string what = c.name + " gst-launch-1.0 run " + std::to_string(run);
     std::string output;
     const int status = GstLaunch(pipeline, refusal, &output);
