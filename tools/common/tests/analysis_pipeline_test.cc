@@ -9,6 +9,7 @@
 #include <gst/video/video.h>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,40 @@ GstPadProbeReturn RecordLayout(GstPad* pad, GstPadProbeInfo* info, gpointer data
   seen->last_in_decoders_layout = known && meta && meta->offset[1] != GST_VIDEO_INFO_PLANE_OFFSET(&vinfo, 1);
   ++seen->frames;
   return GST_PAD_PROBE_OK;
+}
+
+// The pipeline and every element in it end with the pipeline's last
+// reference. A message a bus handler drops holds its elements until freed:
+// one never freed kept them, and with them a decoder and a CUDA context,
+// after each restart of a monitored stream.
+void ExpectElementsEndWithThePipeline(GstElement* pipeline, const char* what) {
+  std::vector<std::pair<std::unique_ptr<GWeakRef>, std::string>> watched;
+  auto watch = [&](GstElement* element) {
+    auto weak = std::make_unique<GWeakRef>();
+    g_weak_ref_init(weak.get(), element);
+    gchar* name = gst_object_get_path_string(GST_OBJECT(element));
+    watched.emplace_back(std::move(weak), name);
+    g_free(name);
+  };
+  watch(pipeline);
+  GstIterator* elements = gst_bin_iterate_recurse(GST_BIN(pipeline));
+  GValue item = G_VALUE_INIT;
+  while (gst_iterator_next(elements, &item) == GST_ITERATOR_OK) {
+    watch(GST_ELEMENT(g_value_get_object(&item)));
+    g_value_reset(&item);
+  }
+  g_value_unset(&item);
+  gst_iterator_free(elements);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(pipeline);
+  for (auto& [weak, name] : watched) {
+    if (GObject* alive = static_cast<GObject*>(g_weak_ref_get(weak.get()))) {
+      ADD_FAILURE() << what << ": " << name << " outlived the pipeline's last reference, " << (alive->ref_count - 1)
+                    << " reference(s) held";
+      g_object_unref(alive);
+    }
+    g_weak_ref_clear(weak.get());
+  }
 }
 
 // Pipelines run to their end on a short raw clip.
@@ -214,6 +249,17 @@ class RunningAnalysisPipelineTest : public ::testing::Test {
   std::vector<GstElement*> pipelines_;
 };
 
+TEST_F(RunningAnalysisPipelineTest, APipelineRunToItsEndEndsWithItsLastReference) {
+  std::string problem;
+  const std::string uri = cudahist_tools::InputUri(clip_, &problem);
+  ASSERT_FALSE(uri.empty()) << problem;
+  cudahist_tools::AnalysisPipeline parts =
+      cudahist_tools::BuildAnalysisPipeline(uri, cudahist_tools::AnalysisTarget{}, "run", &problem);
+  ASSERT_NE(parts.pipeline, nullptr) << problem;
+  EXPECT_TRUE(RunToEnd(parts.pipeline, nullptr));
+  ExpectElementsEndWithThePipeline(parts.pipeline, "the CPU path");
+}
+
 // A file's analysis takes only the cores the decoders leave; a live source's does not wait for them.
 TEST_F(RunningAnalysisPipelineTest, TheAnalysisOfAFileRunsOnIdleCoresOnlyAndOfALiveSourceAsUsual) {
   EXPECT_EQ(AnalysisThreadPolicy(false), SCHED_IDLE);
@@ -266,6 +312,11 @@ TEST_F(AnalysisPipelineOnGpuTest, ThePipelinesOfADeviceShareOneContextThatNoElem
   EXPECT_EQ(contexts[0], contexts[1]);
   for (GstCudaContext* context : contexts)
     if (context) gst_object_unref(context);
+  // The elements asked for the shared context by a message the bus handler dropped.
+  cudahist_tools::AnalysisPipeline parts = cudahist_tools::BuildAnalysisPipeline(uri, target, "third", &problem);
+  ASSERT_NE(parts.pipeline, nullptr) << problem;
+  EXPECT_TRUE(RunToEnd(parts.pipeline, nullptr));
+  ExpectElementsEndWithThePipeline(parts.pipeline, "the GPU path");
 }
 
 }  // namespace
