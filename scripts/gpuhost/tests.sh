@@ -31,6 +31,15 @@ decode_checks() {  # decode_checks SUFFIX: NVDEC end to end, gst-inspect, the la
 step_tests() { use_gst 122; gpu_tests ""; }
 # The same on GStreamer 1.26.
 step_tests126() { use_gst 126; gpu_tests 126; }
+# The tools' analysis pipeline tests alone (the GPU path's shared context, its elements ending with the pipeline), on GStreamer 1.22 and 1.26.
+step_tools() {
+  use_gst 122
+  step tools_tests "$bin/analysis_pipeline_test" --gtest_filter='*Gpu*:*LastReference*'
+  if [ -d "$here/gst126" ]; then
+    use_gst 126
+    step tools_tests126 "$bin/analysis_pipeline_test" --gtest_filter='*Gpu*:*LastReference*'
+  fi
+}
 # decode_match (NVDEC end to end), gst-inspect, the launch recipes, on GStreamer 1.22.
 step_decode() { use_gst 122; decode_checks ""; }
 # The same on GStreamer 1.26.
