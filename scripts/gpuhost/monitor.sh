@@ -15,7 +15,9 @@
 monitor_av_plugins() {
   local e rc=0
   for e in "$@"; do
-    if gst-inspect-1.0 --exists "$e"; then echo "$e: registered"; else echo "$e: MISSING"; rc=1; fi
+    # --exists alone also asks for a plugin version of at least GStreamer's
+    # own: the project's plugin (0.x) read as missing.
+    if gst-inspect-1.0 --exists --atleast-version=0.0.0 "$e"; then echo "$e: registered"; else echo "$e: MISSING"; rc=1; fi
   done
   return $rc
 }
