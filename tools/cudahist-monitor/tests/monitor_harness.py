@@ -204,7 +204,13 @@ class Monitor:
         return 0
 
     def wait_up(self, stream, timeout=30):
-        wait_for("%s up" % stream, lambda: self.value("cudahist_stream_up", stream) == 1, timeout)
+        """Waits for the stream to be up; a timeout fails the test with the stream's log lines (why it is not)."""
+        deadline = time.monotonic() + timeout
+        while self.value("cudahist_stream_up", stream) != 1:
+            if time.monotonic() > deadline:
+                lines = [line for line in self.log().splitlines() if "stream %s:" % stream in line]
+                fail("timed out after %d s waiting for %s up; its log lines:\n%s" % (timeout, stream, "\n".join(lines[-20:])))
+            time.sleep(0.25)
 
     def stop(self, timeout=20):
         """SIGTERM; returns the exit code."""
