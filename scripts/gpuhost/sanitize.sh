@@ -54,23 +54,6 @@ step_refusal_stress_cuda() {
   fi
 }
 
-# cuda_contexts: whether every CUDA context a pipeline makes ends with it
-# (refusal_stress's CudaContextOfPipeline, on 1.22 and 1.26); where one
-# outlived it, one run of each case with GStreamer's reference-count log
-# (cuda_contexts_refs*.log): who took a reference to it.
-step_cuda_contexts() {
-  local version
-  for version in 122 126; do
-    [ "$version" = 126 ] && [ ! -d "$here/gst126" ] && continue
-    use_gst "$version"
-    TAIL_LINES=12 step "cuda_contexts$version" "$bin/refusal_stress" --gtest_filter='Cuda/CudaContextOfPipeline.*' &&
-      continue
-    CUDAHISTOGRAM_STRESS_RUNS=1 GST_DEBUG='GST_REFCOUNTING:9,cudacontext:7,cudautils:7,cudahistogram:6,cudavideoscope:6' \
-      GST_DEBUG_NO_COLOR=1 GST_DEBUG_FILE="$logs/cuda_contexts_refs$version.log" TAIL_LINES=2 \
-      step "cuda_contexts_refs$version" "$bin/refusal_stress" --gtest_filter='Cuda/CudaContextOfPipeline.*'
-  done
-}
-
 # with_gpu_memory FILE COMMAND...: COMMAND (a step) with nvidia-smi writing
 # the time and the GPU's memory in use to $logs/FILE once a second.
 with_gpu_memory() {

@@ -20,13 +20,13 @@ import sys
 import tempfile
 from datetime import datetime
 
-from monitor_harness import HERE, Monitor, fail, free_port, stop_all, wait_for
+from monitor_harness import HERE, Monitor, fail, free_port, free_ports, stop_all, wait_for
 
 binary = sys.argv[1]
 work = tempfile.mkdtemp(prefix="cudahist-monitor-events-")
 config = os.path.join(work, "events.conf")
 NAMES = "abcd"
-ports = {n: free_port(socket.SOCK_DGRAM) for n in NAMES}
+ports = dict(zip(NAMES, free_ports(len(NAMES), socket.SOCK_DGRAM)))
 senders = {}
 
 RAISED_FIELDS = {"time", "id", "stream", "alarm", "severity", "state", "hold"}

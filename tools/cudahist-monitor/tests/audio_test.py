@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from monitor_harness import Monitor, av_sender, fail, free_port, stop_all, wait_for
+from monitor_harness import Monitor, av_sender, fail, free_ports, stop_all, wait_for
 
 binary = sys.argv[1]
 work = tempfile.mkdtemp(prefix="cudahist-monitor-audio-")
@@ -28,7 +28,7 @@ STREAMS = {  # name: (audio, audio seconds, audio= key)
     "drops": ("tone", 6, "auto"),
 }
 EXPECTED = {"silent": "silence", "loud": "loudness_out_of_range", "mute": "audio_loss", "drops": "audio_loss"}
-ports = {name: free_port(socket.SOCK_DGRAM) for name in STREAMS}
+ports = dict(zip(STREAMS, free_ports(len(STREAMS), socket.SOCK_DGRAM)))
 processes = []
 
 try:

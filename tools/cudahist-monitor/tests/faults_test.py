@@ -14,12 +14,12 @@ import sys
 import tempfile
 import time
 
-from monitor_harness import RATE, Monitor, fail, free_port, stop_all, udp_sender, wait_for
+from monitor_harness import RATE, Monitor, fail, free_ports, stop_all, udp_sender, wait_for
 
 binary = sys.argv[1]
 work = tempfile.mkdtemp(prefix="cudahist-monitor-faults-")
 config = os.path.join(work, "monitor.conf")
-ports = {name: free_port(socket.SOCK_DGRAM) for name in "abc"}
+ports = dict(zip("abc", free_ports(3, socket.SOCK_DGRAM)))
 senders = {}
 
 

@@ -26,6 +26,34 @@ def free_port(kind=socket.SOCK_STREAM):
         return s.getsockname()[1]
 
 
+def free_ports(count, kind=socket.SOCK_STREAM, rtp=False):
+    """`count` distinct free ports, each held while the next is chosen (ports
+    chosen one after another, each released at once, may repeat); with `rtp`
+    the last is even and the one after it (RTCP's) is free too."""
+    held = []
+
+    def bind(port=0):
+        s = socket.socket(socket.AF_INET, kind)
+        held.append(s)
+        s.bind(("127.0.0.1", port))
+        return s.getsockname()[1]
+
+    try:
+        ports = [bind() for _ in range(count - 1 if rtp else count)]
+        while rtp:
+            candidate = bind()
+            even = candidate & ~1
+            try:
+                bind(even + 1 if candidate == even else even)
+                return ports + [even]
+            except OSError:
+                continue
+        return ports
+    finally:
+        for s in held:
+            s.close()
+
+
 def fail(text):
     print("FAIL: " + text, flush=True)
     sys.exit(1)

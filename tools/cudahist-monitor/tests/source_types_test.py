@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from monitor_harness import Monitor, fail, rtp_sender, stop_all, udp_sender, wait_for
+from monitor_harness import Monitor, fail, free_ports, rtp_sender, stop_all, udp_sender, wait_for
 
 binary = sys.argv[1]
 work = tempfile.mkdtemp(prefix="cudahist-monitor-sources-")
@@ -34,33 +34,6 @@ def second_listener(port, reuse):
         return e
 
 
-def distinct_udp_ports():
-    """Three free UDP ports and an even one whose next (RTCP's) is free too, all
-    distinct: each is held while the next is chosen (ports chosen one after
-    another, each released at once, may repeat or land on the RTCP port)."""
-    held = []
-
-    def bind(port=0):
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        held.append(s)
-        s.bind(("127.0.0.1", port))
-        return s.getsockname()[1]
-
-    try:
-        ports = [bind() for _ in range(3)]
-        while True:
-            candidate = bind()
-            rtp = candidate & ~1
-            try:
-                bind(rtp + 1 if candidate == rtp else rtp)
-                return ports + [rtp]
-            except OSError:
-                continue
-    finally:
-        for s in held:
-            s.close()
-
-
 def counting(monitor, stream, seconds=3):
     before = monitor.value("cudahist_frames_total", stream)
     time.sleep(seconds)
@@ -69,7 +42,7 @@ def counting(monitor, stream, seconds=3):
 
 
 try:
-    own, taken, shared, rtp = distinct_udp_ports()
+    own, taken, shared, rtp = free_ports(4, socket.SOCK_DGRAM, rtp=True)
     processes += [udp_sender(own), udp_sender(shared), rtp_sender(rtp)]
     holder = second_listener(taken, reuse=False)  # another program has this port before the monitor starts
     with open(config, "w") as f:

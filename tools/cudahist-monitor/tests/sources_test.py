@@ -12,15 +12,15 @@ import sys
 import tempfile
 import time
 
-from monitor_harness import (RATE, Monitor, fail, file_uri, free_port, hls_origin, make_file, rtp_sender, rtsp_server,
+from monitor_harness import (RATE, Monitor, fail, file_uri, free_ports, hls_origin, make_file, rtp_sender, rtsp_server,
                              srt_sender, stop_all, udp_sender, wait_for)
 
 binary = sys.argv[1]
 work = tempfile.mkdtemp(prefix="cudahist-monitor-sources-")
 processes = []
 try:
-    udp, rtp = free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM)
-    srt, rtsp, hls = free_port(), free_port(), free_port()
+    udp, rtp = free_ports(2, socket.SOCK_DGRAM, rtp=True)
+    srt, rtsp, hls = free_ports(3)
     processes += [udp_sender(udp), rtp_sender(rtp), srt_sender(srt), rtsp_server(rtsp)]
     hls_dir = os.path.join(work, "hls")
     os.mkdir(hls_dir)

@@ -24,7 +24,7 @@ import time
 
 from PIL import Image
 
-from monitor_harness import (HERE, Monitor, av_sender, chromium, fail, file_uri, free_port, make_file, stop_all,
+from monitor_harness import (HERE, Monitor, av_sender, chromium, fail, file_uri, free_ports, make_file, stop_all,
                              wait_for)
 
 binary, out_dir = sys.argv[1], sys.argv[2]
@@ -95,7 +95,7 @@ def shoot(page, name):
 
 
 try:
-    udp = {name: free_port(socket.SOCK_DGRAM) for name in ("camera", "tone", "dead")}
+    udp = dict(zip(("camera", "tone", "dead"), free_ports(3, socket.SOCK_DGRAM)))
     camera = subprocess.Popen([sys.executable, os.path.join(HERE, "black_sender.py"), str(udp["camera"])],
                               stdout=subprocess.PIPE, text=True)
     processes += [camera, av_sender(udp["tone"], "tone"), av_sender(udp["dead"], "tone", log_name="dead")]

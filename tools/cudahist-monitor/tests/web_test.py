@@ -26,7 +26,7 @@ import time
 import urllib.parse
 import urllib.request
 
-from monitor_harness import Monitor, fail, free_port, stop_all, udp_sender, wait_for
+from monitor_harness import Monitor, fail, free_port, free_ports, stop_all, udp_sender, wait_for
 
 binary = sys.argv[1]
 work = tempfile.mkdtemp(prefix="cudahist-monitor-web-")
@@ -156,7 +156,7 @@ try:
     web = write_web_config("web.yml", {"alice": alice_hash, "bob": bob_hash, "prometheus": prometheus_hash}, server_tls)
     mutual = write_web_config("mutual.yml", tls=dict(server_tls, client_ca_file="ca.crt",
                                                      client_auth_type="RequireAndVerifyClientCert"))
-    udp, udp2 = free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM)
+    udp, udp2 = free_ports(2, socket.SOCK_DGRAM)
     processes += [udp_sender(udp), udp_sender(udp2)]
     config = path("monitor.conf")
     with open(config, "w") as f:
