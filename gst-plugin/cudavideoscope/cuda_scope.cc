@@ -42,6 +42,10 @@ bool CudaScope::Count(cudaStream_t stream, const ScopePlan& plan, const cudahist
 
 bool CudaScope::Render(cudaStream_t stream, ScopePlan* plan, const cudahist::PlaneView* views,
                        const cudahist::ScopeImage& image, bool draw, std::string* error) {
+  if (plan->is_picture()) {
+    SetPictureFrame(plan, views);
+    return !draw || LibraryOk(cudahist::DrawPicture(plan->picture, image, stream), error);
+  }
   if (!EnsureCounts(*plan, error) || !Count(stream, *plan, views, error)) return false;
   SetScopeCounts(plan, counts_.get());
   if (!draw) return true;

@@ -20,7 +20,7 @@ class CudaScope {
  public:
   // Enqueues the count of the plan's components of `views` (device pointers
   // of the context) and, unless `draw` is false, their drawing into `image`
-  // (device memory of the context).
+  // (device memory of the context); a picture is drawn from `views` directly.
   bool Render(cudaStream_t stream, ScopePlan* plan, const cudahist::PlaneView* views,
               const cudahist::ScopeImage& image, bool draw, std::string* error);
 

@@ -141,6 +141,20 @@ cudahist::Status CountOnCpu(ScopePlan* plan, const cudahist::PlaneView* views, u
   return cudahist::Status::Ok();
 }
 
+cudahist::Status DrawOnCpu(ScopePlan* plan, const cudahist::PlaneView* views, const cudahist::ScopeImage& image,
+                           bool draw, std::vector<uint32_t>* counts) {
+  if (plan->is_picture()) {
+    cudahistogram::SetPictureFrame(plan, views);
+    return draw ? cudahist::DrawPictureCpu(plan->picture, image) : cudahist::Status::Ok();
+  }
+  counts->resize(plan->counts_total);
+  CUDAHIST_RETURN_IF_ERROR(CountOnCpu(plan, views, counts->data()));
+  cudahistogram::SetScopeCounts(plan, counts->data());
+  if (!draw) return cudahist::Status::Ok();
+  return plan->is_vectorscope() ? cudahist::DrawVectorScopeCpu(plan->vector_scope, image)
+                                : cudahist::DrawColumnScopeCpu(plan->column_scope, image);
+}
+
 bool RenderOnCpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
   State* st = StateOf(self);
   GstVideoFrame in, out;
@@ -151,16 +165,7 @@ bool RenderOnCpu(GstCudaVideoScope* self, GstBuffer* inbuf, GstBuffer* outbuf) {
   }
   cudahist::PlaneView views[cudahistogram::kMaxComponents];
   cudahistogram::FramePlaneViews(st->plan.count, in, views);
-  st->cpu_counts.resize(st->plan.counts_total);
-  cudahist::Status status = CountOnCpu(&st->plan, views, st->cpu_counts.data());
-  if (status.ok()) {
-    cudahistogram::SetScopeCounts(&st->plan, st->cpu_counts.data());
-    const cudahist::ScopeImage image = ImageOf(out);
-    if (st->draw) {
-      status = st->plan.is_vectorscope() ? cudahist::DrawVectorScopeCpu(st->plan.vector_scope, image)
-                                         : cudahist::DrawColumnScopeCpu(st->plan.column_scope, image);
-    }
-  }
+  const cudahist::Status status = DrawOnCpu(&st->plan, views, ImageOf(out), st->draw, &st->cpu_counts);
   gst_video_frame_unmap(&out);
   gst_video_frame_unmap(&in);
   if (!status.ok()) {
@@ -225,8 +230,9 @@ gboolean Accepts(GstCudaFrameFilter* filter, const GstVideoInfo* info, gboolean,
 
 const cudahistogram::ElementClassInit kElementClass = {
     "CUDA video scope",
-    "Video scopes of each frame as RGBA video at the input's frame rate: histogram, waveform, parade or "
-    "vectorscope, counted and drawn where the frame lives (CUDA memory on the GPU, system memory on the CPU)",
+    "Video scopes of each frame as RGBA video at the input's frame rate: histogram, waveform, parade, "
+    "vectorscope or the picture itself, counted and drawn where the frame lives (CUDA memory on the GPU, system "
+    "memory on the CPU)",
     // RGBA pictures, in the memory the frames come in.
     GST_VIDEO_CAPS_MAKE_WITH_FEATURES(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, "RGBA") "; " GST_VIDEO_CAPS_MAKE("RGBA"),
     SetInfo, Accepts, cudahistogram::InstallScopeSettingsProperties};

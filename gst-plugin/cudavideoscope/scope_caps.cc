@@ -2,6 +2,8 @@
 
 #include <gst/video/video.h>
 
+#include <algorithm>
+
 #include "common/element_parts.h"
 #include "cudavideoscope/scope_settings.h"
 
@@ -68,6 +70,33 @@ GstCaps* TransformCaps(GstBaseTransform* trans, GstPadDirection direction, GstCa
   return result;
 }
 
+// The frame's display size (its size through its pixel aspect ratio: the
+// picture's pixels are square), false when the caps do not give it.
+bool DisplaySize(const GstStructure* in, gint* width, gint* height) {
+  gint w = 0, h = 0, par_n = 1, par_d = 1;
+  if (!gst_structure_get_int(in, "width", &w) || !gst_structure_get_int(in, "height", &h) || w < 1 || h < 1) {
+    return false;
+  }
+  gst_structure_get_fraction(in, "pixel-aspect-ratio", &par_n, &par_d);
+  if (par_n < 1 || par_d < 1) par_n = par_d = 1;
+  *width = gint(std::max<gint64>(1, std::min<gint64>(G_MAXINT, gst_util_uint64_scale_int_round(w, par_n, par_d))));
+  *height = h;
+  return true;
+}
+
+// The picture keeps the frame's shape: the size the frame displays at, and
+// when downstream fixes the width alone, the height that keeps the display
+// aspect ratio (a thumbnail asks for its width).
+void FixatePictureSize(const GstStructure* in, GstStructure* s) {
+  gint display_w = 0, display_h = 0;
+  if (!DisplaySize(in, &display_w, &display_h)) return;
+  gst_structure_fixate_field_nearest_int(s, "width", display_w);
+  gint width = display_w;
+  gst_structure_get_int(s, "width", &width);
+  const gint height = gint(std::max<guint64>(1, gst_util_uint64_scale_int_round(width, display_h, display_w)));
+  gst_structure_fixate_field_nearest_int(s, "height", height);
+}
+
 // An open size becomes the style's default (or the nearest downstream allows).
 GstCaps* FixateCaps(GstBaseTransform* trans, GstPadDirection direction, GstCaps* caps, GstCaps* othercaps) {
   if (direction != GST_PAD_SINK) {
@@ -75,11 +104,13 @@ GstCaps* FixateCaps(GstBaseTransform* trans, GstPadDirection direction, GstCaps*
   }
   othercaps = gst_caps_make_writable(gst_caps_truncate(othercaps));
   GstStructure* s = gst_caps_get_structure(othercaps, 0);
+  const GstStructure* in = gst_caps_get_structure(caps, 0);
+  const ScopeStyle style = SettingsProperties<ScopeSettings>::Copy(G_OBJECT(trans)).style;
+  if (style == ScopeStyle::kPicture) FixatePictureSize(in, s);
   gint width = 0, height = 0;
-  DefaultScopeSize(SettingsProperties<ScopeSettings>::Copy(G_OBJECT(trans)).style, &width, &height);
+  DefaultScopeSize(style, &width, &height);
   gst_structure_fixate_field_nearest_int(s, "width", width);
   gst_structure_fixate_field_nearest_int(s, "height", height);
-  const GstStructure* in = gst_caps_get_structure(caps, 0);
   gint rate_n = 0, rate_d = 1;
   if (gst_structure_get_fraction(in, "framerate", &rate_n, &rate_d)) {
     gst_structure_fixate_field_nearest_fraction(s, "framerate", rate_n, rate_d);

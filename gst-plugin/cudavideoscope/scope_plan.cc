@@ -27,12 +27,18 @@ std::string Size(guint w, guint h) { return std::to_string(w) + "x" + std::to_st
 // "all" as a list of names for the style: luma for a waveform of YUV/GRAY,
 // every colour component (never alpha) otherwise, U and V for a vectorscope.
 bool ResolveComponents(const GstVideoInfo& in, const ScopeSettings& s, std::string* names, std::string* error) {
-  if (g_ascii_strcasecmp(s.components.c_str(), kAllComponents) != 0) {
+  const GstVideoFormatInfo* finfo = in.finfo;
+  const bool rgb = GST_VIDEO_FORMAT_INFO_IS_RGB(finfo), gray = GST_VIDEO_FORMAT_INFO_IS_GRAY(finfo);
+  const bool all = g_ascii_strcasecmp(s.components.c_str(), kAllComponents) == 0;
+  if (s.style == ScopeStyle::kPicture && !all) {
+    *error = "style picture draws every colour component of the frame: set components to \"all\", not \"" +
+             s.components + "\"";
+    return false;
+  }
+  if (!all) {
     *names = s.components;
     return true;
   }
-  const GstVideoFormatInfo* finfo = in.finfo;
-  const bool rgb = GST_VIDEO_FORMAT_INFO_IS_RGB(finfo), gray = GST_VIDEO_FORMAT_INFO_IS_GRAY(finfo);
   const std::string format = GST_VIDEO_INFO_NAME(&in);
   switch (s.style) {
     case ScopeStyle::kVectorscope:
@@ -174,6 +180,27 @@ bool PlanVectorscope(const GstVideoInfo& in, ScopePlan* p, std::string* error) {
   return true;
 }
 
+// The picture's colours from the frame's colorimetry: its matrix (BT.601
+// when it names none, as the vectorscope's bars) and range; gray formats are
+// full range unless their caps say otherwise.
+void PlanPicture(const GstVideoInfo& in, ScopePlan* p) {
+  cudahist::PictureScope& picture = p->picture;
+  picture = cudahist::PictureScope();
+  const GstVideoFormatInfo* finfo = in.finfo;
+  picture.colour = GST_VIDEO_FORMAT_INFO_IS_RGB(finfo)    ? cudahist::PictureColour::kRgb
+                   : GST_VIDEO_FORMAT_INFO_IS_GRAY(finfo) ? cudahist::PictureColour::kGray
+                                                          : cudahist::PictureColour::kYuv;
+  gdouble kr = 0.299, kb = 0.114;
+  if (!gst_video_color_matrix_get_Kr_Kb(in.colorimetry.matrix, &kr, &kb)) {
+    kr = 0.299;
+    kb = 0.114;
+  }
+  const bool gray = picture.colour == cudahist::PictureColour::kGray;
+  const bool full_range = in.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255 ||
+                          (gray && in.colorimetry.range != GST_VIDEO_COLOR_RANGE_16_235);
+  picture.matrix = cudahist::PictureMatrixOf(kr, kb, full_range);
+}
+
 }  // namespace
 
 bool MakeScopePlan(const GstVideoInfo& in, guint out_width, guint out_height, const ScopeSettings& settings,
@@ -190,6 +217,10 @@ bool MakeScopePlan(const GstVideoInfo& in, guint out_width, guint out_height, co
     *error = "components \"" + settings.components + "\": at most 4 traces";
     return false;
   }
+  if (plan->is_picture()) {
+    PlanPicture(in, plan);
+    return true;
+  }
   return settings.style == ScopeStyle::kVectorscope ? PlanVectorscope(in, plan, error) : PlanColumns(plan, error);
 }
 
@@ -199,6 +230,10 @@ void SetScopeCounts(ScopePlan* plan, uint32_t* counts) {
     return;
   }
   for (int i = 0; i < plan->traces(); ++i) plan->column_scope.traces[i].counts = counts + plan->counts_offset[i];
+}
+
+void SetPictureFrame(ScopePlan* plan, const cudahist::PlaneView* views) {
+  for (int i = 0; i < plan->traces(); ++i) plan->picture.components[i] = views[i];
 }
 
 }  // namespace cudahistogram

@@ -3,7 +3,8 @@
 // the per-column or joint histogram specs, and the drawing's description
 // with everything but the counts' address. Built in set_caps and again when
 // a property changes; every request the format cannot meet is an error here,
-// before a frame flows.
+// before a frame flows. The picture counts nothing: its plan is the frame's
+// colour components and the matrix that turns them into RGB.
 #pragma once
 
 #include <gst/video/video.h>
@@ -28,8 +29,10 @@ struct ScopePlan {
   size_t counts_total = 0;
   cudahist::ColumnScope column_scope;  // traces[i].counts set per frame (ScopeCountsAt)
   cudahist::VectorScope vector_scope;
+  cudahist::PictureScope picture;  // components set per frame (SetPictureFrame)
 
   bool is_vectorscope() const { return settings.style == ScopeStyle::kVectorscope; }
+  bool is_picture() const { return settings.style == ScopeStyle::kPicture; }
   int traces() const { return count.layout.n_components; }
 };
 
@@ -42,5 +45,8 @@ bool MakeScopePlan(const GstVideoInfo& in, guint out_width, guint out_height, co
 
 // Points the plan's drawing at counts laid out as counts_offset says.
 void SetScopeCounts(ScopePlan* plan, uint32_t* counts);
+
+// Points the picture at the frame's planes (the plan's traced components).
+void SetPictureFrame(ScopePlan* plan, const cudahist::PlaneView* views);
 
 }  // namespace cudahistogram

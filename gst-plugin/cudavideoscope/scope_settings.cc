@@ -24,6 +24,10 @@ const GEnumValue kStyles[] = {
     {int(ScopeStyle::kParade), "Parade: one waveform per component, side by side", "parade"},
     {int(ScopeStyle::kVectorscope), "Vectorscope: U across, V up (or the two named components)",
      "vectorscope"},
+    {int(ScopeStyle::kPicture),
+     "Picture: the frame itself scaled to the output, each pixel the mean of the box it covers (a waveform "
+     "monitor's picture display, or a thumbnail made where the frame is)",
+     "picture"},
     {0, nullptr, nullptr},
 };
 
@@ -75,7 +79,8 @@ void InstallScopeSettingsProperties(GObjectClass* gobject_class) {
       gobject_class,
       g_param_spec_enum("style", "Style",
                         "What to draw. The output size comes from downstream caps; left open it is 1024x512 "
-                        "(512x512 for the vectorscope)",
+                        "(512x512 for the vectorscope, the frame's display size for the picture, whose height "
+                        "follows the frame's display aspect ratio when downstream sets only the width)",
                         ScopeStyleEnumType(), int(ScopeStyle::kWaveform), kMutablePlaying),
       [](ScopeSettings& s) -> ScopeStyle& { return s.style; },
       // A new style may want another default size.
@@ -85,8 +90,9 @@ void InstallScopeSettingsProperties(GObjectClass* gobject_class) {
       g_param_spec_string("components", "Components",
                           "Components to draw, names separated by commas (\"Y\", \"R,G,B\", \"U,V\"), or \"all\": "
                           "Y (R,G,B for RGB formats) for a waveform, every colour component for a histogram or "
-                          "parade, U,V for a vectorscope (which draws the first named across, the second up). A "
-                          "component the format lacks is an error at negotiation",
+                          "parade, U,V for a vectorscope (which draws the first named across, the second up). The "
+                          "picture draws every colour component (only \"all\"). A component the format lacks is "
+                          "an error at negotiation",
                           kAllComponents, kMutablePlaying),
       [](ScopeSettings& s) -> std::string& { return s.components; });
   props.Install(

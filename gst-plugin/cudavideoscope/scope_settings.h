@@ -12,7 +12,7 @@
 
 namespace cudahistogram {
 
-enum class ScopeStyle { kHistogram = 0, kWaveform = 1, kParade = 2, kVectorscope = 3 };
+enum class ScopeStyle { kHistogram = 0, kWaveform = 1, kParade = 2, kVectorscope = 3, kPicture = 4 };
 enum class ScopeGraticule { kNone = 0, kLegal = 1 };
 
 constexpr guint kDefaultScopeGain = 1;
@@ -31,6 +31,8 @@ struct ScopeSettings {
 
 // The output size a style gets when downstream leaves it open: 1024 x 512
 // for the level-up styles, 512 x 512 for the vectorscope (a square U-V plane).
+// The picture's is the frame's own (scope_caps.cc), this only where no frame
+// is known yet.
 void DefaultScopeSize(ScopeStyle style, gint* width, gint* height);
 
 const char* ScopeStyleName(ScopeStyle style);

@@ -1,5 +1,7 @@
 // cudahist: checks of scope drawing requests (scope_render.h), shared by the
-// CPU and GPU paths.
+// CPU and GPU paths, and the picture's colour matrix that the host computes
+// for both.
+#include <cmath>
 #include <string>
 
 #include "cudahist/plane_view.h"
@@ -73,6 +75,42 @@ Status ValidateVectorScope(const VectorScope& scope, const ScopeImage& image) {
     return Invalid("num_targets", std::to_string(scope.num_targets) + " is outside " + Range(0, kMaxScopeTargets));
   }
   return Status::Ok();
+}
+
+Status ValidatePictureScope(const PictureScope& scope, const ScopeImage& image) {
+  CUDAHIST_RETURN_IF_ERROR(ValidateScopeImage(image));
+  if (scope.colour != PictureColour::kGray && scope.colour != PictureColour::kYuv &&
+      scope.colour != PictureColour::kRgb) {
+    return Invalid("colour", std::to_string(uint32_t(scope.colour)) + " is not gray, YUV or RGB");
+  }
+  const int components = scope.colour == PictureColour::kGray ? 1 : 3;
+  for (int i = 0; i < components; ++i) {
+    const PlaneView& plane = scope.components[i];
+    CUDAHIST_RETURN_IF_ERROR(ValidatePlane(plane, i));
+    if (plane.width < 1 || plane.height < 1 || plane.data == nullptr) {
+      return Invalid("components[" + std::to_string(i) + "]", "a picture needs samples to draw");
+    }
+    if (plane.has_roi) return Invalid("components[" + std::to_string(i) + "].has_roi", "a picture shows whole planes");
+  }
+  return Status::Ok();
+}
+
+PictureMatrix PictureMatrixOf(double kr, double kb, bool full_range) {
+  // Q8 coefficients of the inverse of Y = Kr R + (1 - Kr - Kb) G + Kb B,
+  // Cb = (B - Y) / (2 (1 - Kb)), Cr = (R - Y) / (2 (1 - Kr)); limited range
+  // stretches 219 luma and 224 chroma codes to 255.
+  const double kg = 1.0 - kr - kb;
+  const double y_scale = full_range ? 1.0 : 255.0 / 219.0;
+  const double c_scale = full_range ? 1.0 : 255.0 / 224.0;
+  const auto q8 = [](double v) { return int32_t(std::lround(v * 256.0)); };
+  PictureMatrix m;
+  m.y_gain = q8(y_scale);
+  m.y_offset = full_range ? 0 : 16;
+  m.v_to_r = q8(c_scale * 2.0 * (1.0 - kr));
+  m.u_to_b = q8(c_scale * 2.0 * (1.0 - kb));
+  m.u_to_g = q8(c_scale * 2.0 * (1.0 - kb) * kb / kg);
+  m.v_to_g = q8(c_scale * 2.0 * (1.0 - kr) * kr / kg);
+  return m;
 }
 
 }  // namespace cudahist

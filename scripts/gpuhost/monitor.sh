@@ -55,7 +55,7 @@ PY
 
 # 64 (MONITOR_AV_STREAMS) streams of the pack's 1080p30 6 Mbit/s H.264 clip
 # with a stereo AAC tone muxed in, looped in real time, on GStreamer 1.22:
-# picture thumbnails by cudaconvertscale, scopes, audio level and loudness,
+# picture thumbnails by cudavideoscope style=picture, scopes, audio level and loudness,
 # every figure. Success: monitor_av_scale's line shows fps_min 29.9 or more,
 # 0 frames lost, and thumbnails and audio equal to the stream count;
 # monitor_av_status says every stream up with a 320x180 thumbnail and audio
@@ -69,7 +69,7 @@ step_monitor_av() {
   (
     use_gst 122
     use_carried_libav
-    step monitor_av_plugins monitor_av_plugins avdec_aac level audioconvert cudaconvertscale jpegenc cudavideoscope
+    step monitor_av_plugins monitor_av_plugins avdec_aac level audioconvert videoconvert jpegenc cudavideoscope
     step monitor_av_clip "$here/ffmpeg/ffmpeg" -nostdin -v error -y -i "$here/media/live-1080p30-6M.mp4" \
       -f lavfi -i "sine=frequency=1000:sample_rate=48000:duration=10" -map 0:v -map 1:a -ac 2 -c:v copy \
       -c:a aac -b:a 128k -t 10 "$dir/live-av.mp4"
@@ -81,7 +81,7 @@ step_monitor_av() {
   )
 }
 
-# The GPU thumbnail on GStreamer 1.26 (its nvcodec's cudaconvertscale): 16
+# The monitor's pictures on GStreamer 1.26: 16
 # streams of the pack's clip (video only: the carried gst-libav is 1.22's), 15 s.
 # Success: fps_min 29.9 or more, 0 lost, 16 thumbnails; monitor_av126_status
 # says every stream up with a 320x180 thumbnail.
@@ -91,7 +91,7 @@ step_monitor_av126() {
   mkdir -p "$dir"
   (
     use_gst 126
-    step monitor_av126_plugins monitor_av_plugins cudaconvertscale jpegenc cudavideoscope
+    step monitor_av126_plugins monitor_av_plugins videoconvert jpegenc cudavideoscope
     CLIP=$here/media/live-1080p30-6M.mp4 CLIP_FRAMES=300 WINDOW=15 STATUS_DIR=$dir/status DECODE_ALONE=no \
       TAIL_LINES=3 step monitor_av126_scale bash "$here/scripts/monitor_scale.sh" "$bin/cudahist-monitor" "$dir/scale" 16
     step monitor_av126_status monitor_av_report "$dir/status/16" 16

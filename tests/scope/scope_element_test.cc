@@ -11,6 +11,8 @@
 #include <gst/video/video.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -182,6 +184,28 @@ TEST(ScopeCaps, SystemMemoryInGivesSystemMemoryOut) {
 // --- pictures ---------------------------------------------------------------------
 
 // The rows of column x that are neither black nor graticule.
+TEST(ScopeCaps, ThePictureKeepsTheFramesDisplayShape) {
+  const GstVideoInfo small = VideoInfo(GST_VIDEO_FORMAT_NV12, 64, 32);
+  Harness open("style=picture");
+  Picture p = open.Draw(small, FlatFrame(small, 100));
+  EXPECT_EQ(p.width, 64) << PopErrorText(open.bus());
+  EXPECT_EQ(p.height, 32);
+  // A thumbnail asks for its width: the height keeps the frame's 16:9.
+  const GstVideoInfo hd = VideoInfo(GST_VIDEO_FORMAT_I420, 1920, 1080);
+  Harness thumbnail("style=picture");
+  p = thumbnail.Draw(hd, FlatFrame(hd, 100), "video/x-raw,format=RGBA,width=320");
+  EXPECT_EQ(p.width, 320) << PopErrorText(thumbnail.bus());
+  EXPECT_EQ(p.height, 180);
+  // PAL's 16:15 pixels display 720x576 as 768x576: 320 wide is 240 high.
+  GstVideoInfo pal = VideoInfo(GST_VIDEO_FORMAT_I420, 720, 576);
+  pal.par_n = 16;
+  pal.par_d = 15;
+  Harness anamorphic("style=picture");
+  p = anamorphic.Draw(pal, FlatFrame(pal, 100), "video/x-raw,format=RGBA,width=320");
+  EXPECT_EQ(p.width, 320) << PopErrorText(anamorphic.bus());
+  EXPECT_EQ(p.height, 240);
+}
+
 std::vector<int> LitRows(const Picture& p, int x) {
   std::vector<int> rows;
   for (int y = 0; y < p.height; ++y) {
@@ -275,6 +299,7 @@ GstPadProbeReturn CountCudaPictures(GstPad*, GstPadProbeInfo* info, gpointer cud
 std::vector<Picture> AllPictures(const std::string& description, std::string* error,
                                  int* cuda_pictures = nullptr) {
   std::vector<Picture> pictures;
+  error->clear();
   GError* e = nullptr;
   GstElement* p = gst_parse_launch(description.c_str(), &e);
   if (e) {
@@ -291,18 +316,131 @@ std::vector<Picture> AllPictures(const std::string& description, std::string* er
     gst_object_unref(scope);
   }
   GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
-  gst_element_set_state(p, GST_STATE_PLAYING);
-  while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 20 * GST_SECOND)) {
-    pictures.push_back(PictureOf(gst_sample_get_caps(sample), gst_sample_get_buffer(sample)));
-    gst_sample_unref(sample);
-  }
   GstBus* bus = gst_element_get_bus(p);
-  *error = PopErrorText(bus);
+  gst_element_set_state(p, GST_STATE_PLAYING);
+  // Until EOS, an error (after which no EOS comes), or 20 s without a picture.
+  for (int idle_seconds = 0; idle_seconds < 20 && !gst_app_sink_is_eos(GST_APP_SINK(sink));) {
+    GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), GST_SECOND);
+    if (sample) {
+      pictures.push_back(PictureOf(gst_sample_get_caps(sample), gst_sample_get_buffer(sample)));
+      gst_sample_unref(sample);
+      idle_seconds = 0;
+      continue;
+    }
+    ++idle_seconds;
+    GstMessage* failed = gst_bus_timed_pop_filtered(bus, 0, GST_MESSAGE_ERROR);
+    if (failed) {
+      *error = element_test::ErrorText(failed);
+      gst_message_unref(failed);
+      break;
+    }
+  }
+  if (error->empty()) *error = PopErrorText(bus);
   gst_object_unref(bus);
   gst_element_set_state(p, GST_STATE_NULL);
   gst_object_unref(sink);
   gst_object_unref(p);
   return pictures;
+}
+
+// The real-valued RGB of a limited-range YUV sample of `depth` bits by the
+// standard's Kr and Kb, clamped to 0..255.
+std::array<double, 3> ExactRgb(double y, double u, double v, int depth, double kr, double kb) {
+  const double unit = double(1 << (depth - 8));
+  const double luma = (y / unit - 16) * 255 / 219, cb = (u / unit - 128) * 255 / 224, cr = (v / unit - 128) * 255 / 224;
+  const double kg = 1 - kr - kb;
+  const std::array<double, 3> rgb = {luma + 2 * (1 - kr) * cr, luma - 2 * (1 - kb) * kb / kg * cb - 2 * (1 - kr) * kr / kg * cr,
+                                     luma + 2 * (1 - kb) * cb};
+  return {std::clamp(rgb[0], 0.0, 255.0), std::clamp(rgb[1], 0.0, 255.0), std::clamp(rgb[2], 0.0, 255.0)};
+}
+
+TEST(ScopePictures, ThePictureOfYuvIsTheStandardsRgb) {
+  // Random 4:4:4 samples (out-of-range codes too) under BT.601 and BT.709,
+  // at the frame's own size, against the equations in real numbers: the Q8
+  // coefficients (each within 0.5 / 256 of the real ones) and the final
+  // rounding keep every channel within 1 code, at 8 and at 10 bits.
+  std::mt19937 rng(11);
+  for (const auto& [format, depth] : {std::pair<GstVideoFormat, int>{GST_VIDEO_FORMAT_Y444, 8},
+                                      {GST_VIDEO_FORMAT_Y444_10LE, 10}}) {
+    for (const auto& [matrix, kr, kb] : {std::tuple<const char*, double, double>{"bt601", 0.299, 0.114},
+                                         {"bt709", 0.2126, 0.0722}}) {
+      SCOPED_TRACE(std::string(gst_video_format_to_string(format)) + " " + matrix);
+      GstVideoInfo info = VideoInfo(format, 96, 64);
+      ASSERT_TRUE(gst_video_colorimetry_from_string(&info.colorimetry, matrix));
+      GstBuffer* frame = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+      GstVideoFrame map;
+      ASSERT_TRUE(gst_video_frame_map(&map, &info, frame, GST_MAP_WRITE));
+      std::vector<std::array<uint32_t, 3>> samples(96 * 64);
+      for (int c = 0; c < 3; ++c) {
+        for (int y = 0; y < 64; ++y) {
+          uint8_t* row = static_cast<uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&map, c)) + y * GST_VIDEO_FRAME_COMP_STRIDE(&map, c);
+          for (int x = 0; x < 96; ++x) {
+            const uint32_t v = rng() % (1u << depth);
+            samples[size_t(y) * 96 + x][c] = v;
+            if (depth == 8) {
+              row[x] = uint8_t(v);
+            } else {
+              const uint16_t word = uint16_t(v);
+              std::memcpy(row + 2 * x, &word, 2);
+            }
+          }
+        }
+      }
+      gst_video_frame_unmap(&map);
+      Harness hx("style=picture");
+      const Picture p = hx.Draw(info, frame);
+      ASSERT_EQ(p.width, 96) << PopErrorText(hx.bus());
+      double largest = 0;
+      for (size_t i = 0; i < samples.size(); ++i) {
+        const std::array<double, 3> want = ExactRgb(samples[i][0], samples[i][1], samples[i][2], depth, kr, kb);
+        for (int c = 0; c < 3; ++c) largest = std::max(largest, std::fabs(double((p.pixels[i] >> (8 * c)) & 0xff) - want[c]));
+        EXPECT_EQ(p.pixels[i] >> 24, 0xffu);
+      }
+      EXPECT_LE(largest, 1.0);
+    }
+  }
+}
+
+TEST(ScopePictures, RgbAndGrayPicturesAtTheFramesSizeAreTheFrame) {
+  for (const char* format : {"RGBA", "GRAY8"}) {
+    SCOPED_TRACE(format);
+    const std::string source =
+        "videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=" + std::string(format) + ",width=320,height=240 ! ";
+    std::string error;
+    const std::vector<Picture> ours = AllPictures(source + "cudavideoscope style=picture ! appsink name=sink", &error);
+    ASSERT_EQ(error, "");
+    const std::vector<Picture> frame =
+        AllPictures(source + "videoconvert ! video/x-raw,format=RGBA ! appsink name=sink", &error);
+    ASSERT_EQ(error, "");
+    ASSERT_EQ(ours.size(), 1u);
+    ASSERT_EQ(frame.size(), 1u);
+    EXPECT_TRUE(ours[0].pixels == frame[0].pixels);
+  }
+}
+
+TEST(ScopePictures, AThumbnailPixelIsItsBoxsMean) {
+  // Columns of luma 16, 16, 235, 235, ... in 4:4:4 with neutral chroma: 64
+  // columns into 16 make boxes of 16, 16, 235, 235, whose rounded mean
+  // (502 + 2) / 4 = 126 BT.601's matrix makes (298 * 110 + 128) >> 8 = 128 grey.
+  GstVideoInfo info = VideoInfo(GST_VIDEO_FORMAT_Y444, 64, 32);
+  GstBuffer* frame = FlatFrame(info, 128);
+  GstVideoFrame map;
+  ASSERT_TRUE(gst_video_frame_map(&map, &info, frame, GST_MAP_WRITE));
+  for (int y = 0; y < 32; ++y) {
+    uint8_t* row = static_cast<uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&map, 0)) + y * GST_VIDEO_FRAME_COMP_STRIDE(&map, 0);
+    for (int x = 0; x < 64; ++x) row[x] = (x / 2) % 2 == 0 ? 16 : 235;
+  }
+  gst_video_frame_unmap(&map);
+  Harness hx("style=picture");
+  const Picture whole = hx.Draw(info, gst_buffer_copy(frame), "video/x-raw,format=RGBA,width=64");
+  ASSERT_EQ(whole.width, 64) << PopErrorText(hx.bus());
+  EXPECT_EQ(whole.at(0, 0), 0xff000000u);
+  EXPECT_EQ(whole.at(2, 0), 0xffffffffu);
+  Harness half("style=picture");
+  const Picture p = half.Draw(info, frame, "video/x-raw,format=RGBA,width=16");
+  ASSERT_EQ(p.width, 16) << PopErrorText(half.bus());
+  ASSERT_EQ(p.height, 8);
+  for (uint32_t pixel : p.pixels) EXPECT_EQ(pixel, 0xff808080u);
 }
 
 TEST(ScopePictures, SmpteBarsLandOnTheVectorscopeTargets) {
@@ -364,6 +502,8 @@ TEST(ScopeErrors, BadRequestsAreClearErrors) {
            Case{nv12 + "cudavideoscope style=vectorscope components=Y,U" + sink, "sampled differently"},
            Case{nv12 + "cudavideoscope style=vectorscope components=U" + sink, "names 1"},
            Case{nv12 + "cudavideoscope style=parade ! video/x-raw,width=2,height=64" + sink, "too narrow"},
+           Case{nv12 + "cudavideoscope style=picture components=Y" + sink,
+                "style picture draws every colour component of the frame"},
        }) {
     const std::string error = ErrorOf(c.pipeline);
     EXPECT_NE(error.find(c.want), std::string::npos) << c.pipeline << "\n  gave: " << error;
@@ -498,6 +638,14 @@ TEST_P(GpuScope, GpuPicturesEqualCpuPicturesOfTheSameFrames) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(GpuPicture, GpuScope,
+                         ::testing::Combine(::testing::Values("NV12", "I420", "P010_10LE", "RGBA", "BGR", "Y444",
+                                                              "GRAY8", "YUY2", "v210", "I422_10LE"),
+                                            ::testing::Values("picture")),
+                         [](const auto& p) {
+                           return std::string(std::get<0>(p.param)) + "_" + std::get<1>(p.param);
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Gpu, GpuScope,
                          ::testing::Combine(::testing::Values("NV12", "I420", "P010_10LE", "RGBA", "Y444"),

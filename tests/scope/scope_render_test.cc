@@ -301,4 +301,239 @@ TEST(ScopeGpu, VectorscopeEqualsTheCpuByteForByte) {
   }
 }
 
+// --- the picture display ---------------------------------------------------------
+
+using cudahist::PictureColour;
+using cudahist::PictureScope;
+using cudahist::PlaneView;
+
+// A tight 8-bit plane of `width` x `height` samples holding `values` row by row.
+struct BytePlane {
+  std::vector<uint8_t> bytes;
+  PlaneView view;
+  BytePlane(uint32_t width, uint32_t height, std::vector<uint8_t> values) : bytes(std::move(values)) {
+    view.data = bytes.data();
+    view.width = width;
+    view.height = height;
+    view.pitch = width;
+  }
+};
+
+PictureScope GrayPicture(const PlaneView& y) {
+  PictureScope s;
+  s.colour = PictureColour::kGray;
+  s.components[0] = y;
+  return s;
+}
+
+TEST(PictureMapping, MatricesAreTheQ8InversesOfTheirKrKb) {
+  // BT.601 limited range: the classic 298, 409, 100, 208, 516.
+  const cudahist::PictureMatrix bt601 = cudahist::PictureMatrixOf(0.299, 0.114, false);
+  EXPECT_EQ(bt601.y_gain, 298);
+  EXPECT_EQ(bt601.y_offset, 16);
+  EXPECT_EQ(bt601.v_to_r, 409);
+  EXPECT_EQ(bt601.u_to_g, 100);
+  EXPECT_EQ(bt601.v_to_g, 208);
+  EXPECT_EQ(bt601.u_to_b, 516);
+  // BT.709 full range: 1.5748, 0.1873, 0.4681, 1.8556 in Q8.
+  const cudahist::PictureMatrix bt709 = cudahist::PictureMatrixOf(0.2126, 0.0722, true);
+  EXPECT_EQ(bt709.y_gain, 256);
+  EXPECT_EQ(bt709.y_offset, 0);
+  EXPECT_EQ(bt709.v_to_r, 403);
+  EXPECT_EQ(bt709.u_to_g, 48);
+  EXPECT_EQ(bt709.v_to_g, 120);
+  EXPECT_EQ(bt709.u_to_b, 475);
+}
+
+TEST(PictureMapping, EachPixelIsTheRoundedMeanOfItsBox) {
+  // 4 x 2 to 2 x 1: boxes of 2 x 2 samples; (1 + 2 + 5 + 6) / 4 = 3.5 rounds up.
+  BytePlane y(4, 2, {1, 2, 10, 20, 5, 6, 30, 41});
+  HostImage image(2, 1);
+  ASSERT_TRUE(cudahist::DrawPictureCpu(GrayPicture(y.view), image.view()).ok());
+  EXPECT_EQ(image.pixel(0, 0), Rgba(4, 4, 4));
+  EXPECT_EQ(image.pixel(1, 0), Rgba(25, 25, 25));  // 101 / 4 = 25.25
+  // Enlarged, a pixel shows the one sample under it: 2 x 1 to 4 x 2.
+  BytePlane small(2, 1, {7, 200});
+  HostImage big(4, 2);
+  ASSERT_TRUE(cudahist::DrawPictureCpu(GrayPicture(small.view), big.view()).ok());
+  for (uint32_t row = 0; row < 2; ++row) {
+    EXPECT_EQ(big.pixel(0, row), Rgba(7, 7, 7));
+    EXPECT_EQ(big.pixel(1, row), Rgba(7, 7, 7));
+    EXPECT_EQ(big.pixel(3, row), Rgba(200, 200, 200));
+  }
+}
+
+TEST(PictureMapping, LargeBoxesAreReadAtAStepOfBoxOverSixteen) {
+  // 64 columns into one pixel: every 4th sample (0, 4, 8, ...) is read.
+  std::vector<uint8_t> values(64);
+  for (size_t x = 0; x < values.size(); ++x) values[x] = x % 4 == 0 ? 200 : 0;
+  BytePlane y(64, 1, values);
+  HostImage image(1, 1);
+  ASSERT_TRUE(cudahist::DrawPictureCpu(GrayPicture(y.view), image.view()).ok());
+  EXPECT_EQ(image.pixel(0, 0), Rgba(200, 200, 200));
+}
+
+TEST(PictureMapping, YuvBecomesRgbThroughTheMatrix) {
+  // Limited-range BT.601 black, white and red (Y 81, U 90, V 240).
+  const cudahist::PictureMatrix m = cudahist::PictureMatrixOf(0.299, 0.114, false);
+  const auto pixel = [&](uint8_t y, uint8_t u, uint8_t v) {
+    BytePlane py(1, 1, {y}), pu(1, 1, {u}), pv(1, 1, {v});
+    PictureScope s;
+    s.colour = PictureColour::kYuv;
+    s.components[0] = py.view;
+    s.components[1] = pu.view;
+    s.components[2] = pv.view;
+    s.matrix = m;
+    HostImage image(1, 1);
+    EXPECT_TRUE(cudahist::DrawPictureCpu(s, image.view()).ok());
+    return image.pixel(0, 0);
+  };
+  EXPECT_EQ(pixel(16, 128, 128), Rgba(0, 0, 0));
+  EXPECT_EQ(pixel(235, 128, 128), Rgba(255, 255, 255));
+  // R = (298 * 65 + 128 + 409 * 112) >> 8 = 255, G = (19498 - 100 * -38 - 208 * 112) >> 8 = 0,
+  // B = (19498 + 516 * -38) >> 8 = -1, clamped to 0; a bluish grey shows the rounding.
+  EXPECT_EQ(pixel(81, 90, 240), Rgba(255, 0, 0));
+  // Y 100, U 140, V 120: luma 298 * 84 + 128 = 25160; R = (25160 - 3272) >> 8 = 85,
+  // G = (25160 - 1200 + 1664) >> 8 = 100, B = (25160 + 6192) >> 8 = 122.
+  EXPECT_EQ(pixel(100, 140, 120), Rgba(85, 100, 122));
+}
+
+TEST(PictureMapping, DeepSamplesKeepTheirPrecisionUntilTheLastRounding) {
+  // P010-like, 10 bits high in 16, full range: (v << 6) * 256 + 32768 >> 16 is
+  // 1023 -> 256.25, clamped to 255; 514 -> 129.0; 3 -> 1.25 -> 1.
+  std::vector<uint8_t> bytes;
+  for (uint16_t v : {1023, 514, 3}) {
+    const uint16_t word = uint16_t(v << 6);
+    bytes.push_back(uint8_t(word));
+    bytes.push_back(uint8_t(word >> 8));
+  }
+  BytePlane y(3, 1, bytes);
+  y.view.pitch = 6;
+  y.view.pixel_stride = 2;
+  y.view.sample_size = 2;
+  y.view.shift = 6;
+  y.view.depth = 10;
+  HostImage image(3, 1);
+  ASSERT_TRUE(cudahist::DrawPictureCpu(GrayPicture(y.view), image.view()).ok());
+  EXPECT_EQ(image.pixel(0, 0), Rgba(255, 255, 255));
+  EXPECT_EQ(image.pixel(1, 0), Rgba(129, 129, 129));
+  EXPECT_EQ(image.pixel(2, 0), Rgba(1, 1, 1));
+}
+
+TEST(PictureMapping, BadRequestsNameTheField) {
+  BytePlane y(2, 2, {1, 2, 3, 4});
+  HostImage image(2, 2);
+  PictureScope s = GrayPicture(y.view);
+  s.components[0].data = nullptr;
+  EXPECT_NE(cudahist::DrawPictureCpu(s, image.view()).message().find("plane[0].data"), std::string::npos);
+  s = GrayPicture(y.view);
+  s.components[0].width = 0;
+  EXPECT_NE(cudahist::DrawPictureCpu(s, image.view()).message().find("components[0]: a picture needs samples"),
+            std::string::npos);
+  s = GrayPicture(y.view);
+  s.components[0].has_roi = true;
+  EXPECT_NE(cudahist::DrawPictureCpu(s, image.view()).message().find("has_roi"), std::string::npos);
+  s = GrayPicture(y.view);
+  s.colour = PictureColour(7);
+  EXPECT_NE(cudahist::DrawPictureCpu(s, image.view()).message().find("colour"), std::string::npos);
+  s = GrayPicture(y.view);
+  s.components[0].depth = 0;
+  EXPECT_NE(cudahist::DrawPictureCpu(s, image.view()).message().find("plane[0].depth"), std::string::npos);
+  EXPECT_NE(cudahist::DrawPictureCpu(GrayPicture(y.view), ScopeImage{image.bytes.data(), 0, 2, 8}).message().find(
+                "image.width"),
+            std::string::npos);
+}
+
+// A frame's planes copied to the device, and the picture's views rebased onto them.
+struct DevicePicture {
+  std::vector<void*> allocations;
+  PictureScope scope;
+  DevicePicture(const std::vector<cudahist_test::HostPlane>& planes, const PictureScope& host) : scope(host) {
+    for (const cudahist_test::HostPlane& p : planes) {
+      void* d = nullptr;
+      EXPECT_EQ(cudaMalloc(&d, p.storage.size()), cudaSuccess);
+      EXPECT_EQ(cudaMemcpy(d, p.storage.data(), p.storage.size(), cudaMemcpyHostToDevice), cudaSuccess);
+      allocations.push_back(d);
+    }
+    for (PlaneView& v : scope.components) {
+      if (!v.data) continue;
+      const cudahist_test::ViewAnchor a = cudahist_test::AnchorOf(planes, v);
+      v.data = static_cast<uint8_t*>(allocations[a.plane]) + a.offset;
+    }
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  }
+  ~DevicePicture() {
+    for (void* d : allocations) cudaFree(d);
+  }
+};
+
+TEST(PictureGpu, PicturesEqualTheCpuByteForByte) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const uint64_t seed = cudahist_test::FreshSeed();
+  SCOPED_TRACE("CUDAHIST_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  using cudahist_test::PlaneLayout;
+  struct Case {
+    const char* name;
+    PictureColour colour;
+    uint32_t width, height;  // of the frame
+    bool semi_planar, deep, interleaved_rgb;
+  };
+  for (const Case& c : {Case{"I420 1920x1080", PictureColour::kYuv, 1920, 1080, false, false, false},
+                        Case{"NV12 333x187", PictureColour::kYuv, 333, 187, true, false, false},
+                        Case{"P010 1280x720", PictureColour::kYuv, 1280, 720, true, true, false},
+                        Case{"RGBA 641x363", PictureColour::kRgb, 641, 363, false, false, true},
+                        Case{"GRAY 4096x2160", PictureColour::kGray, 4096, 2160, false, false, false}}) {
+    SCOPED_TRACE(c.name);
+    std::vector<cudahist_test::HostPlane> planes;
+    PictureScope s;
+    s.colour = c.colour;
+    s.matrix = cudahist::PictureMatrixOf(0.2126, 0.0722, false);
+    PlaneLayout luma;
+    luma.width = c.width;
+    luma.height = c.height;
+    luma.pitch_padding = 64;
+    if (c.deep) {
+      luma.pixel_stride = luma.sample_size = 2;
+      luma.shift = 6;
+      luma.depth = 10;
+    }
+    if (c.interleaved_rgb) {
+      luma.pixel_stride = 4;
+      planes.push_back(cudahist_test::MakeInterleavedPlane(luma, 4, cudahist_test::Distribution::kUniform, rng));
+      const std::vector<PlaneView> rgb = cudahist_test::ComponentViews(planes[0], 3);
+      for (int i = 0; i < 3; ++i) s.components[i] = rgb[i];
+    } else {
+      planes.push_back(cudahist_test::MakePlane(luma, cudahist_test::Distribution::kUniform, rng));
+      s.components[0] = planes[0].view;
+      if (c.colour == PictureColour::kYuv) {
+        PlaneLayout chroma = luma;
+        chroma.width = (c.width + 1) / 2;
+        chroma.height = (c.height + 1) / 2;
+        if (c.semi_planar) {
+          chroma.pixel_stride *= 2;
+          planes.push_back(cudahist_test::MakeInterleavedPlane(chroma, 2, cudahist_test::Distribution::kUniform, rng));
+          const std::vector<PlaneView> uv = cudahist_test::ComponentViews(planes[1], 2);
+          s.components[1] = uv[0];
+          s.components[2] = uv[1];
+        } else {
+          planes.push_back(cudahist_test::MakePlane(chroma, cudahist_test::Distribution::kUniform, rng));
+          planes.push_back(cudahist_test::MakePlane(chroma, cudahist_test::Distribution::kUniform, rng));
+          s.components[1] = planes[1].view;
+          s.components[2] = planes[2].view;
+        }
+      }
+    }
+    DevicePicture device(planes, s);
+    // A thumbnail, an odd size, a 1 x 1 (the step bounds its read), and larger than the frame.
+    for (const auto& [w, h] : {std::pair<uint32_t, uint32_t>{320, 180}, {301, 203}, {1, 1}, {c.width + 77, 5}}) {
+      HostImage cpu(w, h, 96);
+      ASSERT_TRUE(cudahist::DrawPictureCpu(s, cpu.view()).ok());
+      const std::vector<uint8_t> gpu =
+          DrawOnGpu(cpu, [&](const ScopeImage& image) { return cudahist::DrawPicture(device.scope, image, nullptr); });
+      EXPECT_TRUE(gpu == cpu.bytes) << w << "x" << h;
+    }
+  }
+}
+
 }  // namespace

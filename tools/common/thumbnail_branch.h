@@ -1,14 +1,13 @@
 // A thumbnail of the picture beside the analysis, tapped off the analysed
 // frames (picture_tap.h) at most once per `period` and encoded as JPEG:
 //
-//   GPU: frames. ! queue leaky ! cudaupload ! cudaconvertscale
-//                ! video/x-raw(memory:CUDAMemory),width=W ! cudadownload ! jpegenc ! appsink
-//   CPU: frames. ! queue leaky ! videoscale ! videoconvert ! video/x-raw,width=W ! jpegenc ! appsink
+//   frames. ! queue leaky (one frame) ! cudavideoscope style=picture
+//           [! cudadownload] ! video/x-raw,width=W ! videoconvert ! jpegenc ! appsink
 //
-// On the GPU the frame is scaled where it lives (NVDEC's CUDA memory;
-// cudaupload passes such frames through and uploads a CPU decoder's) and
-// only the thumbnail is downloaded. The height follows the picture's display
-// aspect ratio.
+// cudavideoscope scales the frame where it lives (CUDA memory on the GPU:
+// only the thumbnail comes down; system memory on the CPU), each thumbnail
+// pixel the mean of the frame's box it covers; the height follows the
+// frame's display aspect ratio.
 #pragma once
 
 #include <gst/gst.h>
@@ -21,7 +20,7 @@ namespace cudahist_tools {
 
 struct ThumbnailBranchOptions {
   GstClockTime period = GST_SECOND;
-  bool gpu = false;  // scale on the GPU (nvcodec's cudaconvertscale)
+  bool gpu = false;  // the frames are CUDA memory: download the thumbnail
   int width = 320;
   int quality = 80;  // jpegenc's
 };

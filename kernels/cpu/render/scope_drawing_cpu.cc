@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "render/picture_pixels.cuh"
 #include "render/scope_pixels.cuh"
 #include "cudahist/scope_render.h"
 
@@ -46,6 +47,12 @@ Status DrawVectorScopeCpu(const VectorScope& scope, const ScopeImage& image) {
   DrawRows(image, [&](uint32_t x, uint32_t y) {
     return detail::VectorscopePixel(scope, image.width, image.height, x, y);
   });
+  return Status::Ok();
+}
+
+Status DrawPictureCpu(const PictureScope& scope, const ScopeImage& image) {
+  CUDAHIST_RETURN_IF_ERROR(ValidatePictureScope(scope, image));
+  DrawRows(image, [&](uint32_t x, uint32_t y) { return detail::PicturePixel(scope, image.width, image.height, x, y); });
   return Status::Ok();
 }
 

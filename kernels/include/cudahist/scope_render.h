@@ -5,6 +5,8 @@
 //   waveform     per-column histograms overlaid: column group across, level up
 //   parade       the same, one panel per traced component, side by side
 //   vectorscope  a joint histogram: component a across, component b up
+//   picture      the frame itself, scaled to the image (a waveform monitor's
+//                picture display; the monitor's thumbnails)
 //
 // The mapping from counts to pixels is integer arithmetic only, written once
 // in kernels/render/scope_pixels.cuh and compiled for both paths, so the GPU and the CPU draw
@@ -103,18 +105,62 @@ struct VectorScope {
   ScopeRgb graticule;
 };
 
+// The picture display: each image pixel is the frame's colour over the box of
+// samples it covers, in integer arithmetic (render/picture_pixels.cuh), so
+// the GPU and the CPU give the same bytes:
+//   the box of pixel (x, y) on a component plane of W x H samples is columns
+//   x * W / width to max(that + 1, (x + 1) * W / width) (rows likewise), read
+//   at a step of ceil(box / kMaxPictureBoxSide) so that no pixel reads more
+//   than kMaxPictureBoxSide^2 samples; the component's value is the rounded
+//   mean of the samples read, at its own depth, scaled to 16 bits
+//   (c16 = mean << (16 - depth));
+//   YUV becomes RGB through the Q8 matrix below, clamped to 0..255:
+//     L = y_gain (Y16 - 256 y_offset) + 32768
+//     R = (L + v_to_r (V16 - 32768)) >> 16
+//     G = (L - u_to_g (U16 - 32768) - v_to_g (V16 - 32768)) >> 16
+//     B = (L + u_to_b (U16 - 32768)) >> 16
+//   RGB is drawn as (c16 + 128) >> 8, a single (gray) component as
+//   R = G = B = L >> 16.
+constexpr uint32_t kMaxPictureBoxSide = 16;
+
+enum class PictureColour : uint32_t { kGray = 0, kYuv = 1, kRgb = 2 };
+
+struct PictureMatrix {
+  int32_t y_gain = 256;  // Q8: 256 leaves full-range luma as it is
+  int32_t y_offset = 0;  // 16 for limited range
+  int32_t v_to_r = 0;
+  int32_t u_to_g = 0;
+  int32_t v_to_g = 0;
+  int32_t u_to_b = 0;
+};
+
+struct PictureScope {
+  PictureColour colour = PictureColour::kYuv;
+  // Y, U, V or R, G, B (only [0] for gray), each in its own subsampling.
+  PlaneView components[3];
+  PictureMatrix matrix;
+};
+
+// The Q8 matrix of a colour matrix's Kr and Kb (BT.601: 0.299, 0.114; BT.709:
+// 0.2126, 0.0722; BT.2020: 0.2627, 0.0593) for limited or full range.
+PictureMatrix PictureMatrixOf(double kr, double kb, bool full_range);
+
 // Checks sizes, counts of traces, levels and targets; messages name the field.
 Status ValidateScopeImage(const ScopeImage& image);
 Status ValidateColumnScope(const ColumnScope& scope, const ScopeImage& image);
 Status ValidateVectorScope(const VectorScope& scope, const ScopeImage& image);
+Status ValidatePictureScope(const PictureScope& scope, const ScopeImage& image);
 
 // CPU: counts and image in host memory.
 Status DrawColumnScopeCpu(const ColumnScope& scope, const ScopeImage& image);
 Status DrawVectorScopeCpu(const VectorScope& scope, const ScopeImage& image);
+Status DrawPictureCpu(const PictureScope& scope, const ScopeImage& image);
 
 // GPU: counts and image in device memory of the current context; ONE launch
 // enqueued on `stream`, nothing allocated, nothing synchronised.
 Status DrawColumnScope(const ColumnScope& scope, const ScopeImage& image, cudaStream_t stream);
 Status DrawVectorScope(const VectorScope& scope, const ScopeImage& image, cudaStream_t stream);
+// The frame's planes in device memory of the current context.
+Status DrawPicture(const PictureScope& scope, const ScopeImage& image, cudaStream_t stream);
 
 }  // namespace cudahist
