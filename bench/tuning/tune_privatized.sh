@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/tuning/tune_privatized.sh: variants of the histogram kernels' tuning (the
-# policies of kernels/histogram/histogram_tuning.h and
-# kernels/launch/walk_tuning.h: threads, loads, copies budget, chunks a
-# thread, the equal-words stride) timed side by side in one run on the GPU
+# policies of kernels/histogram/histogram_tuning.h, kernels/launch/walk_tuning.h
+# and kernels/launch/launch_tuning.h: threads, loads, copies budget, chunks a
+# thread, the equal-words stride, registers) timed side by side in one run on the GPU
 # host. A variant overrides fields of the policies (kernels/launch/policy.h).
 #
 #   bench/tuning/tune_privatized.sh [OUTDIR] NAME=FLAGS...      here, before gpuhost-pack.sh

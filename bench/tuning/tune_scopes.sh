@@ -38,14 +38,15 @@ source "$(dirname "${BASH_SOURCE[0]}")/kernel_variants.sh"
 
 # The standard set: base (the defaults) and the numbers measured beside them
 # before (docs/tuning.md has every round's figures; scopes_tuning.h says what
-# each field does): 1024 threads at V = 1 (th1024), 256 (th256), bands of 32
+# each field does): 1024 threads at V = 1 (th1024), 256 (th256; the launch
+# bounds' blocks per SM follow the threads, launch_tuning.h), bands of 32
 # columns only (rl32), 12 rows in flight against 16 (rows16), the joint
 # kernel's b range in 4 and 16 parts (jparts4, jparts16) and one block an SM
 # (jblocks1).
 standard_variants=(
   "base="
-  "th1024=-DCUDAHIST_TUNE_SCOPES=p.column.threads_narrow=1024;p.column.min_blocks_narrow=1"
-  "th256=-DCUDAHIST_TUNE_SCOPES=p.column.threads_narrow=256;p.column.min_blocks_narrow=4"
+  "th1024=-DCUDAHIST_TUNE_SCOPES=p.column.threads_narrow=1024"
+  "th256=-DCUDAHIST_TUNE_SCOPES=p.column.threads_narrow=256"
   "rl32=-DCUDAHIST_TUNE_SCOPES=p.column.min_row_lanes=32"
   "rows16=-DCUDAHIST_TUNE_SCOPES=p.column.rows_in_flight_narrow=16"
   "jparts4=-DCUDAHIST_TUNE_SCOPES=p.joint.parts=4"

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "launch/launch_tuning.h"
 #include "launch/policy.h"
 
 namespace cudahist::detail {
@@ -16,11 +17,12 @@ struct HistogramPolicy {
     // RGBA wanted 1024 with 32 copies, and a block of 1024 keeps enough loads in flight
     // when its shared copies allow only one block per SM.
     uint32_t threads = 1024;
-    // __launch_bounds__' second argument: one block of 1024 per SM as far as registers go
-    // (shared copies allow no more), which leaves each thread 64 registers.
-    uint32_t min_blocks_per_sm = 1;
+    // __launch_bounds__' second argument: as many blocks per SM as launch_tuning.h's
+    // register count leaves room for, one of 1024 (shared copies allow no more either).
+    constexpr uint32_t min_blocks_per_sm() const { return kLaunchPolicy.min_blocks_per_sm(threads); }
     // Chunk loads a thread issues before it counts the first: frames (up to 4K) run the
-    // unit walk with 2 (4 cost registers and lost on 1080p) ...
+    // unit walk with 2 (4 cost registers and lost on 1080p), and so do the packed and
+    // two-phase kernels ...
     uint32_t loads_per_thread = 2;
     // ... large planes the deep kernel, the row walk with 4 (0.95 of the read roofline on 1 GiB).
     uint32_t deep_loads_per_thread = 4;
@@ -43,7 +45,7 @@ struct HistogramPolicy {
     // Every thread owns one 32-bit column per four counters, so shared memory is threads x
     // counters bytes (64 x 1024 = 64 KB).
     uint32_t threads = 64;
-    uint32_t loads_per_thread = 2;
+    // It walks with privatized.loads_per_thread, as frames do.
   } packed;
 
   // two-phase: partials in global memory, then a grid-wide reduction
@@ -51,13 +53,11 @@ struct HistogramPolicy {
     // One tile of up to tile_bytes per block leaves room for two blocks per SM on Hopper
     // (228 KB of shared memory per SM).
     uint32_t threads = 512;
-    uint32_t loads_per_thread = 2;
+    // It walks with privatized.loads_per_thread, as frames do.
     // A block counts one tile of the counters: 96 KB = 24576 counters, so 65536 bins take
     // 3 tiles (the frame read once per tile) and 4 x 256 take one.
     uint32_t tile_bytes = 96 * 1024;
-    // Slices x counters x 4 bytes of partials stay below this: 65536 bins x 4 components
-    // (1 MB per slice) still get 32 slices.
-    uint64_t partial_budget_bytes = 32ull << 20;
+    // Slices x counters x 4 bytes of partials stay below launch_tuning.h's partial budget.
   } two_phase;
 
   // auto (dispatch.cu): lane-indexed privatized copies while every counter gets at least

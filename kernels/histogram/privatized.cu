@@ -51,14 +51,14 @@ __device__ __forceinline__ void CountFrameBlock(const Plan& plan, uint32_t block
 }
 
 template <uint32_t kLogCopies, bool kPow2Bins, uint32_t kLoads, bool kRowWalk>
-__global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm)
+__global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
     PrivatizedKernel(const Plan plan, const AccumulatorScratch acc, uint32_t* counts) {
   CountFrameBlock<kLogCopies, kPow2Bins, kLoads, kRowWalk>(plan, blockIdx.x, gridDim.x, acc, counts);
 }
 
 // A batch: frame blockIdx.y, counted by the gridDim.x blocks of its row.
 template <uint32_t kLogCopies, bool kPow2Bins>
-__global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm)
+__global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
     PrivatizedBatchKernel(const PlanBatch batch, uint32_t* scratch, uint32_t* counts) {
   const uint32_t frame = blockIdx.y;
   const Plan& plan = batch.frame[frame];

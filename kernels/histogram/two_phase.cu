@@ -24,11 +24,13 @@
 #include "device/grid_completion.cuh"
 #include "histogram/histogram_launch.h"
 #include "histogram/histogram_tuning.h"
+#include "launch/launch_tuning.h"
 
 namespace cudahist::detail {
 namespace {
 
 constexpr HistogramPolicy::TwoPhase kPolicy = kHistogramPolicy.two_phase;
+constexpr uint32_t kLoads = kHistogramPolicy.privatized.loads_per_thread;  // as frames walk
 
 struct TileCounter {
   uint32_t* tile;
@@ -57,7 +59,6 @@ struct TwoPhaseShape {
 template <bool kPow2Bins>
 __device__ __forceinline__ void CountTiles(const Plan& plan, const TwoPhaseShape& shape, uint32_t* tile,
                                            uint32_t* partials) {
-  constexpr uint32_t kLoads = kPolicy.loads_per_thread;
   const uint32_t items = shape.tiles * shape.slices;
   for (uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
     const uint32_t slice = item / shape.tiles;
@@ -109,13 +110,13 @@ Status ConfigureTwoPhase(const DeviceLimits& limits, uint32_t counters, bool pow
   const uint32_t tile_counters = std::min<uint32_t>(counters, tile_bytes / sizeof(uint32_t));
   const void* kernel = pow2_bins ? reinterpret_cast<const void*>(&TwoPhaseKernel<true>)
                                  : reinterpret_cast<const void*>(&TwoPhaseKernel<false>);
-  CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, kernel, kPolicy.threads, kPolicy.loads_per_thread,
+  CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, kernel, kPolicy.threads, kLoads,
                                            tile_counters * uint32_t(sizeof(uint32_t)), "two-phase",
                                            config));
   if (!config->supported) return Status::Ok();
   config->tile_counters = tile_counters;
   config->tiles = (counters + tile_counters - 1) / tile_counters;
-  const uint64_t by_budget = kPolicy.partial_budget_bytes / (uint64_t(counters) * sizeof(uint32_t));
+  const uint64_t by_budget = kLaunchPolicy.partial_budget_bytes / (uint64_t(counters) * sizeof(uint32_t));
   const uint64_t by_residency = config->resident_blocks / config->tiles;
   config->max_slices = uint32_t(std::max<uint64_t>(1, std::min(by_budget, by_residency)));
   return Status::Ok();

@@ -17,7 +17,7 @@
 namespace cudahist::detail {
 namespace {
 
-constexpr RegionSignalStatsPolicy kPolicy = kRegionSignalStatsPolicy;
+constexpr SegmentedPolicy kPolicy = kSegmentedPolicy;  // its tile walk's (regions_tuning.h)
 
 __device__ __forceinline__ RegionStatsTile TileAt(const InlineRegionStatsTiles& carried,
                                                   const RegionStatsTile* device_tiles, uint32_t t) {

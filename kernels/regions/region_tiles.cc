@@ -142,13 +142,13 @@ RegionStatsTile StatsTileOf(const SignalStatsParams& p, uint32_t region) {
 
 void CutRegionStatsTiles(const YuvPlanes& frame, const Roi* regions, uint32_t num_regions,
                          uint32_t resident_blocks, std::vector<RegionStatsTile>* tiles) {
-  const RegionSignalStatsPolicy& policy = kRegionSignalStatsPolicy;
+  const SegmentedPolicy& policy = kSegmentedPolicy;  // the tile walk's (regions_tuning.h)
   uint64_t total = 0;
   for (uint32_t r = 0; r < num_regions; ++r) {
     total += SignalStatsParamsOf(Restricted(frame, regions[r]), nullptr, nullptr).units;
   }
   const uint32_t tile_units = TileUnits(total, resident_blocks, policy.tiles_per_resident_block,
-                                        policy.min_tile_units, policy.max_tile_units);
+                                        policy.min_tile_units, kRegionSignalStatsPolicy.max_tile_units());
   const uint32_t v = frame.log2_vsub;
   tiles->clear();
   std::vector<uint64_t> units;

@@ -50,31 +50,30 @@ struct SegmentedPolicy {
   bool programmatic_launch = true;
 };
 
-struct RegionSignalStatsPolicy {
-  // Threads of a block: as SegmentedPolicy's; a unit is one chroma sample run
-  // with its luma, so a tile of one chroma row of a 10-pixel box is 2 units.
-  uint32_t threads = 512;
-  // Lane copies of signalstats' counters at most (8-bit: 1385 counters, 16
-  // copies would take 88 KB and every tile would merge them all again).
-  uint32_t max_copies = 8;
-  uint32_t copies_budget_bytes = 64 * 1024;
-  uint32_t tiles_per_resident_block = 2;
-  // Units of a tile, at least and at most (a unit reads 4 chroma samples and
-  // their 8 or 16 luma pixels: about a chunk's worth of bytes).
-  uint32_t min_tile_units = 512;
-  uint32_t max_tile_units = 4 * 512;
-  // Tiles a launch carries in its parameters (32 bytes each, 8 KB).
-  uint32_t inline_tiles = 256;
-  bool programmatic_launch = true;  // as SegmentedPolicy's
-};
-
 #ifndef CUDAHIST_TUNE_SEGMENTED
 #define CUDAHIST_TUNE_SEGMENTED
 #endif
+constexpr SegmentedPolicy kSegmentedPolicy = CUDAHIST_TUNED(SegmentedPolicy, CUDAHIST_TUNE_SEGMENTED);
+
+// region_signalstats.cu cuts and walks its tiles as the segmented kernel does,
+// with kSegmentedPolicy's threads, copies (max_copies, copies_budget_bytes),
+// tiles_per_resident_block, min_tile_units and programmatic_launch, for their
+// reasons there: a unit is one chroma sample run with its luma (4 chroma
+// samples and their 8 or 16 luma pixels, about a chunk's worth of bytes, so a
+// tile of one chroma row of a 10-pixel box is 2 units), and signalstats'
+// 8-bit counters (1385) at 16 copies would take 88 KB, every tile merging them
+// all again.
+struct RegionSignalStatsPolicy {
+  // Units of a tile at most: four times the least, so that one large box still
+  // spreads over many blocks.
+  constexpr uint32_t max_tile_units() const { return 4 * kSegmentedPolicy.min_tile_units; }
+  // Tiles a launch carries in its parameters (32 bytes each, 8 KB).
+  uint32_t inline_tiles = 256;
+};
+
 #ifndef CUDAHIST_TUNE_REGION_SIGNALSTATS
 #define CUDAHIST_TUNE_REGION_SIGNALSTATS
 #endif
-constexpr SegmentedPolicy kSegmentedPolicy = CUDAHIST_TUNED(SegmentedPolicy, CUDAHIST_TUNE_SEGMENTED);
 constexpr RegionSignalStatsPolicy kRegionSignalStatsPolicy =
     CUDAHIST_TUNED(RegionSignalStatsPolicy, CUDAHIST_TUNE_REGION_SIGNALSTATS);
 

@@ -10,7 +10,7 @@
 namespace cudahist {
 namespace {
 
-constexpr uint32_t kScopeTileWidth = detail::kScopeDrawingPolicy.tile_width;
+constexpr uint32_t kScopeTileWidth = detail::kScopeDrawingPolicy.tile_width();
 constexpr uint32_t kScopeTileHeight = detail::kScopeDrawingPolicy.tile_height;
 
 __device__ __forceinline__ void StorePixel(const ScopeImage& image, uint32_t x, uint32_t y, uint32_t rgba) {

@@ -12,8 +12,9 @@ struct ScopeDrawingPolicy {
   // neighbouring bins of the same column groups, which stay in L1. The image (2 MiB for
   // 1024 x 512) is written once; the counts it reads (1 MiB for 1024 groups x 256 bins)
   // fit in L2.
-  uint32_t tile_width = 32;
   uint32_t tile_height = 8;
+  // A tile row is a warp's 32 lanes.
+  static constexpr uint32_t tile_width() { return 32; }
 };
 
 constexpr ScopeDrawingPolicy kScopeDrawingPolicy{};

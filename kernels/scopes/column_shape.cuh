@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "device/plan_walk.cuh"
+#include "launch/launch_tuning.h"
 #include "scopes/scopes_launch.h"
 #include "scopes/scopes_tuning.h"
 
@@ -18,12 +19,12 @@ constexpr ScopesPolicy::Column kColumnPolicy = kScopesPolicy.column;
 
 template <uint32_t kV>
 struct ColumnShape {
-  static constexpr uint32_t kThreads = kV == 1 ? kColumnPolicy.threads_narrow : kColumnPolicy.threads_wide;
+  static constexpr uint32_t kThreads = kV == 1 ? kColumnPolicy.threads_narrow : kColumnPolicy.threads_wide();
   static constexpr uint32_t kBandColumns = 32 * kV;  // at most (fewer when lanes share a row at V = 1)
   static constexpr uint32_t kRowsInFlight =
       kV == 1 ? kColumnPolicy.rows_in_flight_narrow : kColumnPolicy.rows_in_flight_wide;
-  static constexpr uint32_t kMinBlocksPerSm = kV == 1 ? kColumnPolicy.min_blocks_narrow : 1;
-  static constexpr uint32_t kFlushWarps = kV == 1 ? kColumnPolicy.flush_warps_narrow : kColumnPolicy.flush_warps_wide;
+  static constexpr uint32_t kMinBlocksPerSm = kLaunchPolicy.min_blocks_per_sm(kThreads);
+  static constexpr uint32_t kFlushWarps = kV == 1 ? kColumnPolicy.flush_warps_narrow() : kColumnPolicy.flush_warps_wide;
   static constexpr uint32_t kCounterWords = kV * 32 * kColumnPolicy.tile_bins;
   static constexpr uint32_t kStageWords = kBandColumns * kStagePitch;
   static constexpr uint32_t kSharedBytes =

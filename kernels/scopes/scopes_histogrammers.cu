@@ -7,6 +7,7 @@
 #include "cudahist/histogrammer.h"
 #include "cudahist/scopes.h"
 #include "launch/device_scratch.h"
+#include "launch/launch_tuning.h"
 #include "scopes/scopes_launch.h"
 #include "scopes/scopes_tuning.h"
 
@@ -48,7 +49,7 @@ Status ColumnHistogrammer::Create(std::unique_ptr<ColumnHistogrammer>* out) {
   auto impl = std::make_unique<Impl>();
   CUDAHIST_RETURN_IF_ERROR(detail::QueryDeviceLimits(&impl->limits));
   CUDAHIST_RETURN_IF_ERROR(detail::ConfigureColumnKernels(impl->limits, &impl->kernels));
-  impl->partial_words = detail::kScopesPolicy.column.partial_budget_bytes / sizeof(uint32_t);
+  impl->partial_words = detail::kLaunchPolicy.partial_budget_bytes / sizeof(uint32_t);
   CUDAHIST_RETURN_IF_ERROR(
       impl->partials.Allocate(impl->partial_words * sizeof(uint32_t), /*keep_zero=*/false, "column partials"));
   out->reset(new ColumnHistogrammer(std::move(impl)));

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "launch/launch_tuning.h"
 #include "launch/policy.h"
 
 namespace cudahist::detail {
@@ -15,12 +16,14 @@ struct ScopesPolicy {
   // columns and a slice of rows; its counters sit at word (k * bins + bin) * 32 + lane,
   // so every lane counts in its own bank whatever the data.
   struct Column {
-    // 1024 threads at V = 4 (its 128 KB of counters allow one block per SM) ...
-    uint32_t threads_wide = 1024;
-    // ... 512 at V = 1, so that two blocks share an SM and a frame's bands spread over all SMs.
+    // 512 threads at V = 1, so that two blocks share an SM and a frame's bands spread over
+    // all SMs ...
     uint32_t threads_narrow = 512;
-    // __launch_bounds__ at V = 1: 2 blocks of 512 cap the kernel at 64 registers, with no spills.
-    uint32_t min_blocks_narrow = 2;
+    // ... and at V = 4 one block per SM (its 128 KB of counters allow no second) of every
+    // thread the shared register count leaves room for (launch_tuning.h: 1024). The launch
+    // bounds ask for as many blocks as that count allows at either V (2 blocks of 512: 64
+    // registers, no spills).
+    constexpr uint32_t threads_wide() const { return kLaunchPolicy.threads_per_sm(); }
     // At V = 1 a warp's lanes split into groups of 32, 16 or 8 that each take a row: 8 columns
     // are a quarter of a 32-byte sector, whose rest the neighbouring bands read at the same time.
     uint32_t min_row_lanes = 8;
@@ -42,12 +45,11 @@ struct ScopesPolicy {
     // words, so that a warp reading 32 bins of one column hits 32 banks): 4 stages fit at
     // V = 4 ...
     uint32_t flush_warps_wide = 4;
-    // ... and at V = 1 every 32-bin chunk of a band gets its own warp, on a frame's critical path.
-    uint32_t flush_warps_narrow = 8;
-    // Partials in global memory stay below this; the slice count shrinks to fit (the tall
-    // [524288, 512] plane's 33 slices x 512 x 256 bins are 17 MB).
-    uint64_t partial_budget_bytes = 32ull << 20;
-    // Partial loads in flight per thread in phase 2 (the tall plane sums 33 slices).
+    // ... and at V = 1 every 32-bin chunk of a band's tile gets its own warp, on a frame's
+    // critical path.
+    constexpr uint32_t flush_warps_narrow() const { return tile_bins / 32; }
+    // Partial loads in flight per thread in phase 2 (the tall plane sums 33 slices; the
+    // partials stay below launch_tuning.h's partial budget, the slice count shrinking to fit).
     uint32_t reduce_loads = 8;
   } column;
 

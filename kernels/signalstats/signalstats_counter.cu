@@ -208,7 +208,7 @@ __device__ __forceinline__ void Mark(TimelineMark mark) {
 // for a QC block; LastBlockToArrive only counts arrivals. So any order and
 // any number of resident blocks finish, with a second wave of QC blocks too.
 template <uint32_t kLogCopies>
-__global__ void __launch_bounds__(kSignalStatsPolicy.threads, kSignalStatsPolicy.min_blocks_per_sm)
+__global__ void __launch_bounds__(kSignalStatsPolicy.threads, kSignalStatsPolicy.min_blocks_per_sm())
     SignalStatsKernel(const SignalStatsParams p, const QcParams q, uint32_t blocks, Scratch* scratch,
                       SignalStatsCounts* counts, QcCounts* qc_counts, bool direct) {
   extern __shared__ uint32_t copies[];

@@ -5,15 +5,17 @@
 
 #include <cstdint>
 
+#include "launch/launch_tuning.h"
 #include "launch/policy.h"
 
 namespace cudahist::detail {
 
 struct SignalStatsPolicy {
-  // 1024 threads, one block per SM by registers (64 each: no spills at runs of 4): the grid
-  // is one wave, so each block's zeroing and merging of its copies is paid once per SM.
+  // 1024 threads, one block per SM by registers (launch_tuning.h's 64 each: no spills at
+  // runs of 4): the grid is one wave, so each block's zeroing and merging of its copies is
+  // paid once per SM.
   uint32_t threads = 1024;
-  uint32_t min_blocks_per_sm = 1;
+  constexpr uint32_t min_blocks_per_sm() const { return kLaunchPolicy.min_blocks_per_sm(threads); }
   // Chroma samples per unit (each with its luma block): 4 gives a 1080p NV12 frame one unit
   // per thread, so a thread waits once for its loads and once for its table lookups.
   uint32_t run = 4;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "frames.h"
+#include "launch/launch_tuning.h"
 #include "scopes/joint_slices.cuh"
 #include "scope_cases.h"
 #include "scopes/scopes_launch.h"
@@ -28,7 +29,7 @@ using cudahist::detail::ColumnKernels;
 using cudahist::detail::ColumnPlan;
 
 constexpr uint32_t kSms = 132;
-constexpr uint64_t kPartialWords = cudahist::detail::kScopesPolicy.column.partial_budget_bytes / 4;
+constexpr uint64_t kPartialWords = cudahist::detail::kLaunchPolicy.partial_budget_bytes / 4;
 
 ColumnKernels H100Kernels() {
   ColumnKernels k;
@@ -39,7 +40,7 @@ ColumnKernels H100Kernels() {
   }
   for (auto* c : {&k.wide, &k.wide_bytes}) {
     c->supported = true;
-    c->threads = cudahist::detail::kScopesPolicy.column.threads_wide;
+    c->threads = cudahist::detail::kScopesPolicy.column.threads_wide();
     c->resident_blocks = kSms;
   }
   return k;

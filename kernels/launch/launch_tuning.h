@@ -1,0 +1,40 @@
+// cudahist: the tuning policy every kernel module shares (the register count
+// that launch bounds aim at, the memory a counter's partials may take), each
+// number with its reason; docs/tuning.md keeps the measurements behind them,
+// launch/policy.h says how a variant build overrides them.
+#pragma once
+
+#include <cstdint>
+
+#include "launch/policy.h"
+
+namespace cudahist::detail {
+
+// 32-bit registers of an SM: 64K on every architecture the kernels build for.
+constexpr uint32_t kRegistersPerSm = 65536;
+
+struct LaunchPolicy {
+  // Registers a thread that the launch bounds of the privatized, signalstats and
+  // per-column kernels leave, through their minimum of blocks per SM: 64 lets an SM
+  // hold 1024 threads, and those kernels fit it without spills (ptxas, nvcc 13,
+  // sm_90); 32 (2 blocks of 1024) spilled 60 to 90 bytes in the per-column kernel.
+  uint32_t registers_per_thread = 64;
+  // Device memory a counter's partials may take (two-phase histogram and per-column
+  // slices), the slice count shrinking to fit: 65536 bins x 4 components (1 MB a
+  // slice) still get 32 slices, and the tall [524288, 512] plane's 33 slices x 512
+  // columns x 256 bins (17 MB) fit.
+  uint64_t partial_budget_bytes = 32ull << 20;
+
+  // Threads an SM holds at that register count.
+  constexpr uint32_t threads_per_sm() const { return kRegistersPerSm / registers_per_thread; }
+  // __launch_bounds__' minimum of blocks per SM for blocks of `threads`: as many as
+  // the SM holds at that register count.
+  constexpr uint32_t min_blocks_per_sm(uint32_t threads) const { return threads_per_sm() / threads; }
+};
+
+#ifndef CUDAHIST_TUNE_LAUNCH
+#define CUDAHIST_TUNE_LAUNCH
+#endif
+constexpr LaunchPolicy kLaunchPolicy = CUDAHIST_TUNED(LaunchPolicy, CUDAHIST_TUNE_LAUNCH);
+
+}  // namespace cudahist::detail
