@@ -14,7 +14,7 @@
 namespace cudahist {
 namespace {
 
-constexpr uint32_t kTileWidth = detail::kScopeDrawingPolicy.tile_width;
+constexpr uint32_t kTileWidth = detail::kScopeDrawingPolicy.tile_width();
 constexpr uint32_t kTileHeight = detail::kScopeDrawingPolicy.tile_height;
 
 __global__ void DrawPictureKernel(PictureScope scope, ScopeImage image) {
