@@ -5,8 +5,9 @@
     bench/tuning/compare_builds.py table OUTDIR
 
 `run` times histbench, scopebench and signalstats_bench of BIN_A ("before")
-and BIN_B ("after") alternately, A B A B ..., ROUNDS times (default 3), so
-that drift in the GPU's clocks falls on both alike; each run writes
+and BIN_B ("after") alternately, ROUNDS times (default 3), the order turned
+round every round (A B, B A, A B, ...), so that drift in the GPU's clocks and
+whatever the first of a pair pays fall on both alike; each run writes
 OUTDIR/{before,after}-BENCH-ROUND.json. `table` prints, per case, the median
 over the rounds of each build and the ratio after / before, next to the
 spread of the "before" rounds (max / min), which is the noise a ratio must
@@ -30,7 +31,8 @@ def run(bin_a, bin_b, outdir, rounds):
     os.makedirs(outdir, exist_ok=True)
     status = 0
     for r in range(1, rounds + 1):
-        for label, bindir in (("before", bin_a), ("after", bin_b)):
+        pair = (("before", bin_a), ("after", bin_b))
+        for label, bindir in pair if r % 2 else pair[::-1]:
             for bench, args in BENCHES.items():
                 path = os.path.join(outdir, f"{label}-{bench}-{r}.json")
                 cmd = [os.path.join(bindir, bench), *args, "--json", path]
