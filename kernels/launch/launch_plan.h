@@ -120,9 +120,9 @@ struct GroupPlan {
 
 // Fills a vector-layout group's span and chunks per row (the units of its
 // walk) for a counted width of `width` pixels, from its counted slots; a
-// kGeneral group walks one sample per unit. Then its divisor of units into rows.
-// BuildPlan does this for a frame's groups; a region kernel for each tile it takes.
-CUDAHIST_HD void SetGroupWidth(GroupPlan& g, uint32_t width) {
+// kGeneral group walks one sample per unit. Not the divisor of units into rows
+// (SetGroupWidth): the host's cut of regions into tiles needs only the units.
+CUDAHIST_HD void SetGroupSpan(GroupPlan& g, uint32_t width) {
   if (g.layout == kGeneral) {
     g.span_begin = g.span_end = 0;
     g.units_per_row = width;
@@ -139,6 +139,12 @@ CUDAHIST_HD void SetGroupWidth(GroupPlan& g, uint32_t width) {
     // at most floor((L + 14) / 16) + 1.
     g.units_per_row = (g.span_end - g.span_begin + 2 * kChunkBytes - 2) / kChunkBytes;
   }
+}
+
+// SetGroupSpan, then the group's divisor of units into rows. BuildPlan does
+// this for a frame's groups; a region kernel for each tile it takes.
+CUDAHIST_HD void SetGroupWidth(GroupPlan& g, uint32_t width) {
+  SetGroupSpan(g, width);
   g.row_of_unit = FastDivisor::For(g.units_per_row);
 }
 

@@ -13,18 +13,30 @@ namespace cudahist::detail {
 namespace {
 
 // Chunks (or samples) per row of `g` over `width` samples: what SetGroupWidth
-// makes of it, as a tile of that width will.
+// makes of it, as a tile of that width will (without the divisor, which
+// costs a 64-bit division and which the cut does not use).
 uint32_t UnitsPerRow(const GroupPlan& g, uint32_t width) {
   GroupPlan p = g;
-  SetGroupWidth(p, width);
+  SetGroupSpan(p, width);
   return p.units_per_row;
 }
 
-// Indices of `units` in decreasing order, ties in their own order.
+// Indices of `units` in decreasing order, ties in their own order: what a
+// stable sort by decreasing units gives, as a radix sort on the bytes the
+// largest count has (one or two for a frame's tiles). A comparison sort of
+// a few hundred tiles was a large part of the host's time in a Compute call.
 std::vector<uint32_t> LargestFirst(const std::vector<uint64_t>& units) {
-  std::vector<uint32_t> order(units.size());
+  std::vector<uint32_t> order(units.size()), next(units.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return units[a] > units[b]; });
+  const uint64_t most = units.empty() ? 0 : *std::max_element(units.begin(), units.end());
+  for (uint32_t shift = 0; shift < 64 && (most >> shift) != 0; shift += 8) {
+    // Bucket 255 - byte: a stable pass by decreasing byte.
+    uint32_t start[257] = {};
+    for (uint64_t u : units) ++start[256 - ((u >> shift) & 0xff)];
+    for (uint32_t b = 1; b <= 256; ++b) start[b] += start[b - 1];
+    for (uint32_t i : order) next[start[255 - ((units[i] >> shift) & 0xff)]++] = i;
+    order.swap(next);
+  }
   return order;
 }
 
@@ -84,25 +96,33 @@ uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tile
 void CutRegionTiles(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
                     std::vector<RegionTile>* tiles) {
   const SegmentedPolicy& policy = kSegmentedPolicy;
+  // Each region on each group's plane and its units per row, once for both passes.
+  struct OnPlane {
+    Roi roi;
+    uint32_t per_row;
+  };
+  std::vector<OnPlane> on(size_t(num_regions) * tmpl.num_groups);
   uint64_t total = 0;
   for (uint32_t r = 0; r < num_regions; ++r) {
     for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
       const RegionGroup& g = tmpl.group[k];
-      const Roi on_plane = RegionOnPlane(regions[r], g.log2_hsub, g.log2_vsub);
-      if (on_plane.width > 0) total += uint64_t(on_plane.height) * UnitsPerRow(g.plan, on_plane.width);
+      OnPlane& o = on[size_t(r) * tmpl.num_groups + k];
+      o.roi = RegionOnPlane(regions[r], g.log2_hsub, g.log2_vsub);
+      o.per_row = o.roi.width > 0 ? UnitsPerRow(g.plan, o.roi.width) : 0;
+      total += uint64_t(o.roi.height) * o.per_row;
     }
   }
   const uint32_t tile_units = TileUnits(total, resident_blocks, policy.tiles_per_resident_block,
                                         policy.min_tile_units, policy.max_tile_units);
   tiles->clear();
   std::vector<uint64_t> units;
+  units.reserve(tiles->capacity());
   for (uint32_t r = 0; r < num_regions; ++r) {
     const size_t first = tiles->size();
     for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
-      const RegionGroup& g = tmpl.group[k];
-      const Roi on_plane = RegionOnPlane(regions[r], g.log2_hsub, g.log2_vsub);
+      const Roi& on_plane = on[size_t(r) * tmpl.num_groups + k].roi;
       if (on_plane.width == 0 || on_plane.height == 0) continue;
-      const uint32_t per_row = UnitsPerRow(g.plan, on_plane.width);
+      const uint32_t per_row = on[size_t(r) * tmpl.num_groups + k].per_row;
       const uint32_t rows = RowsPerTile(tile_units, per_row);
       for (uint32_t y = 0; y < on_plane.height; y += rows) {
         const uint32_t n = std::min(rows, on_plane.height - y);

@@ -22,15 +22,16 @@ Status CheckSide(uint32_t side, const std::string& field) {
 Status CheckRegionOnPlane(const Roi& region, uint32_t index, uint32_t plane, uint32_t width, uint32_t height,
                           uint32_t h, uint32_t v) {
   const Roi on_plane = RegionOnPlane(region, h, v);
-  const std::string name = "regions[" + S(index) + "]";
+  // Named only on failure: a frame's regions are checked on every call.
+  const auto name = [index] { return "regions[" + S(index) + "]"; };
   const auto subsampled = [](uint32_t log2) { return log2 > 0 ? " (subsampled by " + S(1u << log2) + ")" : ""; };
   if (uint64_t(on_plane.x) + on_plane.width > width) {
-    return Status::InvalidArgument(name + ": x " + S(region.x) + " + width " + S(region.width) +
+    return Status::InvalidArgument(name() + ": x " + S(region.x) + " + width " + S(region.width) +
                                    " reaches past plane[" + S(plane) + "]'s " + S(width) + " columns" +
                                    subsampled(h));
   }
   if (uint64_t(on_plane.y) + on_plane.height > height) {
-    return Status::InvalidArgument(name + ": y " + S(region.y) + " + height " + S(region.height) +
+    return Status::InvalidArgument(name() + ": y " + S(region.y) + " + height " + S(region.height) +
                                    " reaches past plane[" + S(plane) + "]'s " + S(height) + " rows" +
                                    subsampled(v));
   }
