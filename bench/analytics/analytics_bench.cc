@@ -18,20 +18,39 @@
 // JSON object for bench/RESULTS.md. Before timing, every method's counts of
 // the distinct frames equal the CPU reference's (ReferenceRegionHistograms).
 //
-//   analytics_bench [--json FILE] [--repeats N] [--quick]
+//   analytics_bench [--json FILE] [--repeats N] [--quick] [--boxes N,...] [--methods M,...]
+// --boxes: these box counts only (the same boxes as in the full run: the seed
+// is the count's). --methods: these methods only, among the five above after
+// whole-frame (the ratios' denominator, always timed) and
+//   regions+graph    the regions arm's Computes captured once as a CUDA graph and
+//                    replayed back to back: the device's time without the host's
+//                    work per call (only where the tiles travel in the launch's
+//                    parameters: a copied tile table cannot be captured)
+//   regions+alone    each frame's Compute (table copy and launch) timed by itself,
+//                    the stream held by a host function until the host has
+//                    enqueued it: one frame's device time, launch latency
+//                    included, at any box count
+// and every regions row then also says how long the host spent in each Compute
+// call: where that is about the time per frame, the host sets the pace.
+// bench/tuning/tune_segmented.sh times the variants of the segmented kernel
+// with --boxes 16,100,1000 --methods regions,regions+graph,regions+alone.
 // Exit status: 0, 1 on a wrong count or a CUDA error, 77 without a CUDA device.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cub_baseline.h"
@@ -42,12 +61,78 @@
 #include "frames.h"
 #include "npp_baseline.h"
 #include "region_cases.h"
+#include "regions/regions_tuning.h"
 #include "yuv_frames.h"
+
+#ifndef CUDAHIST_BENCH_VARIANT
+#define CUDAHIST_BENCH_VARIANT "default"
+#endif
 
 namespace bench {
 namespace {
 
-using Options = KernelBenchArgs;
+constexpr char kVariant[] = CUDAHIST_BENCH_VARIANT;  // NAME=FLAGS of the segmented kernel's tuning
+
+// The methods a run times besides whole-frame; the first kDefaultMethods by default.
+const std::vector<std::string> kMethods = {"regions", "regions-y", "cub-per-box", "cub-per-box-y", "npp-per-box-y",
+                                           "regions+graph", "regions+alone"};
+constexpr int kDefaultMethods = 5;  // the first five
+
+struct Options : KernelBenchArgs {
+  std::vector<uint32_t> boxes;  // empty: 1, 16, 100, 1000 (--quick: 1, 16, 100)
+  std::set<std::string> methods;
+  bool chosen_methods = false;  // --methods given: the regions rows add the host's time
+  bool Runs(const std::string& method) const { return methods.count(method) != 0; }
+};
+
+// "a,b,c" as its parts ("" gives none).
+std::vector<std::string> SplitCommas(const std::string& list) {
+  std::vector<std::string> parts;
+  std::stringstream in(list);
+  for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
+  return parts;
+}
+
+bool ParseOptions(int argc, char** argv, Options* o) {
+  std::string boxes, methods;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc) {
+      o->json = argv[++i];
+    } else if (a == "--repeats" && i + 1 < argc) {
+      o->repeats = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--quick") {
+      o->quick = true;
+    } else if (a == "--boxes" && i + 1 < argc) {
+      boxes = argv[++i];
+    } else if (a == "--methods" && i + 1 < argc) {
+      methods = argv[++i];
+      o->chosen_methods = true;
+    } else {
+      std::fprintf(stderr, "usage: %s [--json FILE] [--repeats N] [--quick] [--boxes N,...] [--methods M,...]\n",
+                   argv[0]);
+      return false;
+    }
+  }
+  for (const std::string& b : SplitCommas(boxes)) {
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(b.c_str(), &end, 10);
+    if (b.empty() || *end != '\0' || n < 1 || n > 10000) {
+      std::fprintf(stderr, "--boxes: '%s' is not a box count (1 to 10000)\n", b.c_str());
+      return false;
+    }
+    o->boxes.push_back(uint32_t(n));
+  }
+  for (const std::string& m : SplitCommas(methods)) {
+    if (std::find(kMethods.begin(), kMethods.end(), m) == kMethods.end()) {
+      std::fprintf(stderr, "--methods: no method '%s' (whole-frame is always timed)\n", m.c_str());
+      return false;
+    }
+    o->methods.insert(m);
+  }
+  if (!o->chosen_methods) o->methods = {kMethods.begin(), kMethods.begin() + kDefaultMethods};
+  return true;
+}
 
 // `count` boxes of widths 10 to 600 and heights 10 to 400 (clipped to the
 // frame), anywhere inside it: the issue's mix. Fixed seed: every run times the same boxes.
@@ -85,6 +170,8 @@ struct Row {
   std::string method;
   Timing timing;
   std::string note;
+  uint32_t tiles = 0;    // regions arms: the tiles of a frame
+  double host_us = 0;    // regions: the host's time per Compute call
 };
 
 class Benchmark {
@@ -119,8 +206,9 @@ class Benchmark {
 
   int frames() const { return int(frames_.size()); }
 
-  void Add(uint32_t boxes, const std::string& method, const Timing& t, const std::string& note = "") {
-    rows_.push_back(Row{boxes, method, t, note});
+  void Add(uint32_t boxes, const std::string& method, const Timing& t, const std::string& note = "",
+           uint32_t tiles = 0, double host_us = 0) {
+    rows_.push_back(Row{boxes, method, t, note, tiles, host_us});
     if (!t.error.empty()) {
       std::printf("  %-14s %s\n", method.c_str(), t.error.c_str());
     } else {
@@ -130,6 +218,89 @@ class Benchmark {
   }
 
   Timing Time(const Launch& launch) { return TimePasses(launch, frames(), frames(), o_.repeats, stream_); }
+
+  // Time, and in `host_us` the host's mean time in one call of `launch` over
+  // the warm-up and the timed passes (when it is about the time per frame,
+  // the host sets the pace, not the device).
+  Timing TimeWithHost(const Launch& launch, double* host_us) {
+    double seconds = 0;
+    long calls = 0;
+    const Timing t = Time([&](int f) {
+      const auto start = std::chrono::steady_clock::now();
+      std::string e = launch(f);
+      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      ++calls;
+      return e;
+    });
+    *host_us = calls > 0 ? seconds * 1e6 / double(calls) : 0;
+    return t;
+  }
+
+  // Each frame's launch timed on its own: before it, a host function holds the
+  // stream for `hold_us` (more than the host takes to enqueue the frame), so
+  // that the events bracket the device's work alone. Medians over `passes`
+  // passes of every frame, after one pass of warm-up.
+  Timing TimeAlone(const Launch& launch, double hold_us, int passes) {
+    Timing t;
+    const int n = frames();
+    std::vector<cudaEvent_t> start(static_cast<size_t>(n)), stop(static_cast<size_t>(n));
+    for (int f = 0; f < n; ++f) {
+      cudaEventCreate(&start[size_t(f)]);
+      cudaEventCreate(&stop[size_t(f)]);
+    }
+    const auto hold = [](void* us) {
+      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(*static_cast<double*>(us)));
+    };
+    std::vector<double> per_frame_us;
+    for (int pass = 0; pass <= passes && t.error.empty(); ++pass) {
+      for (int f = 0; f < n && t.error.empty(); ++f) {
+        t.error = ErrorText(cudaLaunchHostFunc(stream_, hold, &hold_us));
+        if (t.error.empty()) t.error = ErrorText(cudaEventRecord(start[size_t(f)], stream_));
+        if (t.error.empty()) t.error = launch(f);
+        if (t.error.empty()) t.error = ErrorText(cudaEventRecord(stop[size_t(f)], stream_));
+      }
+      const std::string synced = ErrorText(cudaStreamSynchronize(stream_));
+      if (t.error.empty()) t.error = synced;
+      for (int f = 0; f < n && t.error.empty() && pass > 0; ++f) {
+        float ms = 0;
+        cudaEventElapsedTime(&ms, start[size_t(f)], stop[size_t(f)]);
+        per_frame_us.push_back(double(ms) * 1e3);
+      }
+    }
+    for (int f = 0; f < n; ++f) {
+      cudaEventDestroy(start[size_t(f)]);
+      cudaEventDestroy(stop[size_t(f)]);
+    }
+    t.microseconds = Median(per_frame_us);
+    t.repeats = passes;
+    return t;
+  }
+
+  // One pass over the frames captured as a CUDA graph, its replays timed.
+  Timing TimeGraph(const Launch& launch) {
+    Timing t;
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    if (cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+      t.error = "cudaStreamBeginCapture failed";
+      return t;
+    }
+    std::string err;
+    for (int f = 0; f < frames() && err.empty(); ++f) err = launch(f);
+    const cudaError_t end = cudaStreamEndCapture(stream_, &graph);
+    if (err.empty() && end != cudaSuccess) err = std::string("capture: ") + cudaGetErrorString(end);
+    if (err.empty() && cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess) err = "cudaGraphInstantiate failed";
+    if (err.empty()) {
+      t = TimePasses([&](int) { return ErrorText(cudaGraphLaunch(exec, stream_)); }, 1, frames(), o_.repeats,
+                     stream_);
+    } else {
+      t.error = err;
+    }
+    cudaGetLastError();
+    if (exec != nullptr) cudaGraphExecDestroy(exec);
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    return t;
+  }
 
   // The CPU reference of `boxes` on distinct frame i, components [0, planes).
   std::vector<uint32_t> Reference(int i, const std::vector<cudahist::Roi>& boxes, int planes) const {
@@ -180,18 +351,35 @@ std::string Verify(const References& want, int planes,
   return "";
 }
 
-bool RunBoxes(Benchmark& b, uint32_t n, uint32_t width, uint32_t height, NppHistogram* npp, cudaStream_t stream) {
+bool RunBoxes(Benchmark& b, const Options& o, uint32_t n, uint32_t width, uint32_t height, NppHistogram* npp,
+              cudaStream_t stream) {
   const std::vector<cudahist::Roi> boxes = MixedBoxes(width, height, n);
   std::printf("%u boxes:\n", n);
+  // The CPU reference of every distinct frame, each on a thread of its own
+  // (at 1000 boxes one takes about half a second).
   References want;
+  const bool all = o.Runs("regions") || o.Runs("regions+graph") || o.Runs("regions+alone") || o.Runs("cub-per-box");
+  const bool y = o.Runs("regions-y") || o.Runs("cub-per-box-y") || o.Runs("npp-per-box-y");
+  std::map<int, std::vector<std::future<std::vector<uint32_t>>>> references;
   for (int planes : {3, 1}) {
-    for (int i = 0; i < b.distinct(); ++i) want[planes].push_back(b.Reference(i, boxes, planes));
+    if (planes == 3 ? !all : !y) continue;
+    for (int i = 0; i < b.distinct(); ++i) {
+      references[planes].push_back(std::async(std::launch::async, [&b, &boxes, i, planes] {
+        return b.Reference(i, boxes, planes);
+      }));
+    }
+  }
+  for (auto& [planes, futures] : references) {
+    for (auto& f : futures) want[planes].push_back(f.get());
   }
   cudahist::HistogramSpec spec;
   bool ok = true;
   // cudahist, all components and Y alone.
   for (int planes : {3, 1}) {
     const std::string method = planes == 3 ? "regions" : "regions-y";
+    const bool graph = planes == 3 && o.Runs("regions+graph");
+    const bool alone = planes == 3 && o.Runs("regions+alone");
+    if (!o.Runs(method) && !graph && !alone) continue;
     std::unique_ptr<cudahist::RegionHistogrammer> h;
     cudahist::Status s = cudahist::RegionHistogrammer::Create(spec, planes, &h);
     uint32_t* counts = nullptr;
@@ -213,13 +401,51 @@ bool RunBoxes(Benchmark& b, uint32_t n, uint32_t width, uint32_t height, NppHist
       std::fprintf(stderr, "%s: %s\n", method.c_str(), wrong.c_str());
       ok = false;
     } else {
-      b.Add(n, method, b.Time(launch), std::to_string(h->last_tiles()) + " tiles");
+      const uint32_t tiles = h->last_tiles();
+      double host_us = 0;
+      if (o.Runs(method)) {
+        const Timing t = b.TimeWithHost(launch, &host_us);
+        std::ostringstream note;
+        note << tiles << " tiles";
+        if (o.chosen_methods) {
+          note.precision(3);
+          note << ", host " << host_us << " us a call";
+        }
+        b.Add(n, method, t, note.str(), tiles, host_us);
+      }
+      if (graph && tiles > cudahist::detail::kSegmentedPolicy.inline_tiles) {
+        b.Add(n, "regions+graph", Timing{"not timed: the tile table is copied before each launch", 0, 0});
+      } else if (graph) {
+        const Timing t = b.TimeGraph(launch);
+        // The replays' counts too: those of the last frame of the rotation.
+        std::string replayed = t.error.empty() ? ErrorText(cudaStreamSynchronize(stream)) : t.error;
+        if (replayed.empty() && ReadBack(counts, length) != want.at(3)[size_t((b.frames() - 1) % b.distinct())]) {
+          replayed = "the graph's counts differ from the reference";
+        }
+        if (!replayed.empty() && t.error.empty()) {
+          std::fprintf(stderr, "regions+graph: %s\n", replayed.c_str());
+          ok = false;
+        } else {
+          b.Add(n, "regions+graph", t, std::to_string(tiles) + " tiles, one CUDA graph per rotation", tiles);
+        }
+      }
+      if (alone) {
+        if (host_us <= 0) b.TimeWithHost(launch, &host_us);  // only to learn the host's time a call
+        // Twice the host's time a call, and 100 us for the scheduler's slack.
+        const double hold_us = 2 * host_us + 100;
+        const Timing t = b.TimeAlone(launch, hold_us, std::min(o.repeats, 3));
+        std::ostringstream note;
+        note.precision(3);
+        note << tiles << " tiles, each frame alone (stream held " << hold_us << " us before it)";
+        b.Add(n, "regions+alone", t, note.str(), tiles);
+      }
     }
     cudaFree(counts);
   }
   // CUB per box and plane group, all components and Y alone.
   for (int groups : {2, 1}) {
     const std::string method = groups == 2 ? "cub-per-box" : "cub-per-box-y";
+    if (!o.Runs(method)) continue;
     const int planes = groups == 2 ? 3 : 1;
     size_t temp_bytes = 0;
     std::string why;
@@ -256,6 +482,7 @@ bool RunBoxes(Benchmark& b, uint32_t n, uint32_t width, uint32_t height, NppHist
     cudaFree(counts);
   }
   // NPP per box, Y.
+  if (!o.Runs("npp-per-box-y")) return ok;
   if (npp == nullptr) {
     b.Add(n, "npp-per-box-y", Timing{"NPP not loaded", 0, 0});
     return ok;
@@ -292,11 +519,16 @@ bool RunBoxes(Benchmark& b, uint32_t n, uint32_t width, uint32_t height, NppHist
   return ok;
 }
 
-double Us(const std::vector<Row>& rows, uint32_t boxes, const std::string& method) {
+const Row* Find(const std::vector<Row>& rows, uint32_t boxes, const std::string& method) {
   for (const Row& r : rows) {
-    if (r.boxes == boxes && r.method == method && r.timing.error.empty()) return r.timing.microseconds;
+    if (r.boxes == boxes && r.method == method && r.timing.error.empty()) return &r;
   }
-  return 0;
+  return nullptr;
+}
+
+double Us(const std::vector<Row>& rows, uint32_t boxes, const std::string& method) {
+  const Row* r = Find(rows, boxes, method);
+  return r != nullptr ? r->timing.microseconds : 0;
 }
 
 std::string Ratio(double a, double b) {
@@ -329,8 +561,11 @@ int Run(const Options& o) {
   std::printf("analytics_bench on %s: %ux%u NV12, %d frames rotating (4 distinct)\n", prop.name, width, height,
               b.frames());
   std::string npp_why;
-  std::unique_ptr<NppHistogram> npp = NppHistogram::Load(&npp_why);
-  std::printf("NPP: %s\n", npp ? npp->library().c_str() : ("not loaded, " + npp_why).c_str());
+  std::unique_ptr<NppHistogram> npp;
+  if (o.Runs("npp-per-box-y")) {  // loading NPP's libraries takes a while
+    npp = NppHistogram::Load(&npp_why);
+    std::printf("NPP: %s\n", npp ? npp->library().c_str() : ("not loaded, " + npp_why).c_str());
+  }
 
   // The baseline: the whole frame's Y, U and V.
   cudahist::HistogramSpec spec;
@@ -348,15 +583,17 @@ int Run(const Options& o) {
     return c.ok() ? std::string() : c.message();
   }));
   bool ok = true;
-  const std::vector<uint32_t> counts = o.quick ? std::vector<uint32_t>{1, 16, 100} : std::vector<uint32_t>{1, 16, 100, 1000};
-  for (uint32_t n : counts) ok = RunBoxes(b, n, width, height, npp.get(), stream) && ok;
+  std::vector<uint32_t> counts = o.quick ? std::vector<uint32_t>{1, 16, 100} : std::vector<uint32_t>{1, 16, 100, 1000};
+  if (!o.boxes.empty()) counts = o.boxes;
+  for (uint32_t n : counts) ok = RunBoxes(b, o, n, width, height, npp.get(), stream) && ok;
   cudaFree(whole_counts);
 
   const double frame_us = Us(b.rows(), 0, "whole-frame");
   std::printf("\nboxes  regions/whole-frame  npp-per-box-y/regions-y  cub-per-box/regions\n");
   std::ostringstream json;
   json << "{\"device\": \"" << prop.name << "\", \"frame\": \"" << width << "x" << height
-       << " NV12\", \"whole_frame_us\": " << frame_us << ", \"boxes\": [";
+       << " NV12\", \"variant\": \"" << kVariant << "\", \"repeats\": " << timing.repeats
+       << ", \"whole_frame_us\": " << frame_us << ", \"boxes\": [";
   for (size_t i = 0; i < counts.size(); ++i) {
     const uint32_t n = counts[i];
     const std::string vs_frame = Ratio(Us(b.rows(), n, "regions"), frame_us);
@@ -366,6 +603,15 @@ int Run(const Options& o) {
     json << (i ? ", " : "") << "{\"boxes\": " << n;
     for (const char* m : {"regions", "regions-y", "npp-per-box-y", "cub-per-box", "cub-per-box-y"}) {
       json << ", \"" << m << "_us\": " << (Us(b.rows(), n, m) > 0 ? std::to_string(Us(b.rows(), n, m)) : "null");
+    }
+    if (const Row* r = Find(b.rows(), n, "regions")) {
+      json << ", \"regions_tiles\": " << r->tiles << ", \"regions_host_us\": " << r->host_us;
+    }
+    for (const char* m : {"regions+graph", "regions+alone"}) {
+      if (!o.Runs(m)) continue;
+      const double us = Us(b.rows(), n, m);
+      json << ", \"" << (std::string(m) == "regions+graph" ? "regions_graph" : "regions_alone")
+           << "_us\": " << (us > 0 ? std::to_string(us) : "null");
     }
     json << ", \"regions_over_whole_frame\": " << vs_frame << ", \"npp_y_over_regions_y\": " << vs_npp
          << ", \"cub_over_regions\": " << vs_cub << "}";
@@ -382,6 +628,6 @@ int Run(const Options& o) {
 
 int main(int argc, char** argv) {
   bench::Options o;
-  if (!bench::ParseKernelBenchArgs(argc, argv, &o)) return 2;
+  if (!bench::ParseOptions(argc, argv, &o)) return 2;
   return bench::Run(o);
 }

@@ -1,7 +1,8 @@
 // bench/common/bench_args.h: the command lines benchmarks share:
 //   the element benchmarks'  <tool> [--json PATH] [--seconds S] [<the tool's own flags>]
 //   the kernel benchmarks'   <tool> [--json FILE] [--repeats N] [--quick]
-//                            (signalstats_bench, analytics_bench)
+//                            (signalstats_bench; analytics_bench, which adds
+//                            --boxes and --methods)
 #pragma once
 
 #include <algorithm>

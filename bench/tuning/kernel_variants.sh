@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # bench/tuning/kernel_variants.sh: the one way to build tuning variants of a module's
-# kernels side by side, sourced by bench/tuning/tune_privatized.sh, tune_signalstats.sh
-# and tune_scopes.sh (here, before scripts/gpuhost-pack.sh).
+# kernels side by side, sourced by bench/tuning/tune_privatized.sh, tune_signalstats.sh,
+# tune_scopes.sh and tune_segmented.sh (here, before scripts/gpuhost-pack.sh).
 #
 #   build_kernel_variants MODULE OUTDIR NAME=FLAGS...
-#       MODULE: histogram, signalstats or scopes. Configures the variants'
+#       MODULE: histogram, signalstats, scopes or regions. Configures the variants'
 #       build folder (KERNEL_VARIANTS_BUILD, default build-variants: sm_90, no
 #       plugin, no examples) with the meson option
 #       kernel-variants=MODULE:NAME=FLAGS,... (bench/meson.build: the module's
@@ -16,12 +16,12 @@
 #       lists every variant there as "BENCHMARK-NAME FLAGS". The rest of the
 #       library is built once in that folder and kept between calls.
 #
-# The default OUTDIR of the three scripts is build-variants/kernel-variants
+# The default OUTDIR of the four scripts is build-variants/kernel-variants
 # (KERNEL_VARIANTS_BUILD/kernel-variants): each script replaces its own
 # module's variants there and leaves the others', and scripts/gpuhost-pack.sh
 # packs all of them as kernel_variants.tar.xz (rm -rf that folder to pack none);
-# scripts/gpuhost-run.sh's steps histogram_variants, signalstats_variants and
-# scope_variants run them on the GPU host.
+# scripts/gpuhost-run.sh's steps histogram_variants, signalstats_variants,
+# scope_variants and region_variants run them on the GPU host.
 
 kernel_variants_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 kernel_variants_build=${KERNEL_VARIANTS_BUILD:-$kernel_variants_root/build-variants}
@@ -34,7 +34,8 @@ benchmark_of_module() {
     histogram) echo histbench ;;
     signalstats) echo signalstats_bench ;;
     scopes) echo scopebench ;;
-    *) echo "kernel_variants: no module '$1' (histogram, signalstats or scopes)" >&2; return 2 ;;
+    regions) echo analytics_bench ;;
+    *) echo "kernel_variants: no module '$1' (histogram, signalstats, scopes or regions)" >&2; return 2 ;;
   esac
 }
 

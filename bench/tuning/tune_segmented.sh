@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# bench/tuning/tune_segmented.sh: variants of the segmented histogram's tuning
+# (SegmentedPolicy, kernels/regions/regions_tuning.h, overridden as
+# kernels/launch/policy.h says: -DCUDAHIST_TUNE_SEGMENTED=p.field=value;...)
+# built here and timed side by side in one run on the GPU host.
+#
+#   bench/tuning/tune_segmented.sh build [OUTDIR] [NAME=FLAGS | NAME]...
+#       one analytics_bench per variant, for sm_90, as OUTDIR/analytics_bench-NAME
+#       (default OUTDIR: build-variants/kernel-variants, which gpuhost-pack.sh
+#       packs; NAME: letters, digits, _; a NAME alone: that standard variant),
+#       built by bench/tuning/kernel_variants.sh: the flags reach the files that
+#       read SegmentedPolicy (kernels/regions/meson.build). With none, the
+#       standard set below, `default` (no flags) first.
+#   bench/tuning/tune_segmented.sh run BINDIR OUTDIR [ROUNDS]
+#       every BINDIR/analytics_bench-*, ROUNDS times (default 2) in alternation
+#       so that drift hits all alike, each run on 1080p NV12 with 16, 100 and
+#       1000 boxes (analytics_bench --boxes 16,100,1000 --methods
+#       regions,regions+graph,regions+alone --repeats 15): CUDA events, warm-up,
+#       medians; every variant's counts checked against the CPU reference
+#       before it is timed (analytics_bench exits 1 on a difference: the
+#       variant then has no row). JSON and logs in OUTDIR, then the tables of
+#       bench/tuning/compare_variants.py: per variant the us a frame at 16, 100
+#       and 1000 boxes back to back, its ratio to `default` and to the
+#       whole-frame histogram timed in the same process; the device's time
+#       alone (a CUDA graph of the rotation; each frame by itself); the host's
+#       time a Compute call. The standard set (12 variants, 2 rounds) takes
+#       about a minute on an H200.
+#
+# scripts/gpuhost-pack.sh packs build-variants/kernel-variants and
+# scripts/gpuhost-run.sh's step region_variants runs its analytics_bench-*:
+#   bench/tuning/tune_segmented.sh build && scripts/gpuhost-pack.sh build
+#   (on the host) bash .gpuhost/gpuhost-run.sh $OUT region_variants
+set -euo pipefail
+# shellcheck source=bench/tuning/kernel_variants.sh
+source "$(dirname "${BASH_SOURCE[0]}")/kernel_variants.sh"
+
+# The standard set, from where a tile's time goes in segmented_histogram.cu.
+# A block takes a tile (a run of rows of one plane group of one box, about
+# TileUnits 16-byte chunks), walks it into lane copies in shared memory, then
+# pays a fixed toll whatever the tile's size: a barrier, the merge of every
+# copy of the group's counters (8 x 256 for Y, 8 x 512 for UV) with up to
+# 256 or 512 global atomics, a fence and the region's ticket (an L2 round
+# trip), the zeroing of the copies and two more barriers; the last tile of a
+# box moves its 768 totals to the counts. A 10x10 box is two tiles of 5 to 20
+# chunks: all toll. At 100 mixed boxes the cut makes about 690 tiles of up to
+# 1624 chunks for 264 resident blocks (H100, 2 blocks of 512 an SM), at 16
+# boxes 263 tiles of at most 512 chunks, half a round of 512 x 2 loads.
+standard_variants=(
+  "default="
+  # A round of 256 x 2 loads is a 16-box tile (<= 512 chunks) whole, and 4
+  # blocks an SM (64 registers) run twice the tile chains at once; each thread
+  # merges and zeroes twice as many words.
+  "th256=-DCUDAHIST_TUNE_SEGMENTED=p.threads=256"
+  # One block an SM (1024 x 64 registers): fewer, longer chains; bounds the axis.
+  "th1024=-DCUDAHIST_TUNE_SEGMENTED=p.threads=1024"
+  # The toll's merge and zeroing scale with the copies: 1, 2 and 4 make them
+  # 8, 4 and 2 times smaller, at the price of lanes that share a copy
+  # serialising on equal bins (half the bench's frames are peaked).
+  "copies1=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=1"
+  "copies2=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=2"
+  "copies4=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=4"
+  # Smaller tiles: more chains at 16 boxes (about 480 tiles), more tolls at 100.
+  "tiles_small=-DCUDAHIST_TUNE_SEGMENTED=p.min_tile_units=256;p.max_tile_units=2048"
+  # Larger tiles: the toll over more chunks; at 1000 boxes a box's group is
+  # mostly one tile, at 16 boxes fewer tiles than blocks.
+  "tiles_large=-DCUDAHIST_TUNE_SEGMENTED=p.min_tile_units=2048;p.max_tile_units=16384"
+  # Tiles a resident block aims at, against the default's 1: 2 (100 boxes:
+  # about 630 tiles, more than a launch carries) and 4 (about 1180).
+  "tpr2=-DCUDAHIST_TUNE_SEGMENTED=p.tiles_per_resident_block=2"
+  "tpr4=-DCUDAHIST_TUNE_SEGMENTED=p.tiles_per_resident_block=4"
+  # Without programmatic dependent launch: what the overlap with the previous
+  # frame's kernel is worth here.
+  "nopdl=-DCUDAHIST_TUNE_SEGMENTED=p.programmatic_launch=false"
+  # Twice the chains with the default's merge a thread (256 threads x 4 copies).
+  "th256_copies4=-DCUDAHIST_TUNE_SEGMENTED=p.threads=256;p.max_copies=4"
+)
+
+# A standard variant's NAME=FLAGS by its NAME.
+standard_variant() {
+  local v
+  for v in "${standard_variants[@]}"; do [ "${v%%=*}" = "$1" ] && { echo "$v"; return 0; }; done
+  echo "tune_segmented: no standard variant '$1'" >&2
+  return 2
+}
+
+build() {
+  local out=$kernel_variants_default_out
+  if [ $# -gt 0 ] && [[ $1 != *=* ]] && ! standard_variant "$1" > /dev/null 2>&1; then out=$1; shift; fi
+  [ $# -gt 0 ] || set -- "${standard_variants[@]}"
+  local variants=() variant
+  for variant in "$@"; do
+    [[ $variant == *=* ]] || variant=$(standard_variant "$variant")
+    variants+=("$variant")
+  done
+  build_kernel_variants regions "$out" "${variants[@]}"
+  local f
+  for f in "$out"/analytics_bench-*; do echo "$(stat -c %s "$f") bytes  ${f##*/}"; done
+}
+
+run() {
+  local bin=$1 out=$2 rounds=${3:-2}
+  local compare
+  compare=$(dirname "${BASH_SOURCE[0]}")/compare_variants.py  # beside it here and in the pack's scripts/
+  local variants=() b
+  for b in "$bin"/analytics_bench-*; do
+    if [ -f "$b" ] && [ -x "$b" ]; then variants+=("${b##*/analytics_bench-}"); fi
+  done
+  [ ${#variants[@]} -gt 0 ] || { echo "tune_segmented: no analytics_bench-* in $bin" >&2; return 2; }
+  mkdir -p "$out"
+  local failed=0 n v rc
+  for ((n = 1; n <= rounds; ++n)); do
+    for v in "${variants[@]}"; do
+      rc=0
+      timeout 120 "$bin/analytics_bench-$v" --boxes 16,100,1000 --methods regions,regions+graph,regions+alone \
+        --repeats 15 --json "$out/$v-$n.json" > "$out/$v-$n.log" 2>&1 || rc=$?
+      if [ $rc -eq 0 ]; then
+        echo "round $n $v: $(grep -E '^ +regions ' "$out/$v-$n.log" | awk '{printf "%s ", $2}')us (16, 100, 1000 boxes)"
+      else
+        echo "round $n $v: FAILED (exit $rc): $(tail -n 2 "$out/$v-$n.log" | tr '\n' ' ')"
+        rm -f "$out/$v-$n.json"
+        failed=$((failed + 1))
+      fi
+    done
+  done
+  if [ -f "$bin/variants.txt" ]; then
+    echo
+    echo "variants (name, flags):"
+    grep "^analytics_bench-" "$bin/variants.txt" || true
+  fi
+  echo
+  python3 "$compare" "$out"
+  [ "$failed" -eq 0 ] || { echo "$failed run(s) failed (logs in $out)"; return 1; }
+}
+
+case ${1:-} in
+  build) shift; build "$@" ;;
+  run) shift; run "${1:?usage: tune_segmented.sh run BINDIR OUTDIR [ROUNDS]}" "${2:?OUTDIR}" "${3:-2}" ;;
+  *) sed -n '2,/^set -euo pipefail/{/^set /!p}' "${BASH_SOURCE[0]}"; exit 2 ;;
+esac
