@@ -167,7 +167,7 @@ void CutRegionStatsTiles(const YuvPlanes& frame, const Roi* regions, uint32_t nu
   for (uint32_t r = 0; r < num_regions; ++r) {
     total += SignalStatsParamsOf(Restricted(frame, regions[r]), nullptr, nullptr).units;
   }
-  const uint32_t tile_units = TileUnits(total, resident_blocks, policy.tiles_per_resident_block,
+  const uint32_t tile_units = TileUnits(total, resident_blocks, kRegionSignalStatsPolicy.tiles_per_resident_block,
                                         policy.min_tile_units, kRegionSignalStatsPolicy.max_tile_units());
   const uint32_t v = frame.log2_vsub;
   tiles->clear();

@@ -30,9 +30,12 @@ struct SegmentedPolicy {
   uint32_t max_copies = 8;
   // Shared memory the copies may take; fewer copies beyond it (10-bit bins).
   uint32_t copies_budget_bytes = 64 * 1024;
-  // Tiles per resident block the host aims at: enough that blocks that drew
-  // small tiles take more while a large one is still counting.
-  uint32_t tiles_per_resident_block = 2;
+  // Tiles per resident block the host aims at: one. Two (blocks that drew
+  // small tiles taking more while a large one counts) cut 100 boxes of a
+  // 1080p frame into 633 tiles, more than a launch carries, and every tile
+  // pays its merge: 37.9 us a frame against 23.0 with one (378 tiles), the
+  // same at 16 and 1000 boxes (H200, region_variants, docs/tuning.md).
+  uint32_t tiles_per_resident_block = 1;
   // Units (16-byte chunks, or samples of unaligned layouts) of a tile, at
   // least and at most. At least a round's worth for every thread, so that a
   // tile pays its merge for a block's full work; at most four rounds, so that
@@ -57,13 +60,16 @@ constexpr SegmentedPolicy kSegmentedPolicy = CUDAHIST_TUNED(SegmentedPolicy, CUD
 
 // region_signalstats.cu cuts and walks its tiles as the segmented kernel does,
 // with kSegmentedPolicy's threads, copies (max_copies, copies_budget_bytes),
-// tiles_per_resident_block, min_tile_units and programmatic_launch, for their
-// reasons there: a unit is one chroma sample run with its luma (4 chroma
+// min_tile_units and programmatic_launch, for their reasons there: a unit is one chroma sample run with its luma (4 chroma
 // samples and their 8 or 16 luma pixels, about a chunk's worth of bytes, so a
 // tile of one chroma row of a 10-pixel box is 2 units), and signalstats'
 // 8-bit counters (1385) at 16 copies would take 88 KB, every tile merging them
 // all again.
 struct RegionSignalStatsPolicy {
+  // Tiles per resident block: two, so that blocks that drew small tiles take
+  // more while a large one is still counting (the segmented kernel's one was
+  // measured on its counts alone; these tiles have not been timed).
+  uint32_t tiles_per_resident_block = 2;
   // Units of a tile at most: four times the least, so that one large box still
   // spreads over many blocks.
   constexpr uint32_t max_tile_units() const { return 4 * kSegmentedPolicy.min_tile_units; }

@@ -613,8 +613,12 @@ TEST_P(GpuScope, GpuPicturesEqualCpuPicturesOfTheSameFrames) {
   for (const char* scale : {"linear", "logarithmic"}) {
     for (const char* pattern : {"smpte", "zone-plate kx2=20 ky2=20 kt=1"}) {
       SCOPED_TRACE(format + " " + style + " " + scale + " " + pattern);
+      // GStreamer's CUDA copies lose the last V sample of each row of
+      // odd-width packed 4:2:2 (docs/versions.md): those formats are 334 wide.
+      const bool packed_422 = format == "YUY2" || format == "UYVY";
       const std::string source = "videotestsrc num-buffers=3 pattern=" + std::string(pattern) +
-                                 " ! video/x-raw,format=" + format + ",width=333,height=187 ! ";
+                                 " ! video/x-raw,format=" + format + ",width=" + (packed_422 ? "334" : "333") +
+                                 ",height=187 ! ";
       const std::string scope = "cudavideoscope name=scope style=" + style + " scale=" + scale + components;
       const std::string size = ",width=301,height=203";
       std::string error;
@@ -641,7 +645,7 @@ TEST_P(GpuScope, GpuPicturesEqualCpuPicturesOfTheSameFrames) {
 
 INSTANTIATE_TEST_SUITE_P(GpuPicture, GpuScope,
                          ::testing::Combine(::testing::Values("NV12", "I420", "P010_10LE", "RGBA", "BGR", "Y444",
-                                                              "GRAY8", "YUY2", "v210", "I422_10LE"),
+                                                              "YUY2", "UYVY", "I422_10LE", "RGB10A2_LE"),
                                             ::testing::Values("picture")),
                          [](const auto& p) {
                            return std::string(std::get<0>(p.param)) + "_" + std::get<1>(p.param);
