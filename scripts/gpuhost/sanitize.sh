@@ -6,17 +6,18 @@
 # sanitize_tests TOOL: compute-sanitizer TOOL over a filter of each test
 # binary: small frames of every path (the kernels' layouts, offsets and ROIs;
 # CUDA memory from cudaupload; the element's own upload; signalstats; the
-# scopes; a few state cycles; the refusals on CUDA frames), so that the whole
+# scopes and the picture; a few state cycles; the refusals on CUDA frames), so that the whole
 # step stays within minutes.
 sanitize_tests() {
   local tool=$1
   local kernel_tests='Coverage/GpuCoverageTest.*/1*:GpuReuse*:GpuBadInput*:SignalStatsGpu.BackToBack*:SignalStatsGpu.BadInput*:QcGpu.BackToBack*:GpuScopesBackToBack.*:GpuScopesBadInput.*'
   local element_tests='Gpu/CudaFormats.*:Gpu/CudaSignalStats.*/NV12:Gpu/UploadSignalStats.*/P010_10LE:Gpu/TightCudaLayouts.*/NV12:GpuUpload.HistogramsOfOtherFormatsEqualTheReference:Gpu.OddWidthPacked422InCudaMemoryIsWarnedOnce:Gpu.StateCyclesWithCudaMemory'
-  local scope_tests='Gpu/GpuScope.*/NV12_*:GpuTightScope.*:GpuScopeErrors.StateCyclesWithCudaMemory'
+  local scope_tests='Gpu/GpuScope.*/NV12_*:GpuPicture/GpuScope.*/NV12_*:GpuPicture/GpuScope.*/YUY2_*:GpuTightScope.*:GpuScopeErrors.StateCyclesWithCudaMemory'
   local stress_tests='Cuda/*:Flow.RenegotiationToARefusedFormatAndBack'
   sanitize_one "$tool" kernel_tests "$kernel_tests"
   # The tight layouts are made by ffmpeg: the carried one, where the pack has it.
   PATH="$PATH:$here/ffmpeg" sanitize_one "$tool" element_tests "$element_tests"
+  sanitize_one "$tool" scope_render_tests 'ScopeGpu.*:PictureGpu.*'
   sanitize_one "$tool" scope_element_tests "$scope_tests"
   sanitize_one "$tool" refusal_stress "$stress_tests"
 }
