@@ -95,25 +95,16 @@ std::vector<std::string> SplitCommas(const std::string& list) {
 
 bool ParseOptions(int argc, char** argv, Options* o) {
   std::string boxes, methods;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json" && i + 1 < argc) {
-      o->json = argv[++i];
-    } else if (a == "--repeats" && i + 1 < argc) {
-      o->repeats = std::max(1, std::atoi(argv[++i]));
-    } else if (a == "--quick") {
-      o->quick = true;
-    } else if (a == "--boxes" && i + 1 < argc) {
-      boxes = argv[++i];
-    } else if (a == "--methods" && i + 1 < argc) {
-      methods = argv[++i];
-      o->chosen_methods = true;
-    } else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--repeats N] [--quick] [--boxes N,...] [--methods M,...]\n",
-                   argv[0]);
-      return false;
-    }
-  }
+  const bool parsed = bench::ParseKernelBenchArgs(
+      argc, argv, o, " [--boxes N,...] [--methods M,...]", [&](const std::string& flag, const char* value) {
+        if (flag == "--boxes") boxes = value;
+        if (flag == "--methods") {
+          methods = value;
+          o->chosen_methods = true;
+        }
+        return flag == "--boxes" || flag == "--methods";
+      });
+  if (!parsed) return false;
   for (const std::string& b : SplitCommas(boxes)) {
     char* end = nullptr;
     const unsigned long n = std::strtoul(b.c_str(), &end, 10);

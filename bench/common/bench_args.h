@@ -61,8 +61,11 @@ struct KernelBenchArgs {
   bool quick = false;
 };
 
-// Parses argv into `o`; on anything else prints the usage and returns false.
-inline bool ParseKernelBenchArgs(int argc, char** argv, KernelBenchArgs* o) {
+// Parses argv into `o`; a benchmark's own options, each with a value, go to
+// `extra` (true when it took the flag and its value; `extra_usage` names
+// them). On anything else prints the usage and returns false.
+inline bool ParseKernelBenchArgs(int argc, char** argv, KernelBenchArgs* o, const char* extra_usage = "",
+                                 const std::function<bool(const std::string&, const char*)>& extra = nullptr) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json" && i + 1 < argc) {
@@ -71,8 +74,10 @@ inline bool ParseKernelBenchArgs(int argc, char** argv, KernelBenchArgs* o) {
       o->repeats = std::max(1, std::atoi(argv[++i]));
     } else if (a == "--quick") {
       o->quick = true;
+    } else if (extra && i + 1 < argc && extra(a, argv[i + 1])) {
+      ++i;
     } else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--repeats N] [--quick]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--repeats N] [--quick]%s\n", argv[0], extra_usage);
       return false;
     }
   }

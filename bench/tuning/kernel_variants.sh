@@ -15,6 +15,9 @@
 #       variants of the same module in OUTDIR are removed; OUTDIR/variants.txt
 #       lists every variant there as "BENCHMARK-NAME FLAGS". The rest of the
 #       library is built once in that folder and kept between calls.
+#   build_standard_variants MODULE [OUTDIR] [NAME | NAME=FLAGS]...
+#       a tune script's `build`: its standard variants (its array
+#       standard_variants, looked up by standard_variant NAME) or those given.
 #
 # The default OUTDIR of the four scripts is build-variants/kernel-variants
 # (KERNEL_VARIANTS_BUILD/kernel-variants): each script replaces its own
@@ -77,4 +80,30 @@ build_kernel_variants() {
     echo "built $bench-$name (${variant#*=})"
   done
   mv "$out/variants.txt.new" "$out/variants.txt"
+}
+
+# The NAME=FLAGS of the sourcing script's standard variant NAME (its array
+# standard_variants).
+standard_variant() {
+  local v
+  for v in "${standard_variants[@]}"; do [ "${v%%=*}" = "$1" ] && { echo "$v"; return 0; }; done
+  echo "$(basename "$0" .sh): no standard variant '$1'" >&2
+  return 2
+}
+
+# build_standard_variants MODULE [OUTDIR] [NAME | NAME=FLAGS]...: MODULE's
+# variants named (standard ones) or given, all the standard ones when none,
+# into OUTDIR (default kernel_variants_default_out), which it leaves in
+# kernel_variants_out.
+build_standard_variants() {
+  local module=$1; shift
+  kernel_variants_out=$kernel_variants_default_out
+  if [ $# -gt 0 ] && [[ $1 != *=* ]] && ! standard_variant "$1" > /dev/null 2>&1; then kernel_variants_out=$1; shift; fi
+  [ $# -gt 0 ] || set -- "${standard_variants[@]}"
+  local variants=() variant
+  for variant in "$@"; do
+    [[ $variant == *=* ]] || variant=$(standard_variant "$variant") || return 2
+    variants+=("$variant")
+  done
+  build_kernel_variants "$module" "$kernel_variants_out" "${variants[@]}"
 }

@@ -54,24 +54,8 @@ standard_variants=(
   "jblocks1=-DCUDAHIST_TUNE_SCOPES=p.joint.blocks_per_sm=1"
 )
 
-# A standard variant's NAME=FLAGS by its NAME.
-standard_variant() {
-  local v
-  for v in "${standard_variants[@]}"; do [ "${v%%=*}" = "$1" ] && { echo "$v"; return 0; }; done
-  echo "tune_scopes: no standard variant '$1'" >&2
-  return 2
-}
-
 build() {
-  local out=$kernel_variants_default_out
-  if [ $# -gt 0 ] && [[ $1 != *=* ]] && ! standard_variant "$1" > /dev/null 2>&1; then out=$1; shift; fi
-  [ $# -gt 0 ] || set -- "${standard_variants[@]}"
-  local variants=() variant
-  for variant in "$@"; do
-    [[ $variant == *=* ]] || variant=$(standard_variant "$variant")
-    variants+=("$variant")
-  done
-  build_kernel_variants scopes "$out" "${variants[@]}"
+  build_standard_variants scopes "$@"
 }
 
 run() {

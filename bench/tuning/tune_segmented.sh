@@ -75,26 +75,10 @@ standard_variants=(
   "th256_copies4=-DCUDAHIST_TUNE_SEGMENTED=p.threads=256;p.max_copies=4"
 )
 
-# A standard variant's NAME=FLAGS by its NAME.
-standard_variant() {
-  local v
-  for v in "${standard_variants[@]}"; do [ "${v%%=*}" = "$1" ] && { echo "$v"; return 0; }; done
-  echo "tune_segmented: no standard variant '$1'" >&2
-  return 2
-}
-
 build() {
-  local out=$kernel_variants_default_out
-  if [ $# -gt 0 ] && [[ $1 != *=* ]] && ! standard_variant "$1" > /dev/null 2>&1; then out=$1; shift; fi
-  [ $# -gt 0 ] || set -- "${standard_variants[@]}"
-  local variants=() variant
-  for variant in "$@"; do
-    [[ $variant == *=* ]] || variant=$(standard_variant "$variant")
-    variants+=("$variant")
-  done
-  build_kernel_variants regions "$out" "${variants[@]}"
+  build_standard_variants regions "$@" || return
   local f
-  for f in "$out"/analytics_bench-*; do echo "$(stat -c %s "$f") bytes  ${f##*/}"; done
+  for f in "$kernel_variants_out"/analytics_bench-*; do echo "$(stat -c %s "$f") bytes  ${f##*/}"; done
 }
 
 run() {

@@ -326,23 +326,17 @@ PictureScope GrayPicture(const PlaneView& y) {
   return s;
 }
 
+std::vector<int32_t> Coefficients(const cudahist::PictureMatrix& m) {
+  return {m.y_gain, m.y_offset, m.v_to_r, m.u_to_g, m.v_to_g, m.u_to_b};
+}
+
 TEST(PictureMapping, MatricesAreTheQ8InversesOfTheirKrKb) {
-  // BT.601 limited range: the classic 298, 409, 100, 208, 516.
-  const cudahist::PictureMatrix bt601 = cudahist::PictureMatrixOf(0.299, 0.114, false);
-  EXPECT_EQ(bt601.y_gain, 298);
-  EXPECT_EQ(bt601.y_offset, 16);
-  EXPECT_EQ(bt601.v_to_r, 409);
-  EXPECT_EQ(bt601.u_to_g, 100);
-  EXPECT_EQ(bt601.v_to_g, 208);
-  EXPECT_EQ(bt601.u_to_b, 516);
+  // BT.601 limited range: the classic 298 (Y - 16), 409, 100, 208, 516.
+  EXPECT_EQ(Coefficients(cudahist::PictureMatrixOf(0.299, 0.114, false)),
+            (std::vector<int32_t>{298, 16, 409, 100, 208, 516}));
   // BT.709 full range: 1.5748, 0.1873, 0.4681, 1.8556 in Q8.
-  const cudahist::PictureMatrix bt709 = cudahist::PictureMatrixOf(0.2126, 0.0722, true);
-  EXPECT_EQ(bt709.y_gain, 256);
-  EXPECT_EQ(bt709.y_offset, 0);
-  EXPECT_EQ(bt709.v_to_r, 403);
-  EXPECT_EQ(bt709.u_to_g, 48);
-  EXPECT_EQ(bt709.v_to_g, 120);
-  EXPECT_EQ(bt709.u_to_b, 475);
+  EXPECT_EQ(Coefficients(cudahist::PictureMatrixOf(0.2126, 0.0722, true)),
+            (std::vector<int32_t>{256, 0, 403, 48, 120, 475}));
 }
 
 TEST(PictureMapping, EachPixelIsTheRoundedMeanOfItsBox) {
