@@ -46,6 +46,7 @@
 
 #include "element_test_util.h"
 #include "gstcudahistogrammeta.h"
+#include "lifetime.h"
 #include "refusals_list.h"
 
 namespace {
@@ -292,8 +293,8 @@ void UnrefTheLastReference(GstElement* pipeline, const std::string& what) {
   GWeakRef weak;
   g_weak_ref_init(&weak, pipeline);
   gst_object_unref(pipeline);
-  if (GObject* alive = static_cast<GObject*>(g_weak_ref_get(&weak))) {
-    ADD_FAILURE() << what << ": the pipeline outlived the test's last reference, " << (alive->ref_count - 1)
+  if (GObject* alive = cudahist_test::AliveAfter(&weak)) {
+    ADD_FAILURE() << what << ": the pipeline outlived the test's last reference by 5 s, " << (alive->ref_count - 1)
                   << " reference(s) held";
     g_object_unref(alive);
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis_pipeline.h"
+#include "lifetime.h"
 
 namespace {
 
@@ -127,9 +128,9 @@ void ExpectElementsEndWithThePipeline(GstElement* pipeline, const char* what) {
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(pipeline);
   for (auto& [weak, name] : watched) {
-    if (GObject* alive = static_cast<GObject*>(g_weak_ref_get(weak.get()))) {
-      ADD_FAILURE() << what << ": " << name << " outlived the pipeline's last reference, " << (alive->ref_count - 1)
-                    << " reference(s) held";
+    if (GObject* alive = cudahist_test::AliveAfter(weak.get())) {
+      ADD_FAILURE() << what << ": " << name << " outlived the pipeline's last reference by 5 s, "
+                    << (alive->ref_count - 1) << " reference(s) held";
       g_object_unref(alive);
     }
     g_weak_ref_clear(weak.get());
