@@ -19,8 +19,10 @@ binary = sys.argv[1]
 work = tempfile.mkdtemp(prefix="cudahist-monitor-sources-")
 processes = []
 try:
-    udp, rtp = free_ports(2, socket.SOCK_DGRAM, rtp=True)
-    srt, rtsp, hls = free_ports(3)
+    # SRT runs over UDP: its port is chosen among the UDP ones, distinct from
+    # the UDP and RTP/RTCP ports.
+    srt, udp, rtp = free_ports(3, socket.SOCK_DGRAM, rtp=True)
+    rtsp, hls = free_ports(2)
     processes += [udp_sender(udp), rtp_sender(rtp), srt_sender(srt), rtsp_server(rtsp)]
     hls_dir = os.path.join(work, "hls")
     os.mkdir(hls_dir)
