@@ -24,8 +24,8 @@
 // whole-frame (the ratios' denominator, always timed) and
 //   regions+graph    the regions arm's Computes captured once as a CUDA graph and
 //                    replayed back to back: the device's time without the host's
-//                    work per call (only where the tiles travel in the launch's
-//                    parameters: a copied tile table cannot be captured)
+//                    work per call (only where the regions travel in the launch's
+//                    parameters: a copied region table cannot be captured)
 //   regions+alone    each frame's Compute (table copy and launch) timed by itself,
 //                    the stream held by a host function until the host has
 //                    enqueued it: one frame's device time, launch latency
@@ -268,30 +268,7 @@ class Benchmark {
   }
 
   // One pass over the frames captured as a CUDA graph, its replays timed.
-  Timing TimeGraph(const Launch& launch) {
-    Timing t;
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    if (cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
-      t.error = "cudaStreamBeginCapture failed";
-      return t;
-    }
-    std::string err;
-    for (int f = 0; f < frames() && err.empty(); ++f) err = launch(f);
-    const cudaError_t end = cudaStreamEndCapture(stream_, &graph);
-    if (err.empty() && end != cudaSuccess) err = std::string("capture: ") + cudaGetErrorString(end);
-    if (err.empty() && cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess) err = "cudaGraphInstantiate failed";
-    if (err.empty()) {
-      t = TimePasses([&](int) { return ErrorText(cudaGraphLaunch(exec, stream_)); }, 1, frames(), o_.repeats,
-                     stream_);
-    } else {
-      t.error = err;
-    }
-    cudaGetLastError();
-    if (exec != nullptr) cudaGraphExecDestroy(exec);
-    if (graph != nullptr) cudaGraphDestroy(graph);
-    return t;
-  }
+  Timing TimeGraph(const Launch& launch) { return bench::TimeGraph(launch, frames(), o_.repeats, stream_); }
 
   // The CPU reference of `boxes` on distinct frame i, components [0, planes).
   std::vector<uint32_t> Reference(int i, const std::vector<cudahist::Roi>& boxes, int planes) const {
@@ -404,8 +381,8 @@ bool RunBoxes(Benchmark& b, const Options& o, uint32_t n, uint32_t width, uint32
         }
         b.Add(n, method, t, note.str(), tiles, host_us);
       }
-      if (graph && tiles > cudahist::detail::kSegmentedPolicy.inline_tiles) {
-        b.Add(n, "regions+graph", Timing{"not timed: the tile table is copied before each launch", 0, 0});
+      if (graph && n > cudahist::detail::kSegmentedPolicy.inline_regions) {
+        b.Add(n, "regions+graph", Timing{"not timed: the region table is copied before each launch", 0, 0});
       } else if (graph) {
         const Timing t = b.TimeGraph(launch);
         // The replays' counts too: those of the last frame of the rotation.

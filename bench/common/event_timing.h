@@ -1,6 +1,6 @@
 // bench/common/event_timing.h: timing launches on a stream with CUDA events (warm-up
-// passes, then the median of repeats), shared by histbench and
-// signalstats_bench so that both time the same way.
+// passes, then the median of repeats, or the replays of a CUDA graph), shared
+// by the benchmarks so that all time the same way.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -69,6 +69,31 @@ inline Timing TimePasses(const Launch& launch, int launches, int frames_per_pass
   cudaEventDestroy(stop);
   t.microseconds = Median(per_frame_us);
   t.repeats = int(per_frame_us.size());
+  return t;
+}
+
+// Captures one pass over all frames into a CUDA graph and times its replays.
+inline Timing TimeGraph(const Launch& launch, int frames, int repeats, cudaStream_t stream) {
+  Timing t;
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+    t.error = "cudaStreamBeginCapture failed";
+    return t;
+  }
+  std::string err;
+  for (int f = 0; f < frames && err.empty(); ++f) err = launch(f);
+  const cudaError_t end = cudaStreamEndCapture(stream, &graph);
+  if (err.empty() && end != cudaSuccess) err = std::string("capture: ") + cudaGetErrorString(end);
+  if (err.empty() && cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess) err = "cudaGraphInstantiate failed";
+  if (err.empty()) {
+    t = TimePasses([&](int) { return ErrorText(cudaGraphLaunch(exec, stream)); }, 1, frames, repeats, stream);
+  } else {
+    t.error = err;
+  }
+  cudaGetLastError();  // a failed capture leaves a sticky-free error behind
+  if (exec != nullptr) cudaGraphExecDestroy(exec);
+  if (graph != nullptr) cudaGraphDestroy(graph);
   return t;
 }
 

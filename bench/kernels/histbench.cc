@@ -206,33 +206,6 @@ std::string MakePool(const CaseSpec& c, const Device& dev, bool quick, const Dev
   return "";
 }
 
-// ------------------------------------------------------------------ timing --
-
-// Captures one pass over all frames into a CUDA graph and times its replays.
-Timing TimeGraph(const Launch& launch, int frames, int repeats, cudaStream_t stream) {
-  Timing t;
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
-    t.error = "cudaStreamBeginCapture failed";
-    return t;
-  }
-  std::string err;
-  for (int f = 0; f < frames && err.empty(); ++f) err = launch(f);
-  const cudaError_t end = cudaStreamEndCapture(stream, &graph);
-  if (err.empty() && end != cudaSuccess) err = std::string("capture: ") + cudaGetErrorString(end);
-  if (err.empty() && cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess) err = "cudaGraphInstantiate failed";
-  if (err.empty()) {
-    t = TimePasses([&](int) { return ErrorText(cudaGraphLaunch(exec, stream)); }, 1, frames, repeats, stream);
-  } else {
-    t.error = err;
-  }
-  cudaGetLastError();  // a failed capture leaves a sticky-free error behind
-  if (exec != nullptr) cudaGraphExecDestroy(exec);
-  if (graph != nullptr) cudaGraphDestroy(graph);
-  return t;
-}
-
 // ---------------------------------------------------------- checked counts --
 
 std::string Download(const void* device, size_t words, std::vector<uint32_t>* host, cudaStream_t stream) {

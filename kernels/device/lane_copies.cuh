@@ -48,9 +48,11 @@ struct LaneCopiesCounter {
 
 // Sums the C copies of each counter into the global totals. Each lane starts
 // at a different copy (rotated by the lane) so that a warp reading 32 counters
-// does not pile onto one bank.
-template <uint32_t kLogCopies, bool kPow2Bins>
-__device__ __forceinline__ void MergeCopies(const uint32_t* copies, uint32_t bins, uint32_t counters,
+// does not pile onto one bank. kZeroCopies: each copy is left zero as it is
+// read (one thread reads all of a counter's copies, so no other thread needs
+// it), for a kernel that counts again into the same copies.
+template <uint32_t kLogCopies, bool kPow2Bins, bool kZeroCopies = false>
+__device__ __forceinline__ void MergeCopies(uint32_t* copies, uint32_t bins, uint32_t counters,
                                             uint32_t low_mask, uint32_t* totals) {
   using Swizzle = BankSwizzle<kLogCopies, kPow2Bins>;
   constexpr uint32_t kCopies = 1u << kLogCopies;
@@ -61,7 +63,11 @@ __device__ __forceinline__ void MergeCopies(const uint32_t* copies, uint32_t bin
     const uint32_t stored = Swizzle::kOn ? (i & ~(bins - 1)) | Swizzle::Apply(i & (bins - 1), low_mask) : i;
     uint32_t sum = 0;
 CUDAHIST_UNROLL
-    for (uint32_t c = 0; c < kCopies; ++c) sum += copies[(stored << kLogCopies) + ((c + lane) & (kCopies - 1))];
+    for (uint32_t c = 0; c < kCopies; ++c) {
+      uint32_t& copy = copies[(stored << kLogCopies) + ((c + lane) & (kCopies - 1))];
+      sum += copy;
+      if (kZeroCopies) copy = 0;
+    }
     if (sum != 0) atomicAdd(totals + i, sum);
   }
 }

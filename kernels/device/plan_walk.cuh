@@ -71,10 +71,30 @@ CUDAHIST_HD Positions<Counter> PositionsOf(const GroupPlan& g, const Counter& co
 }
 
 template <bool kPow2Bins, class Counter>
+CUDAHIST_HD uint32_t BinAt(uint32_t word, const Positions<Counter>& p, uint32_t m, uint32_t bins) {
+  const uint32_t v = (word >> p.shift[m]) & p.mask[m];
+  return kPow2Bins ? v : (v * bins) >> p.depth[m];
+}
+
+template <bool kPow2Bins, class Counter>
 CUDAHIST_HD void CountAt(uint32_t word, const Positions<Counter>& p, uint32_t m, uint32_t bins,
                          Counter& counter) {
-  const uint32_t v = (word >> p.shift[m]) & p.mask[m];
-  counter.Add(p.slot[m], kPow2Bins ? v : (v * bins) >> p.depth[m]);
+  counter.Add(p.slot[m], BinAt<kPow2Bins>(word, p, m, bins));
+}
+
+// Byte k of a chunk counts once if it lies in the row's span [lo, hi), else
+// not at all: every byte takes the same instructions (an add of 0 outside),
+// so the lanes of a warp with chunks at a row's edges stay together.
+CUDAHIST_HD uint32_t TimesCounted(int k, int lo, int hi) { return k >= lo && k < hi ? 1u : 0u; }
+
+// Whether `p` holds in every active lane of the warp (on the host: in the
+// one thread there is).
+CUDAHIST_HD bool EveryLaneOfWarp(bool p) {
+#if defined(__CUDA_ARCH__)
+  return __all_sync(__activemask(), p);
+#else
+  return p;
+#endif
 }
 
 // One aligned chunk of a vector-layout group, located from its unit index.
@@ -127,14 +147,11 @@ CUDAHIST_HD void CountBytes(const Chunk16& chunk, const ChunkRef& ref, const Pos
     CUDAHIST_UNROLL
     for (int m = 0; m < 4; ++m) {
       const uint32_t byte = (uint32_t(m) - phase) & 3u;  // its index in the unrotated word
-      if (!kWholeChunk) {
-        const int k = 4 * j + int(byte);
-        if (k < ref.lo || k >= ref.hi) continue;
-      }
-      if (kByteIsBin) {
-        counter.Add(p.slot[m], ByteOf(w, byte));
+      const uint32_t bin = kByteIsBin ? ByteOf(w, byte) : BinAt<kPow2Bins>(w, p, m, bins);
+      if (kWholeChunk) {
+        counter.Add(p.slot[m], bin);
       } else {
-        CountAt<kPow2Bins>(w, p, m, bins, counter);
+        counter.AddMany(p.slot[m], bin, TimesCounted(4 * j + int(byte), ref.lo, ref.hi));
       }
     }
   }
@@ -149,11 +166,11 @@ CUDAHIST_HD void CountWords16(const Chunk16& chunk, const ChunkRef& ref, const P
   for (int j = 0; j < 4; ++j) {
     CUDAHIST_UNROLL
     for (int h = 0; h < 2; ++h) {
-      if (!kWholeChunk) {
-        const int k = 4 * j + 2 * h;
-        if (k < ref.lo || k >= ref.hi) continue;
+      if (kWholeChunk) {
+        CountAt<kPow2Bins>(chunk.w[j], p, h, bins, counter);
+      } else {
+        counter.AddMany(p.slot[h], BinAt<kPow2Bins>(chunk.w[j], p, h, bins), TimesCounted(4 * j + 2 * h, ref.lo, ref.hi));
       }
-      CountAt<kPow2Bins>(chunk.w[j], p, h, bins, counter);
     }
   }
 }
@@ -199,7 +216,9 @@ CUDAHIST_UNROLL
 CUDAHIST_UNROLL
     for (uint32_t i = 0; i < kLoads; ++i) {
       if (!ref[i].any) continue;
-      if (ref[i].lo == 0 && ref[i].hi == int(kChunkBytes)) {
+      // The whole-chunk path only where every lane's chunk is whole: a warp
+      // that took both paths would run each with some of its lanes.
+      if (EveryLaneOfWarp(ref[i].lo == 0 && ref[i].hi == int(kChunkBytes))) {
         CountChunk<kLayout, kPow2Bins, kByteIsBin, true>(chunk[i], ref[i], p, bins, counter);
       } else {
         CountChunk<kLayout, kPow2Bins, kByteIsBin, false>(chunk[i], ref[i], p, bins, counter);

@@ -1,8 +1,9 @@
 // cudahist: RegionHistogrammer and RegionSignalStatsCounter. What costs
 // (kernel configuration, the sat/hue tables) happens in Create; Compute
-// validates, cuts the regions into tiles on the host (region_tiles.cc),
-// hands the tile table to the launch (its parameters, or one copy) and
-// enqueues the one launch.
+// validates, lays the regions out (region_tiles.cc: the histograms' kernel
+// cuts its tiles itself, signalstats' tiles are cut on the host), hands the
+// table to the launch (its parameters, or one copy) and enqueues the one
+// launch.
 #include "cudahist/regions.h"
 
 #include <string>
@@ -20,9 +21,9 @@ struct RegionHistogrammer::Impl {
   detail::DeviceLimits limits;
   detail::KernelConfig config;
   detail::RegionTotals totals;
-  detail::TileTable<detail::RegionTile, detail::kSegmentedPolicy.inline_tiles> table;
-  detail::InlineRegionTiles carried;
-  std::vector<detail::RegionTile> tiles;
+  detail::TileTable<detail::RegionEntry, detail::kSegmentedPolicy.inline_regions> table;
+  detail::InlineRegionEntries carried;
+  detail::RegionLayout layout;
 };
 
 RegionHistogrammer::RegionHistogrammer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -62,24 +63,25 @@ Status RegionHistogrammer::Compute(const RegionFrame& frame, const Roi* regions,
   CUDAHIST_RETURN_IF_ERROR(ValidateRequest(s.spec, frame.planes, frame.num_planes));
   CUDAHIST_RETURN_IF_ERROR(ValidateRegions(frame, regions, num_regions));
   if (num_regions == 0) {
-    s.tiles.clear();
+    s.layout.num_tiles = 0;
     return Status::Ok();
   }
   if (counts == nullptr) return Status::InvalidArgument("counts: null");
   detail::RegionTemplate tmpl;
   CUDAHIST_RETURN_IF_ERROR(detail::BuildRegionTemplate(s.spec, frame, &tmpl));
-  detail::CutRegionTiles(tmpl, regions, num_regions, s.config.resident_blocks, &s.tiles);
+  detail::LayOutRegions(tmpl, regions, num_regions, s.config.resident_blocks, &s.layout);
   CUDAHIST_RETURN_IF_ERROR(s.totals.Reserve(num_regions, detail::StoredCounters(tmpl.counters)));
   CUDAHIST_RETURN_IF_ERROR(s.totals.scratch().RezeroIfLaunchFailed(stream));
-  const detail::RegionTile* device_tiles = nullptr;
-  CUDAHIST_RETURN_IF_ERROR(s.table.Stage(s.tiles, stream, &s.carried, &device_tiles));
-  return s.totals.scratch().Launched(detail::LaunchSegmented(s.config, tmpl, s.carried, device_tiles,
-                                                             uint32_t(s.tiles.size()), s.totals, counts, stream));
+  const detail::RegionEntry* device_entries = nullptr;
+  CUDAHIST_RETURN_IF_ERROR(s.table.Stage(s.layout.entries, stream, &s.carried, &device_entries));
+  const detail::RegionLaunchShape shape{num_regions, s.layout.num_tiles, s.layout.tile_units};
+  return s.totals.scratch().Launched(
+      detail::LaunchSegmented(s.config, tmpl, s.carried, device_entries, shape, s.totals, counts, stream));
 }
 
 const HistogramSpec& RegionHistogrammer::spec() const { return impl_->spec; }
 int RegionHistogrammer::num_components() const { return impl_->num_components; }
-uint32_t RegionHistogrammer::last_tiles() const { return uint32_t(impl_->tiles.size()); }
+uint32_t RegionHistogrammer::last_tiles() const { return impl_->layout.num_tiles; }
 
 // --- signalstats per region ---------------------------------------------------
 

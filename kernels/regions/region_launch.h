@@ -1,5 +1,5 @@
 // cudahist: what the region kernels' files offer the region counters (host
-// side): where a launch finds its tiles, the per-region totals the blocks add
+// side): where a launch finds its regions or tiles, the per-region totals the blocks add
 // into, and each kernel's configuration and launch.
 #pragma once
 
@@ -19,16 +19,17 @@ namespace cudahist::detail {
 
 struct SignalStatsParams;  // signalstats/signalstats_walk.cuh
 
-// The tiles a launch carries in its parameters, up to kCapacity.
+// The items (the histograms' region entries, signalstats' tiles) a launch
+// carries in its parameters, up to kCapacity.
 template <typename Tile, uint32_t kCapacity>
 struct InlineTiles {
   Tile tile[kCapacity];
 };
 
-using InlineRegionTiles = InlineTiles<RegionTile, kSegmentedPolicy.inline_tiles>;
+using InlineRegionEntries = InlineTiles<RegionEntry, kSegmentedPolicy.inline_regions>;
 using InlineRegionStatsTiles = InlineTiles<RegionStatsTile, kRegionSignalStatsPolicy.inline_tiles>;
 
-// Where a launch reads its tiles: its parameters while they fit there, a
+// Where a launch reads its items: its parameters while they fit there, a
 // device copy (one cudaMemcpyAsync on the launch's stream, from pinned
 // staging) beyond. The staging is rewritten only once the previous copy from
 // it is done (an event), so a caller may enqueue frame after frame.
@@ -83,10 +84,18 @@ Status LaunchOverTiles(const KernelConfig& config, void** args, uint32_t num_til
 // with the reason otherwise.
 Status ConfigureSegmented(const DeviceLimits& limits, uint32_t counters, bool pow2_bins, KernelConfig* config);
 
-// One launch counting `num_tiles` tiles: from `carried`, or from
-// `device_tiles` when not null. Totals hold StoredCounters(counters) words a region.
-Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, const InlineRegionTiles& carried,
-                       const RegionTile* device_tiles, uint32_t num_tiles, const RegionTotals& totals,
+// The shape of a segmented launch: the layout's, less its entries.
+struct RegionLaunchShape {
+  uint32_t num_entries;
+  uint32_t num_tiles;
+  uint32_t tile_units;
+};
+
+// One launch counting the tiles of `shape.num_entries` regions: their entries
+// from `carried`, or from `device_entries` when not null. Totals hold
+// StoredCounters(counters) words a region.
+Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, const InlineRegionEntries& carried,
+                       const RegionEntry* device_entries, const RegionLaunchShape& shape, const RegionTotals& totals,
                        uint32_t* counts, cudaStream_t stream);
 
 // --- region_signalstats.cu ------------------------------------------------------

@@ -59,7 +59,7 @@ Status TileTable<Tile, kCapacity>::Stage(const std::vector<Tile>& tiles, cudaStr
   return Status::Ok();
 }
 
-template class TileTable<RegionTile, kSegmentedPolicy.inline_tiles>;
+template class TileTable<RegionEntry, kSegmentedPolicy.inline_regions>;
 template class TileTable<RegionStatsTile, kRegionSignalStatsPolicy.inline_tiles>;
 
 Status RegionTotals::Reserve(uint32_t regions, uint32_t stride) {

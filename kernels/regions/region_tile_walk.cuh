@@ -22,6 +22,86 @@ CUDAHIST_HD GroupPlan TilePlan(const RegionGroup& g, const RegionTile& tile) {
   return p;
 }
 
+// Units (chunks or samples) a row of `width` samples of group `g` takes: what
+// SetGroupWidth makes of it, without the divisor the layout does not use.
+CUDAHIST_HD uint32_t UnitsPerRow(const GroupPlan& g, uint32_t width) {
+  GroupPlan p = g;
+  SetGroupSpan(p, width);
+  return p.units_per_row;
+}
+
+// Rows of a tile of `units_per_row` units a row, for tiles of about `tile_units`.
+CUDAHIST_HD uint32_t RowsPerTile(uint32_t tile_units, uint32_t units_per_row) {
+  const uint32_t rows = tile_units / (units_per_row > 0 ? units_per_row : 1);
+  return rows > 0 ? rows : 1;
+}
+
+// The box of entry `e` on the plane of group `g`.
+CUDAHIST_HD Roi EntryOnPlane(const RegionGroup& g, const RegionEntry& e) {
+  return RegionOnPlane(Roi{e.x, e.y, e.width, e.height}, g.log2_hsub, g.log2_vsub);
+}
+
+// The tiles of group `g` of the region of `e`, and their rows each.
+CUDAHIST_HD uint32_t GroupTiles(const RegionGroup& g, const RegionEntry& e, uint32_t tile_units, Roi* on_plane,
+                                uint32_t* rows_per_tile) {
+  *on_plane = EntryOnPlane(g, e);
+  if (on_plane->width == 0 || on_plane->height == 0) return 0;
+  *rows_per_tile = RowsPerTile(tile_units, UnitsPerRow(g.plan, on_plane->width));
+  return (on_plane->height + *rows_per_tile - 1) / *rows_per_tile;
+}
+
+// The tiles of the region of `e` over all its groups: at least one (an empty
+// region's, which only finishes it).
+CUDAHIST_HD uint32_t RegionTileCount(const RegionTemplate& tmpl, const RegionEntry& e, uint32_t tile_units) {
+  uint32_t tiles = 0;
+  for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
+    Roi on_plane;
+    uint32_t rows = 0;
+    tiles += GroupTiles(tmpl.group[k], e, tile_units, &on_plane, &rows);
+  }
+  return tiles > 0 ? tiles : 1;
+}
+
+// Tile `local` of the region of `e` (which has `region_tiles`): the groups in
+// turn, each group's rows top to bottom.
+CUDAHIST_HD RegionTile RegionTileAt(const RegionTemplate& tmpl, const RegionEntry& e, uint32_t local,
+                                    uint32_t tile_units, uint32_t region_tiles) {
+  for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
+    Roi on_plane;
+    uint32_t rows = 0;
+    const uint32_t tiles = GroupTiles(tmpl.group[k], e, tile_units, &on_plane, &rows);
+    if (local < tiles) {
+      const uint32_t y = local * rows;
+      const uint32_t n = on_plane.height - y < rows ? on_plane.height - y : rows;
+      return RegionTile{e.region,           region_tiles,     uint16_t(k), uint16_t(on_plane.x),
+                        uint16_t(on_plane.y + y), uint16_t(on_plane.width), uint16_t(n), 0};
+    }
+    local -= tiles;
+  }
+  return RegionTile{e.region, region_tiles, 0, 0, 0, 0, 0, 0};
+}
+
+// Tile `t` of a launch over `num_entries` entries and `num_tiles` tiles:
+// its entry is the last whose first_tile is at most t. `entry_at(i)` reads
+// entry i where the launch keeps them (its parameters or device memory):
+// every thread of a block reads the same ones.
+template <class EntryAt>
+CUDAHIST_HD RegionTile TileOfLayout(const RegionTemplate& tmpl, EntryAt entry_at, uint32_t num_entries,
+                                    uint32_t num_tiles, uint32_t tile_units, uint32_t t) {
+  uint32_t lo = 0, hi = num_entries;
+  while (hi - lo > 1) {
+    const uint32_t mid = (lo + hi) / 2;
+    if (entry_at(mid).first_tile <= t) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  const RegionEntry e = entry_at(lo);
+  const uint32_t end = lo + 1 < num_entries ? entry_at(lo + 1).first_tile : num_tiles;
+  return RegionTileAt(tmpl, e, t - e.first_tile, tile_units, end - e.first_tile);
+}
+
 // The walk's parameters of `tile` over `frame` (the frame's parameters,
 // SignalStatsParamsOf without a region and without a previous frame).
 CUDAHIST_HD SignalStatsParams TileParams(const SignalStatsParams& frame, const RegionStatsTile& tile) {

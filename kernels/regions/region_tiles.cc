@@ -12,47 +12,34 @@
 namespace cudahist::detail {
 namespace {
 
-// Chunks (or samples) per row of `g` over `width` samples: what SetGroupWidth
-// makes of it, as a tile of that width will (without the divisor, which
-// costs a 64-bit division and which the cut does not use).
-uint32_t UnitsPerRow(const GroupPlan& g, uint32_t width) {
-  GroupPlan p = g;
-  SetGroupSpan(p, width);
-  return p.units_per_row;
-}
-
 // Indices of `units` in decreasing order, ties in their own order: what a
 // stable sort by decreasing units gives, as a radix sort on the bytes the
 // largest count has (one or two for a frame's tiles). A comparison sort of
 // a few hundred tiles was a large part of the host's time in a Compute call.
-std::vector<uint32_t> LargestFirst(const std::vector<uint64_t>& units) {
-  std::vector<uint32_t> order(units.size()), next(units.size());
-  std::iota(order.begin(), order.end(), 0u);
+void LargestFirst(const std::vector<uint64_t>& units, std::vector<uint32_t>* order, std::vector<uint32_t>* next) {
+  order->resize(units.size());
+  next->resize(units.size());
+  std::iota(order->begin(), order->end(), 0u);
   const uint64_t most = units.empty() ? 0 : *std::max_element(units.begin(), units.end());
   for (uint32_t shift = 0; shift < 64 && (most >> shift) != 0; shift += 8) {
     // Bucket 255 - byte: a stable pass by decreasing byte.
     uint32_t start[257] = {};
     for (uint64_t u : units) ++start[256 - ((u >> shift) & 0xff)];
     for (uint32_t b = 1; b <= 256; ++b) start[b] += start[b - 1];
-    for (uint32_t i : order) next[start[255 - ((units[i] >> shift) & 0xff)]++] = i;
-    order.swap(next);
+    for (uint32_t i : *order) (*next)[start[255 - ((units[i] >> shift) & 0xff)]++] = i;
+    order->swap(*next);
   }
-  return order;
 }
 
 // `tiles` reordered largest first by `units` (one per tile).
 template <typename Tile>
 void SortLargestFirst(const std::vector<uint64_t>& units, std::vector<Tile>* tiles) {
-  const std::vector<uint32_t> order = LargestFirst(units);
+  std::vector<uint32_t> order, next;
+  LargestFirst(units, &order, &next);
   std::vector<Tile> sorted;
   sorted.reserve(tiles->size());
   for (uint32_t i : order) sorted.push_back((*tiles)[i]);
   tiles->swap(sorted);
-}
-
-// Rows of a tile of `units_per_row` units a row, for tiles of about `tile_units`.
-uint32_t RowsPerTile(uint32_t tile_units, uint32_t units_per_row) {
-  return std::max<uint32_t>(1, tile_units / std::max<uint32_t>(1, units_per_row));
 }
 
 }  // namespace
@@ -93,51 +80,36 @@ uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tile
   return uint32_t(std::clamp<uint64_t>(total_units / tiles, min_units, max_units));
 }
 
-void CutRegionTiles(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
-                    std::vector<RegionTile>* tiles) {
+void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
+                   RegionLayout* layout) {
   const SegmentedPolicy& policy = kSegmentedPolicy;
-  // Each region on each group's plane and its units per row, once for both passes.
-  struct OnPlane {
-    Roi roi;
-    uint32_t per_row;
-  };
-  std::vector<OnPlane> on(size_t(num_regions) * tmpl.num_groups);
+  std::vector<RegionEntry>& in_order = layout->in_caller_order;
+  in_order.resize(num_regions);
+  layout->units.resize(num_regions);
   uint64_t total = 0;
   for (uint32_t r = 0; r < num_regions; ++r) {
+    const Roi& box = regions[r];
+    in_order[r] = RegionEntry{r, 0, uint16_t(box.x), uint16_t(box.y), uint16_t(box.width), uint16_t(box.height)};
+    uint64_t units = 0;
     for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
-      const RegionGroup& g = tmpl.group[k];
-      OnPlane& o = on[size_t(r) * tmpl.num_groups + k];
-      o.roi = RegionOnPlane(regions[r], g.log2_hsub, g.log2_vsub);
-      o.per_row = o.roi.width > 0 ? UnitsPerRow(g.plan, o.roi.width) : 0;
-      total += uint64_t(o.roi.height) * o.per_row;
+      const Roi on_plane = EntryOnPlane(tmpl.group[k], in_order[r]);
+      if (on_plane.width > 0) units += uint64_t(on_plane.height) * UnitsPerRow(tmpl.group[k].plan, on_plane.width);
     }
+    layout->units[r] = units;
+    total += units;
   }
-  const uint32_t tile_units = TileUnits(total, resident_blocks, policy.tiles_per_resident_block,
-                                        policy.min_tile_units, policy.max_tile_units);
-  tiles->clear();
-  std::vector<uint64_t> units;
-  units.reserve(tiles->capacity());
-  for (uint32_t r = 0; r < num_regions; ++r) {
-    const size_t first = tiles->size();
-    for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
-      const Roi& on_plane = on[size_t(r) * tmpl.num_groups + k].roi;
-      if (on_plane.width == 0 || on_plane.height == 0) continue;
-      const uint32_t per_row = on[size_t(r) * tmpl.num_groups + k].per_row;
-      const uint32_t rows = RowsPerTile(tile_units, per_row);
-      for (uint32_t y = 0; y < on_plane.height; y += rows) {
-        const uint32_t n = std::min(rows, on_plane.height - y);
-        tiles->push_back(RegionTile{r, 0, uint16_t(k), uint16_t(on_plane.x), uint16_t(on_plane.y + y),
-                                    uint16_t(on_plane.width), uint16_t(n), 0});
-        units.push_back(uint64_t(n) * per_row);
-      }
-    }
-    if (tiles->size() == first) {  // empty: one tile that only writes its zeros
-      tiles->push_back(RegionTile{r, 0, 0, 0, 0, 0, 0, 0});
-      units.push_back(0);
-    }
-    for (size_t t = first; t < tiles->size(); ++t) (*tiles)[t].region_tiles = uint32_t(tiles->size() - first);
+  layout->tile_units = TileUnits(total, resident_blocks, policy.tiles_per_resident_block, policy.min_tile_units,
+                                 policy.max_tile_units);
+  LargestFirst(layout->units, &layout->order, &layout->next);
+  layout->entries.resize(num_regions);
+  uint32_t tiles = 0;
+  for (uint32_t i = 0; i < num_regions; ++i) {
+    RegionEntry& e = layout->entries[i];
+    e = in_order[layout->order[i]];
+    e.first_tile = tiles;
+    tiles += RegionTileCount(tmpl, e, layout->tile_units);
   }
-  SortLargestFirst(units, tiles);
+  layout->num_tiles = tiles;
 }
 
 namespace {

@@ -7,7 +7,9 @@
 // similar cost whatever the mix of box sizes. Every region gets at least one
 // tile (an empty one for an empty region), because a region's counts are
 // written by the last of its tiles to finish: `region_tiles` is how many
-// that last one waits for. What a tile is to the walks: region_tile_walk.cuh.
+// that last one waits for. The histograms' tiles are cut by the kernel's
+// blocks from the regions' layout; signalstats' by the host. What a tile is
+// to the walks: region_tile_walk.cuh.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +50,30 @@ struct RegionTile {
   uint16_t unused;
 };
 
+// What the segmented kernel takes of each region: its box in frame pixels and
+// where its tiles start in the launch's order of tiles. A block finds the
+// region of its tile by a binary search and cuts the tile itself
+// (region_tile_walk.cuh's TileOfLayout), so the host cuts nothing and the
+// launch carries 16 bytes a region instead of 20 a tile.
+struct RegionEntry {
+  uint32_t region;      // the caller's index
+  uint32_t first_tile;  // tiles of the entries before this one
+  uint16_t x, y, width, height;
+};
+
+// A frame's regions as a launch takes them: the entries, largest region
+// first so that blocks taking tiles in turn end together, and the units a
+// tile aims at.
+struct RegionLayout {
+  std::vector<RegionEntry> entries;
+  uint32_t tile_units = 0;
+  uint32_t num_tiles = 0;
+  // Scratch reused from frame to frame, so that a Compute call allocates nothing.
+  std::vector<RegionEntry> in_caller_order;
+  std::vector<uint64_t> units;
+  std::vector<uint32_t> order, next;
+};
+
 // The template of a validated frame (ValidateRegionFrame). kUnsupported when
 // the components of one plane group differ in subsampling.
 Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, RegionTemplate* tmpl);
@@ -58,10 +84,10 @@ Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, 
 uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tiles_per_resident_block,
                    uint32_t min_units, uint32_t max_units);
 
-// Cuts validated regions into tiles of about TileUnits units, largest first,
-// so that blocks taking tiles in turn end together.
-void CutRegionTiles(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions,
-                    uint32_t resident_blocks, std::vector<RegionTile>* tiles);
+// Lays validated regions out for a launch of `resident_blocks` blocks: tiles
+// of about TileUnits units, every region at least one.
+void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
+                   RegionLayout* layout);
 
 // --- signalstats ------------------------------------------------------------
 

@@ -42,11 +42,11 @@ struct SegmentedPolicy {
   // one large box still spreads over many blocks.
   uint32_t min_tile_units = 512;
   uint32_t max_tile_units = 4 * 512 * 2;
-  // Tiles a launch carries in its parameters (20 bytes each, 10 KB: the batch
-  // kernel's plans travel the same way); frames of more tiles copy the table
-  // to the device first, one cudaMemcpyAsync. 100 boxes of mixed sizes on a
-  // 1080p frame make about 400 tiles, so they need no copy.
-  uint32_t inline_tiles = 512;
+  // Regions a launch carries in its parameters (16 bytes each, 2 KB); frames
+  // of more copy their table to the device first, one cudaMemcpyAsync. The
+  // issue's 100 detections a frame fit. Not more: the driver copies the whole
+  // parameter block at every launch, whatever the frame uses of it.
+  uint32_t inline_regions = 128;
   // Programmatic dependent launch (Hopper): the launch gap and the zeroing of
   // the copies overlap the previous kernel's tail, as for the frame kernels;
   // the kernel waits for it before it reads anything global.

@@ -1,12 +1,13 @@
 // The segmented histogram: every region of a frame counted in ONE launch.
 //
 // The launch's blocks take the frame's tiles in turn (block b: tiles b,
-// b + grid, ...; region_tiles.cc puts the largest first). A tile is a run of
-// rows of one plane group of one region; the block walks it with the frame
+// b + grid, ...; region_tiles.cc puts the largest region first). A tile is a
+// run of rows of one plane group of one region, which the block finds from
+// the regions' entries (region_tile_walk.cuh's TileOfLayout); it walks it with the frame
 // kernels' own walk (device/plan_walk.cuh: 16-byte chunks, unaligned edges,
-// any layout) into lane-indexed copies in shared memory, merges the copies of
-// the tile's components into the region's totals (global atomics), and zeroes
-// them for its next tile. The last tile of a region to arrive (a ticket per
+// any layout) into lane-indexed copies in shared memory, and merges the copies
+// of the tile's components into the region's totals (global atomics), leaving
+// them zero for its next tile. The last tile of a region to arrive (a ticket per
 // region, device/grid_completion.cuh's LastBlockToArrive) moves the region's
 // totals to its counts and leaves totals and ticket zero for the next launch.
 // Counters too many for one copy in shared memory (65536 bins) are added
@@ -40,9 +41,11 @@ struct GlobalCounter {
   __device__ __forceinline__ void BeforeRound() {}
 };
 
-__device__ __forceinline__ RegionTile TileAt(const InlineRegionTiles& carried, const RegionTile* device_tiles,
+__device__ __forceinline__ RegionTile TileAt(const RegionTemplate& tmpl, const InlineRegionEntries& carried,
+                                             const RegionEntry* device_entries, const RegionLaunchShape& shape,
                                              uint32_t t) {
-  return device_tiles != nullptr ? device_tiles[t] : carried.tile[t];
+  const auto entry_at = [&](uint32_t i) { return device_entries != nullptr ? device_entries[i] : carried.tile[i]; };
+  return TileOfLayout(tmpl, entry_at, shape.num_entries, shape.num_tiles, shape.tile_units, t);
 }
 
 // The block's whole part in one launch: each thread walks its share of the tile.
@@ -62,16 +65,16 @@ __device__ __forceinline__ void FinishTile(const RegionTile& tile, uint32_t coun
 
 template <uint32_t kLogCopies, bool kPow2Bins>
 __global__ void __launch_bounds__(kPolicy.threads)
-    SegmentedSharedKernel(const RegionTemplate tmpl, const InlineRegionTiles carried, const RegionTile* device_tiles,
-                          uint32_t num_tiles, uint32_t* totals, uint32_t* tickets, uint32_t* counts) {
+    SegmentedSharedKernel(const RegionTemplate tmpl, const InlineRegionEntries carried, const RegionEntry* device_entries,
+                          const RegionLaunchShape shape, uint32_t* totals, uint32_t* tickets, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
   ZeroSharedThenWaitForPriorGrids(copies, StoredCounters(tmpl.counters) << kLogCopies);
   const uint32_t bins = tmpl.bins;
   const uint32_t low_mask = BankSwizzle<kLogCopies, kPow2Bins>::LowMask(bins);
   LaneCopiesCounter<kLogCopies, kPow2Bins> counter{uint32_t(__cvta_generic_to_shared(copies)),
                                                    threadIdx.x & ((1u << kLogCopies) - 1), low_mask};
-  for (uint32_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
-    const RegionTile tile = TileAt(carried, device_tiles, t);
+  for (uint32_t t = blockIdx.x; t < shape.num_tiles; t += gridDim.x) {
+    const RegionTile tile = TileAt(tmpl, carried, device_entries, shape, t);
     const uint32_t components = tmpl.group[tile.group].components;
     if (tile.rows > 0) {
       WalkGroup<kLoads, kPow2Bins>(TilePlan(tmpl.group[tile.group], tile), bins, BlockWalkPosition(), counter);
@@ -79,28 +82,22 @@ __global__ void __launch_bounds__(kPolicy.threads)
       uint32_t* region_totals = totals + size_t(tile.region) * StoredCounters(tmpl.counters);
       for (uint32_t c = 0; c < tmpl.num_components; ++c) {
         if ((components & (1u << c)) == 0) continue;
-        MergeCopies<kLogCopies, kPow2Bins>(copies + ((c * bins) << kLogCopies), bins, bins, low_mask,
-                                           region_totals + c * bins);
+        MergeCopies<kLogCopies, kPow2Bins, true>(copies + ((c * bins) << kLogCopies), bins, bins, low_mask,
+                                                 region_totals + c * bins);
       }
     }
-    FinishTile(tile, tmpl.counters, totals, tickets, counts);  // its barriers end every merge's reads
-    if (tile.rows > 0) {
-      for (uint32_t c = 0; c < tmpl.num_components; ++c) {
-        if ((components & (1u << c)) != 0) ZeroShared(copies + ((c * bins) << kLogCopies), bins << kLogCopies);
-      }
-    }
-    __syncthreads();  // the zeros in place before the next tile's walk
+    FinishTile(tile, tmpl.counters, totals, tickets, counts);  // its barriers put the zeros before the next walk
   }
 }
 
 template <bool kPow2Bins>
 __global__ void __launch_bounds__(kPolicy.threads)
-    SegmentedGlobalKernel(const RegionTemplate tmpl, const InlineRegionTiles carried, const RegionTile* device_tiles,
-                          uint32_t num_tiles, uint32_t* totals, uint32_t* tickets, uint32_t* counts) {
+    SegmentedGlobalKernel(const RegionTemplate tmpl, const InlineRegionEntries carried, const RegionEntry* device_entries,
+                          const RegionLaunchShape shape, uint32_t* totals, uint32_t* tickets, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
   ZeroSharedThenWaitForPriorGrids(copies, 0);
-  for (uint32_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
-    const RegionTile tile = TileAt(carried, device_tiles, t);
+  for (uint32_t t = blockIdx.x; t < shape.num_tiles; t += gridDim.x) {
+    const RegionTile tile = TileAt(tmpl, carried, device_entries, shape, t);
     if (tile.rows > 0) {
       GlobalCounter counter{totals + size_t(tile.region) * StoredCounters(tmpl.counters)};
       WalkGroup<kLoads, kPow2Bins>(TilePlan(tmpl.group[tile.group], tile), tmpl.bins, BlockWalkPosition(), counter);
@@ -146,14 +143,14 @@ Status ConfigureSegmented(const DeviceLimits& limits, uint32_t counters, bool po
   return Status::Ok();
 }
 
-Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, const InlineRegionTiles& carried,
-                       const RegionTile* device_tiles, uint32_t num_tiles, const RegionTotals& totals,
+Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, const InlineRegionEntries& carried,
+                       const RegionEntry* device_entries, const RegionLaunchShape& shape, const RegionTotals& totals,
                        uint32_t* counts, cudaStream_t stream) {
   uint32_t* totals_arg = totals.totals();
   uint32_t* tickets_arg = totals.tickets();
-  void* args[] = {const_cast<RegionTemplate*>(&tmpl), const_cast<InlineRegionTiles*>(&carried), &device_tiles,
-                  &num_tiles, &totals_arg, &tickets_arg, &counts};
-  return LaunchOverTiles(config, args, num_tiles, kPolicy.programmatic_launch, stream);
+  void* args[] = {const_cast<RegionTemplate*>(&tmpl), const_cast<InlineRegionEntries*>(&carried), &device_entries,
+                  const_cast<RegionLaunchShape*>(&shape), &totals_arg, &tickets_arg, &counts};
+  return LaunchOverTiles(config, args, shape.num_tiles, kPolicy.programmatic_launch, stream);
 }
 
 }  // namespace cudahist::detail

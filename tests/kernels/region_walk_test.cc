@@ -1,6 +1,6 @@
 // The region kernels' index math run on the host: the template of a frame's
-// plane groups, the cut of every region into tiles (for a GPU of 1 to 1000
-// resident blocks), each tile's plan (TilePlan, TileParams) and the very
+// plane groups, the layout of every region and the tiles a block finds in it
+// (TileOfLayout, for a GPU of 1 to 1000 resident blocks), each tile's plan (TilePlan, TileParams) and the very
 // walks the kernels execute on it (device/plan_walk.cuh, signalstats'
 // walk), emulating a block's threads, compared with the CPU reference for
 // every region case. No GPU involved: shared-memory copies, atomics, tickets
@@ -86,18 +86,43 @@ std::vector<uint32_t> WalkTilesOnHost(const RegionTemplate& tmpl, const std::vec
   return counts;
 }
 
+// Every tile of `layout`, as the blocks of a launch find them.
+std::vector<RegionTile> TilesOf(const RegionTemplate& tmpl, const RegionLayout& layout) {
+  const auto entry_at = [&](uint32_t i) { return layout.entries[i]; };
+  std::vector<RegionTile> tiles;
+  for (uint32_t t = 0; t < layout.num_tiles; ++t) {
+    tiles.push_back(TileOfLayout(tmpl, entry_at, uint32_t(layout.entries.size()), layout.num_tiles,
+                                 layout.tile_units, t));
+  }
+  return tiles;
+}
+
 // The invariants the kernel's finish relies on: every region has tiles, each
-// tile knows how many its region has, and the largest come first.
-void ExpectWellCut(const RegionTemplate& tmpl, const std::vector<RegionTile>& tiles, uint32_t num_regions) {
+// tile knows how many its region has, a region's tiles are consecutive, no
+// tile has more units than the layout aims at unless it is one row, and the
+// largest region comes first.
+void ExpectWellCut(const RegionTemplate& tmpl, const RegionLayout& layout, const std::vector<RegionTile>& tiles,
+                   uint32_t num_regions) {
   std::map<uint32_t, uint32_t> per_region;
   for (const RegionTile& t : tiles) ++per_region[t.region];
   ASSERT_EQ(per_region.size(), num_regions);
-  uint64_t previous = UINT64_MAX;
-  for (const RegionTile& t : tiles) {
+  std::map<uint32_t, uint64_t> region_units;
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    const RegionTile& t = tiles[i];
     ASSERT_EQ(t.region_tiles, per_region[t.region]) << "region " << t.region;
-    const uint64_t units = t.rows == 0 ? 0 : uint64_t(t.rows) * TilePlan(tmpl.group[t.group], t).units_per_row;
-    ASSERT_LE(units, previous) << "largest first";
-    previous = units;
+    if (i > 0 && tiles[i - 1].region != t.region) {
+      ASSERT_EQ(region_units.count(t.region), 0u) << "region " << t.region << "'s tiles are not consecutive";
+    }
+    const uint32_t per_row = t.rows == 0 ? 0 : TilePlan(tmpl.group[t.group], t).units_per_row;
+    if (t.rows > 1) {
+      ASSERT_LE(uint64_t(t.rows) * per_row, layout.tile_units) << "tile " << i;
+    }
+    region_units[t.region] += uint64_t(t.rows) * per_row;
+  }
+  uint64_t previous = UINT64_MAX;
+  for (const RegionEntry& e : layout.entries) {
+    ASSERT_LE(region_units[e.region], previous) << "largest region first";
+    previous = region_units[e.region];
   }
 }
 
@@ -115,9 +140,10 @@ TEST(RegionWalk, TilesWalkedOnTheHostEqualReference) {
     ASSERT_TRUE(BuildRegionTemplate(spec, copy.frame, &tmpl).ok());
     for (uint32_t resident : {1u, 7u, 264u, 1000u}) {
       SCOPED_TRACE("resident blocks " + std::to_string(resident));
-      std::vector<RegionTile> tiles;
-      CutRegionTiles(tmpl, c.regions.data(), n, resident, &tiles);
-      ExpectWellCut(tmpl, tiles, n);
+      RegionLayout layout;
+      LayOutRegions(tmpl, c.regions.data(), n, resident, &layout);
+      const std::vector<RegionTile> tiles = TilesOf(tmpl, layout);
+      ExpectWellCut(tmpl, layout, tiles, n);
       const std::vector<uint32_t> got = WalkTilesOnHost(tmpl, tiles, n, resident == 1 ? 3 : 64);
       ASSERT_EQ(got.size(), want.size());
       for (size_t i = 0; i < want.size(); ++i) {
@@ -137,13 +163,14 @@ TEST(RegionWalk, ManySmallBoxesMakeTilesOfSeveralRowsAndOneBigBoxManyTiles) {
   RegionTemplate tmpl;
   ASSERT_TRUE(BuildRegionTemplate(spec, frame, &tmpl).ok());
   ASSERT_EQ(tmpl.num_groups, 2u) << "Y, and U with V read together";
-  std::vector<RegionTile> tiles;
+  RegionLayout layout;
   const Roi whole{0, 0, 1920, 1080};
-  CutRegionTiles(tmpl, &whole, 1, 264, &tiles);
-  EXPECT_GE(tiles.size(), 264u) << "one box still fills the GPU";
+  LayOutRegions(tmpl, &whole, 1, 264, &layout);
+  EXPECT_GE(layout.num_tiles, 264u) << "one box still fills the GPU";
+  EXPECT_EQ(TilesOf(tmpl, layout).size(), layout.num_tiles);
   const std::vector<Roi> boxes = RandomRegions(1920, 1080, 1000, 10, 60, rng);
-  CutRegionTiles(tmpl, boxes.data(), uint32_t(boxes.size()), 264, &tiles);
-  EXPECT_LE(tiles.size(), 2 * boxes.size()) << "a small box is a tile a plane group";
+  LayOutRegions(tmpl, boxes.data(), uint32_t(boxes.size()), 264, &layout);
+  EXPECT_LE(layout.num_tiles, 2 * boxes.size()) << "a small box is a tile a plane group";
 }
 
 // --- signalstats --------------------------------------------------------------

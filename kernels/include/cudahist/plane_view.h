@@ -59,6 +59,9 @@ inline Roi CountedRegion(const PlaneView& plane) {
 // rectangle `region` of the full-resolution frame touches: columns x >> h to
 // (x + width - 1) >> h, rows likewise (empty when the region is). A frame's
 // ROI, a region's box and signalstats' chroma all map this way.
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
 inline Roi RegionOnPlane(const Roi& region, uint32_t log2_hsub, uint32_t log2_vsub) {
   const uint32_t x0 = region.x >> log2_hsub, y0 = region.y >> log2_vsub;
   if (region.width == 0 || region.height == 0) return Roi{x0, y0, 0, 0};

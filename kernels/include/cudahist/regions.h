@@ -90,8 +90,8 @@ class CpuRegionHistogrammer {
 };
 
 // The GPU path. Compute enqueues ONE kernel launch on `stream` (and, for
-// frames of more tiles than the launch carries in its parameters, one copy of
-// the tile table before it), allocates nothing unless a frame has more regions
+// frames of more regions than the launch carries in its parameters, one copy
+// of the region table before it), allocates nothing unless a frame has more regions
 // than any before (the per-region totals grow then, with a synchronisation of
 // the device), and writes the counts whole (device memory, or pinned host
 // memory: Pinned<uint32_t> of RegionCountsLength). Frame pointers are device
