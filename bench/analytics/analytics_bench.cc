@@ -161,7 +161,7 @@ struct Row {
   std::string method;
   Timing timing;
   std::string note;
-  uint32_t blocks = 0;   // regions arms: the blocks a frame's launch shares its regions among
+  uint32_t tiles = 0;    // regions arms: the tiles of a frame
   double host_us = 0;    // regions: the host's time per Compute call
 };
 
@@ -198,8 +198,8 @@ class Benchmark {
   int frames() const { return int(frames_.size()); }
 
   void Add(uint32_t boxes, const std::string& method, const Timing& t, const std::string& note = "",
-           uint32_t blocks = 0, double host_us = 0) {
-    rows_.push_back(Row{boxes, method, t, note, blocks, host_us});
+           uint32_t tiles = 0, double host_us = 0) {
+    rows_.push_back(Row{boxes, method, t, note, tiles, host_us});
     if (!t.error.empty()) {
       std::printf("  %-14s %s\n", method.c_str(), t.error.c_str());
     } else {
@@ -369,17 +369,17 @@ bool RunBoxes(Benchmark& b, const Options& o, uint32_t n, uint32_t width, uint32
       std::fprintf(stderr, "%s: %s\n", method.c_str(), wrong.c_str());
       ok = false;
     } else {
-      const uint32_t blocks = h->last_blocks();
+      const uint32_t tiles = h->last_tiles();
       double host_us = 0;
       if (o.Runs(method)) {
         const Timing t = b.TimeWithHost(launch, &host_us);
         std::ostringstream note;
-        note << blocks << " blocks";
+        note << tiles << " tiles";
         if (o.chosen_methods) {
           note.precision(3);
           note << ", host " << host_us << " us a call";
         }
-        b.Add(n, method, t, note.str(), blocks, host_us);
+        b.Add(n, method, t, note.str(), tiles, host_us);
       }
       if (graph && n > cudahist::detail::kSegmentedPolicy.inline_regions) {
         b.Add(n, "regions+graph", Timing{"not timed: the region table is copied before each launch", 0, 0});
@@ -394,7 +394,7 @@ bool RunBoxes(Benchmark& b, const Options& o, uint32_t n, uint32_t width, uint32
           std::fprintf(stderr, "regions+graph: %s\n", replayed.c_str());
           ok = false;
         } else {
-          b.Add(n, "regions+graph", t, std::to_string(blocks) + " blocks, one CUDA graph per rotation", blocks);
+          b.Add(n, "regions+graph", t, std::to_string(tiles) + " tiles, one CUDA graph per rotation", tiles);
         }
       }
       if (alone) {
@@ -404,8 +404,8 @@ bool RunBoxes(Benchmark& b, const Options& o, uint32_t n, uint32_t width, uint32
         const Timing t = b.TimeAlone(launch, hold_us, std::min(o.repeats, 3));
         std::ostringstream note;
         note.precision(3);
-        note << blocks << " blocks, each frame alone (stream held " << hold_us << " us before it)";
-        b.Add(n, "regions+alone", t, note.str(), blocks);
+        note << tiles << " tiles, each frame alone (stream held " << hold_us << " us before it)";
+        b.Add(n, "regions+alone", t, note.str(), tiles);
       }
     }
     cudaFree(counts);
@@ -573,7 +573,7 @@ int Run(const Options& o) {
       json << ", \"" << m << "_us\": " << (Us(b.rows(), n, m) > 0 ? std::to_string(Us(b.rows(), n, m)) : "null");
     }
     if (const Row* r = Find(b.rows(), n, "regions")) {
-      json << ", \"regions_blocks\": " << r->blocks << ", \"regions_host_us\": " << r->host_us;
+      json << ", \"regions_tiles\": " << r->tiles << ", \"regions_host_us\": " << r->host_us;
     }
     for (const char* m : {"regions+graph", "regions+alone"}) {
       if (!o.Runs(m)) continue;

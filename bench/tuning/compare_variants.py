@@ -118,7 +118,7 @@ def regions_tables(runs):
               f" | {flags} |")
     print()
     print("The device alone: `regions+graph` (the rotation's Computes as one CUDA graph, back to back; "
-          "only where the regions travel in the launch's parameters) and `regions+alone` (each frame by itself, "
+          "only where the tiles travel in the launch's parameters) and `regions+alone` (each frame by itself, "
           "launch latency included); us, then the ratio of `alone` to `default`'s:")
     print()
     print("| variant | " + " | ".join(f"graph {n}" for n in counts) + " | " +
@@ -131,17 +131,17 @@ def regions_tables(runs):
         print(f"| {v} | " + " | ".join(cell(g) for g in graph) + " | " + " | ".join(cell(a) for a in alone) + " | " +
               " ".join(cell(r) for r in vs_default) + " |")
     print()
-    print("The host's time in a Compute call (validation, the layout, the launch; us): where it is about "
-          "the time a frame back to back, the host sets the pace. Blocks a frame:")
+    print("The host's time in a Compute call (validation, the cut into tiles, the launch; us): where it is about "
+          "the time a frame back to back, the host sets the pace. Tiles a frame:")
     print()
     print("| variant | " + " | ".join(f"host {n}" for n in counts) + " | " +
-          " | ".join(f"blocks {n}" for n in counts) + " |")
+          " | ".join(f"tiles {n}" for n in counts) + " |")
     print("|---|" + "---|" * (2 * len(counts)))
     for v in variants:
         host = [median_of(runs[v], n, "regions_host_us") for n in counts]
-        blocks = [median_of(runs[v], n, "regions_blocks") for n in counts]
+        tiles = [median_of(runs[v], n, "regions_tiles") for n in counts]
         print(f"| {v} | " + " | ".join(cell(h) for h in host) + " | " +
-              " | ".join(cell(t, 0) for t in blocks) + " |")
+              " | ".join(cell(t, 0) for t in tiles) + " |")
     print()
     print("(variants that failed their counts' check have no row)")
 

@@ -23,7 +23,7 @@
 #       and 1000 boxes back to back, its ratio to `default` and to the
 #       whole-frame histogram timed in the same process; the device's time
 #       alone (a CUDA graph of the rotation; each frame by itself); the host's
-#       time a Compute call. The standard set (9 variants, 2 rounds) takes
+#       time a Compute call. The standard set (12 variants, 2 rounds) takes
 #       about a minute on an H200.
 #
 # scripts/gpuhost-pack.sh packs build-variants/kernel-variants and
@@ -34,20 +34,22 @@ set -euo pipefail
 # shellcheck source=bench/tuning/kernel_variants.sh
 source "$(dirname "${BASH_SOURCE[0]}")/kernel_variants.sh"
 
-# The standard set, from where a block's time goes in segmented_histogram.cu.
-# A block counts an equal share of the regions' 16-byte chunks laid end to
-# end (at 100 mixed boxes of 1080p NV12 about 2,400 chunks for each of 264
-# resident blocks on an H200: 2 blocks of 512 an SM), piece by piece (a
-# region's plane group) into lane copies in shared memory, in rounds of
-# threads x loads chunks; at the end of each region it holds it pays a toll:
-# a barrier, the merge and zeroing of every copy of the region's counters
-# (8 x 256 for Y, 8 x 512 for UV) with up to 768 global atomics, a fence and
-# the region's ticket (an L2 round trip), another barrier; the last block of
-# a region moves its 768 totals to the counts.
+# The standard set, from where a tile's time goes in segmented_histogram.cu.
+# A block takes a tile (a run of rows of one plane group of one box, about
+# TileUnits 16-byte chunks), walks it into lane copies in shared memory, then
+# pays a fixed toll whatever the tile's size: a barrier, the merge of every
+# copy of the group's counters (8 x 256 for Y, 8 x 512 for UV) with up to
+# 256 or 512 global atomics, a fence and the region's ticket (an L2 round
+# trip), the zeroing of the copies and two more barriers; the last tile of a
+# box moves its 768 totals to the counts. A 10x10 box is two tiles of 5 to 20
+# chunks: all toll. At 100 mixed boxes the cut makes about 690 tiles of up to
+# 1624 chunks for 264 resident blocks (H100, 2 blocks of 512 an SM), at 16
+# boxes 263 tiles of at most 512 chunks, half a round of 512 x 2 loads.
 standard_variants=(
   "default="
-  # 4 blocks an SM (64 registers): twice the chains of rounds and tolls at
-  # once; each thread merges twice as many words.
+  # A round of 256 x 2 loads is a 16-box tile (<= 512 chunks) whole, and 4
+  # blocks an SM (64 registers) run twice the tile chains at once; each thread
+  # merges and zeroes twice as many words.
   "th256=-DCUDAHIST_TUNE_SEGMENTED=p.threads=256"
   # One block an SM (1024 x 64 registers): fewer, longer chains; bounds the axis.
   "th1024=-DCUDAHIST_TUNE_SEGMENTED=p.threads=1024"
@@ -57,9 +59,15 @@ standard_variants=(
   "copies1=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=1"
   "copies2=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=2"
   "copies4=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=4"
-  # Four loads a thread in flight: a share of 2,400 chunks in 2 rounds of
-  # 2,048 instead of 3 of 1,024 (and a larger least share, a round).
-  "loads4=-DCUDAHIST_TUNE_SEGMENTED=p.loads_per_thread=4"
+  # Smaller tiles: more chains at 16 boxes (about 480 tiles), more tolls at 100.
+  "tiles_small=-DCUDAHIST_TUNE_SEGMENTED=p.min_tile_units=256;p.max_tile_units=2048"
+  # Larger tiles: the toll over more chunks; at 1000 boxes a box's group is
+  # mostly one tile, at 16 boxes fewer tiles than blocks.
+  "tiles_large=-DCUDAHIST_TUNE_SEGMENTED=p.min_tile_units=2048;p.max_tile_units=16384"
+  # Tiles a resident block aims at, against the default's 1: 2 (100 boxes:
+  # about 630 tiles, more than a launch carries) and 4 (about 1180).
+  "tpr2=-DCUDAHIST_TUNE_SEGMENTED=p.tiles_per_resident_block=2"
+  "tpr4=-DCUDAHIST_TUNE_SEGMENTED=p.tiles_per_resident_block=4"
   # Without programmatic dependent launch: what the overlap with the previous
   # frame's kernel is worth here.
   "nopdl=-DCUDAHIST_TUNE_SEGMENTED=p.programmatic_launch=false"

@@ -1,8 +1,9 @@
 // cudahist: RegionHistogrammer and RegionSignalStatsCounter. What costs
 // (kernel configuration, the sat/hue tables) happens in Create; Compute
-// validates, lays the regions out (region_tiles.cc: the histograms' equal
-// shares, signalstats' tiles), hands the table to the launch (its parameters,
-// or one copy) and enqueues the one launch.
+// validates, lays the regions out (region_tiles.cc: the histograms' kernel
+// cuts its tiles itself, signalstats' tiles are cut on the host), hands the
+// table to the launch (its parameters, or one copy) and enqueues the one
+// launch.
 #include "cudahist/regions.h"
 
 #include <string>
@@ -62,25 +63,25 @@ Status RegionHistogrammer::Compute(const RegionFrame& frame, const Roi* regions,
   CUDAHIST_RETURN_IF_ERROR(ValidateRequest(s.spec, frame.planes, frame.num_planes));
   CUDAHIST_RETURN_IF_ERROR(ValidateRegions(frame, regions, num_regions));
   if (num_regions == 0) {
-    s.layout.shares = detail::RegionShares();
-    s.layout.shares.blocks = 0;
+    s.layout.num_tiles = 0;
     return Status::Ok();
   }
   if (counts == nullptr) return Status::InvalidArgument("counts: null");
   detail::RegionTemplate tmpl;
   CUDAHIST_RETURN_IF_ERROR(detail::BuildRegionTemplate(s.spec, frame, &tmpl));
-  CUDAHIST_RETURN_IF_ERROR(detail::LayOutRegions(tmpl, regions, num_regions, s.config.resident_blocks, &s.layout));
+  detail::LayOutRegions(tmpl, regions, num_regions, s.config.resident_blocks, &s.layout);
   CUDAHIST_RETURN_IF_ERROR(s.totals.Reserve(num_regions, detail::StoredCounters(tmpl.counters)));
   CUDAHIST_RETURN_IF_ERROR(s.totals.scratch().RezeroIfLaunchFailed(stream));
   const detail::RegionEntry* device_entries = nullptr;
   CUDAHIST_RETURN_IF_ERROR(s.table.Stage(s.layout.entries, stream, &s.carried, &device_entries));
+  const detail::RegionLaunchShape shape{num_regions, s.layout.num_tiles, s.layout.tile_units};
   return s.totals.scratch().Launched(
-      detail::LaunchSegmented(s.config, tmpl, s.carried, device_entries, s.layout.shares, s.totals, counts, stream));
+      detail::LaunchSegmented(s.config, tmpl, s.carried, device_entries, shape, s.totals, counts, stream));
 }
 
 const HistogramSpec& RegionHistogrammer::spec() const { return impl_->spec; }
 int RegionHistogrammer::num_components() const { return impl_->num_components; }
-uint32_t RegionHistogrammer::last_blocks() const { return impl_->layout.shares.blocks; }
+uint32_t RegionHistogrammer::last_tiles() const { return impl_->layout.num_tiles; }
 
 // --- signalstats per region ---------------------------------------------------
 

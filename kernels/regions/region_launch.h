@@ -84,11 +84,18 @@ Status LaunchOverTiles(const KernelConfig& config, void** args, uint32_t num_til
 // with the reason otherwise.
 Status ConfigureSegmented(const DeviceLimits& limits, uint32_t counters, bool pow2_bins, KernelConfig* config);
 
-// One launch of `shares.blocks` blocks counting `shares.num_entries`
-// regions: their entries from `carried`, or from `device_entries` when not
-// null. Totals hold StoredCounters(counters) words a region.
+// The shape of a segmented launch: the layout's, less its entries.
+struct RegionLaunchShape {
+  uint32_t num_entries;
+  uint32_t num_tiles;
+  uint32_t tile_units;
+};
+
+// One launch counting the tiles of `shape.num_entries` regions: their entries
+// from `carried`, or from `device_entries` when not null. Totals hold
+// StoredCounters(counters) words a region.
 Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, const InlineRegionEntries& carried,
-                       const RegionEntry* device_entries, const RegionShares& shares, const RegionTotals& totals,
+                       const RegionEntry* device_entries, const RegionLaunchShape& shape, const RegionTotals& totals,
                        uint32_t* counts, cudaStream_t stream);
 
 // --- region_signalstats.cu ------------------------------------------------------

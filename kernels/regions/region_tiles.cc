@@ -1,6 +1,5 @@
-// Regions for the kernels (region_tiles.h): the template of a frame's plane
-// groups, the histograms' equal shares, signalstats' cut of each region into
-// runs of rows of about the same work.
+// Regions into tiles (region_tiles.h): the template of a frame's plane groups,
+// and the cut of each region into runs of rows of about the same work.
 #include "regions/region_tiles.h"
 
 #include <algorithm>
@@ -43,11 +42,6 @@ void SortLargestFirst(const std::vector<uint64_t>& units, std::vector<Tile>* til
   tiles->swap(sorted);
 }
 
-// Rows of a tile of `units_per_row` units a row, for tiles of about `tile_units`.
-uint32_t RowsPerTile(uint32_t tile_units, uint32_t units_per_row) {
-  return std::max<uint32_t>(1, tile_units / std::max<uint32_t>(1, units_per_row));
-}
-
 }  // namespace
 
 Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, RegionTemplate* tmpl) {
@@ -86,28 +80,36 @@ uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tile
   return uint32_t(std::clamp<uint64_t>(total_units / tiles, min_units, max_units));
 }
 
-Status LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
-                     RegionLayout* layout) {
-  layout->entries.resize(num_regions);
+void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
+                   RegionLayout* layout) {
+  const SegmentedPolicy& policy = kSegmentedPolicy;
+  std::vector<RegionEntry>& in_order = layout->in_caller_order;
+  in_order.resize(num_regions);
+  layout->units.resize(num_regions);
   uint64_t total = 0;
   for (uint32_t r = 0; r < num_regions; ++r) {
     const Roi& box = regions[r];
-    RegionEntry& e = layout->entries[r];
-    e = RegionEntry{r, uint32_t(total), uint16_t(box.x), uint16_t(box.y), uint16_t(box.width), uint16_t(box.height)};
-    for (uint32_t k = 0; k < tmpl.num_groups; ++k) total += BoxUnits(tmpl.group[k], EntryOnPlane(tmpl.group[k], e));
-    if (total > UINT32_MAX) {
-      return Status::Unsupported("regions: more than " + std::to_string(UINT32_MAX) +
-                                 " units (16-byte chunks or samples) by regions[" + std::to_string(r) +
-                                 "]; one launch counts at most that many");
+    in_order[r] = RegionEntry{r, 0, uint16_t(box.x), uint16_t(box.y), uint16_t(box.width), uint16_t(box.height)};
+    uint64_t units = 0;
+    for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
+      const Roi on_plane = EntryOnPlane(tmpl.group[k], in_order[r]);
+      if (on_plane.width > 0) units += uint64_t(on_plane.height) * UnitsPerRow(tmpl.group[k].plan, on_plane.width);
     }
+    layout->units[r] = units;
+    total += units;
   }
-  RegionShares& s = layout->shares;
-  s.num_entries = num_regions;
-  s.total_units = uint32_t(total);
-  const uint64_t blocks = std::max<uint32_t>(1, resident_blocks);
-  s.share_units = uint32_t(std::max<uint64_t>(kSegmentedPolicy.min_share_units(), (total + blocks - 1) / blocks));
-  s.blocks = uint32_t(std::max<uint64_t>(1, (total + s.share_units - 1) / s.share_units));
-  return Status::Ok();
+  layout->tile_units = TileUnits(total, resident_blocks, policy.tiles_per_resident_block, policy.min_tile_units,
+                                 policy.max_tile_units);
+  LargestFirst(layout->units, &layout->order, &layout->next);
+  layout->entries.resize(num_regions);
+  uint32_t tiles = 0;
+  for (uint32_t i = 0; i < num_regions; ++i) {
+    RegionEntry& e = layout->entries[i];
+    e = in_order[layout->order[i]];
+    e.first_tile = tiles;
+    tiles += RegionTileCount(tmpl, e, layout->tile_units);
+  }
+  layout->num_tiles = tiles;
 }
 
 namespace {
@@ -132,13 +134,13 @@ RegionStatsTile StatsTileOf(const SignalStatsParams& p, uint32_t region) {
 
 void CutRegionStatsTiles(const YuvPlanes& frame, const Roi* regions, uint32_t num_regions,
                          uint32_t resident_blocks, std::vector<RegionStatsTile>* tiles) {
-  const RegionSignalStatsPolicy& policy = kRegionSignalStatsPolicy;
+  const SegmentedPolicy& policy = kSegmentedPolicy;  // the tile walk's (regions_tuning.h)
   uint64_t total = 0;
   for (uint32_t r = 0; r < num_regions; ++r) {
     total += SignalStatsParamsOf(Restricted(frame, regions[r]), nullptr, nullptr).units;
   }
-  const uint32_t tile_units =
-      TileUnits(total, resident_blocks, policy.tiles_per_resident_block, policy.min_tile_units, policy.max_tile_units());
+  const uint32_t tile_units = TileUnits(total, resident_blocks, kRegionSignalStatsPolicy.tiles_per_resident_block,
+                                        policy.min_tile_units, kRegionSignalStatsPolicy.max_tile_units());
   const uint32_t v = frame.log2_vsub;
   tiles->clear();
   std::vector<uint64_t> units;

@@ -1,16 +1,15 @@
 // cudahist: how the region kernels share out a frame's regions (host side,
 // plain data that the kernels take by value or from device memory).
 //
-// Signalstats' regions are cut into tiles: runs of chroma rows with their luma, of about the same number
+// A region is cut into tiles: runs of rows of one plane group (histograms)
+// or of chroma rows with their luma (signalstats), of about the same number
 // of units each (TileUnits), so that the blocks of one launch take tiles of
 // similar cost whatever the mix of box sizes. Every region gets at least one
 // tile (an empty one for an empty region), because a region's counts are
 // written by the last of its tiles to finish: `region_tiles` is how many
-// that last one waits for. What a tile is to the walks: region_tile_walk.cuh.
-//
-// The histograms need no tiles: the regions' units laid end to end are shared
-// out equally among the blocks (RegionShares), which find their pieces from
-// the regions' entries themselves.
+// that last one waits for. The histograms' tiles are cut by the kernel's
+// blocks from the regions' layout; signalstats' by the host. What a tile is
+// to the walks: region_tile_walk.cuh.
 #pragma once
 
 #include <cstdint>
@@ -42,28 +41,37 @@ struct RegionTemplate {
   bool pow2_bins = false;
 };
 
+struct RegionTile {
+  uint32_t region;
+  uint32_t region_tiles;   // tiles of the region, over all its groups
+  uint16_t group;
+  uint16_t x, y;           // the tile's first sample, in the group's plane
+  uint16_t width, rows;    // rows 0: an empty region's tile, which only finishes it
+  uint16_t unused;
+};
+
 // What the segmented kernel takes of each region: its box in frame pixels and
-// where its units start when the regions are laid end to end
-// (region_tile_walk.cuh): 16 bytes a region in the launch's parameters.
+// where its tiles start in the launch's order of tiles. A block finds the
+// region of its tile by a binary search and cuts the tile itself
+// (region_tile_walk.cuh's TileOfLayout), so the host cuts nothing and the
+// launch carries 16 bytes a region instead of 20 a tile.
 struct RegionEntry {
   uint32_t region;      // the caller's index
-  uint32_t first_unit;  // units of the entries before this one
+  uint32_t first_tile;  // tiles of the entries before this one
   uint16_t x, y, width, height;
 };
 
-// How a launch shares the regions' units out among its blocks: `share_units`
-// each (the last block the rest), `blocks` of them.
-struct RegionShares {
-  uint32_t num_entries = 0;
-  uint32_t total_units = 0;
-  uint32_t share_units = 1;
-  uint32_t blocks = 1;
-};
-
-// A frame's regions as a launch takes them.
+// A frame's regions as a launch takes them: the entries, largest region
+// first so that blocks taking tiles in turn end together, and the units a
+// tile aims at.
 struct RegionLayout {
-  std::vector<RegionEntry> entries;  // in the caller's order
-  RegionShares shares;
+  std::vector<RegionEntry> entries;
+  uint32_t tile_units = 0;
+  uint32_t num_tiles = 0;
+  // Scratch reused from frame to frame, so that a Compute call allocates nothing.
+  std::vector<RegionEntry> in_caller_order;
+  std::vector<uint64_t> units;
+  std::vector<uint32_t> order, next;
 };
 
 // The template of a validated frame (ValidateRegionFrame). kUnsupported when
@@ -76,11 +84,10 @@ Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, 
 uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tiles_per_resident_block,
                    uint32_t min_units, uint32_t max_units);
 
-// Lays validated regions out for a launch of up to `resident_blocks` blocks:
-// equal shares of at least the policy's min_share_units. kUnsupported when
-// the regions hold 2^32 units or more.
-Status LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
-                     RegionLayout* layout);
+// Lays validated regions out for a launch of `resident_blocks` blocks: tiles
+// of about TileUnits units, every region at least one.
+void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
+                   RegionLayout* layout);
 
 // --- signalstats ------------------------------------------------------------
 

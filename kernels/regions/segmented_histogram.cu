@@ -1,17 +1,17 @@
 // The segmented histogram: every region of a frame counted in ONE launch.
 //
-// Block b counts an equal share of the frame's region units (region_tile_walk.cuh:
-// the regions laid end to end, b's share the units [b U, (b + 1) U)), piece
-// by piece (the share's units of one plane group of one region) with the
-// frame kernels' own walk (device/plan_walk.cuh: 16-byte chunks, unaligned
-// edges, any layout) into lane-indexed copies in shared memory. At the end of
-// each region in its share it merges the copies of the region's components
-// into the region's totals (global atomics), leaving them zero; the last of
-// the region's blocks to arrive (a ticket per region, device/grid_completion.cuh's
-// LastBlockToArrive) moves the totals to the region's counts and leaves
-// totals and ticket zero for the next launch. Counters too many for one copy
-// in shared memory (65536 bins) are added straight to the region's totals
-// instead, with the same finish.
+// The launch's blocks take the frame's tiles in turn (block b: tiles b,
+// b + grid, ...; region_tiles.cc puts the largest region first). A tile is a
+// run of rows of one plane group of one region, which the block finds from
+// the regions' entries (region_tile_walk.cuh's TileOfLayout); it walks it with the frame
+// kernels' own walk (device/plan_walk.cuh: 16-byte chunks, unaligned edges,
+// any layout) into lane-indexed copies in shared memory, and merges the copies
+// of the tile's components into the region's totals (global atomics), leaving
+// them zero for its next tile. The last tile of a region to arrive (a ticket per
+// region, device/grid_completion.cuh's LastBlockToArrive) moves the region's
+// totals to its counts and leaves totals and ticket zero for the next launch.
+// Counters too many for one copy in shared memory (65536 bins) are added
+// straight to the region's totals instead, with the same finish.
 #include <algorithm>
 #include <string>
 
@@ -41,83 +41,68 @@ struct GlobalCounter {
   __device__ __forceinline__ void BeforeRound() {}
 };
 
-// Where the launch keeps the regions' entries: its parameters, or device memory.
-struct EntrySource {
-  const InlineRegionEntries& carried;
-  const RegionEntry* device_entries;
-  __device__ __forceinline__ RegionEntry operator()(uint32_t i) const {
-    return device_entries != nullptr ? device_entries[i] : carried.tile[i];
+__device__ __forceinline__ RegionTile TileAt(const RegionTemplate& tmpl, const InlineRegionEntries& carried,
+                                             const RegionEntry* device_entries, const RegionLaunchShape& shape,
+                                             uint32_t t) {
+  const auto entry_at = [&](uint32_t i) { return device_entries != nullptr ? device_entries[i] : carried.tile[i]; };
+  return TileOfLayout(tmpl, entry_at, shape.num_entries, shape.num_tiles, shape.tile_units, t);
+}
+
+// The block's whole part in one launch: each thread walks its share of the tile.
+__device__ __forceinline__ WalkPosition BlockWalkPosition() {
+  return WalkPosition{0, blockDim.x * kLoads, threadIdx.x, blockDim.x};
+}
+
+// Once the block has added the tile to its region's totals: the last of the
+// region's tiles moves them to the region's counts (barriers inside).
+__device__ __forceinline__ void FinishTile(const RegionTile& tile, uint32_t counters, uint32_t* totals,
+                                           uint32_t* tickets, uint32_t* counts) {
+  const AccumulatorScratch acc{totals + size_t(tile.region) * StoredCounters(counters), tickets + tile.region};
+  if (LastBlockToArrive(acc.ticket, tile.region_tiles)) {
+    CollectTotals(acc, counters, counts + size_t(tile.region) * counters);
   }
-};
-
-// A piece walked by the whole block: its units from `begin`, each thread a
-// share of every round.
-__device__ __forceinline__ WalkPosition PieceWalkPosition(const SharePiece& piece) {
-  return WalkPosition{piece.begin, blockDim.x * kLoads, threadIdx.x, blockDim.x};
-}
-
-__device__ __forceinline__ GroupPlan PiecePlan(const SharePiece& piece) {
-  GroupPlan p = piece.plan;
-  p.units = piece.end;
-  return p;
-}
-
-// Once the block has added its part of a region to the region's totals: the
-// last of the region's blocks moves them to the region's counts (barriers inside).
-__device__ __forceinline__ void FinishRegion(const RegionEntry& e, uint32_t blocks, uint32_t counters,
-                                             uint32_t* totals, uint32_t* tickets, uint32_t* counts) {
-  const AccumulatorScratch acc{totals + size_t(e.region) * StoredCounters(counters), tickets + e.region};
-  if (LastBlockToArrive(acc.ticket, blocks)) CollectTotals(acc, counters, counts + size_t(e.region) * counters);
 }
 
 template <uint32_t kLogCopies, bool kPow2Bins>
 __global__ void __launch_bounds__(kPolicy.threads)
-    SegmentedSharedKernel(const RegionTemplate tmpl, const InlineRegionEntries carried,
-                          const RegionEntry* device_entries, const RegionShares shares, uint32_t* totals,
-                          uint32_t* tickets, uint32_t* counts) {
+    SegmentedSharedKernel(const RegionTemplate tmpl, const InlineRegionEntries carried, const RegionEntry* device_entries,
+                          const RegionLaunchShape shape, uint32_t* totals, uint32_t* tickets, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
   ZeroSharedThenWaitForPriorGrids(copies, StoredCounters(tmpl.counters) << kLogCopies);
   const uint32_t bins = tmpl.bins;
   const uint32_t low_mask = BankSwizzle<kLogCopies, kPow2Bins>::LowMask(bins);
   LaneCopiesCounter<kLogCopies, kPow2Bins> counter{uint32_t(__cvta_generic_to_shared(copies)),
                                                    threadIdx.x & ((1u << kLogCopies) - 1), low_mask};
-  const auto count = [&](const SharePiece& piece) {
-    WalkGroup<kLoads, kPow2Bins>(PiecePlan(piece), bins, PieceWalkPosition(piece), counter);
-  };
-  const auto finish = [&](const RegionEntry& e, uint32_t blocks, uint32_t groups) {
-    __syncthreads();  // every thread's counts in the copies
-    uint32_t* region_totals = totals + size_t(e.region) * StoredCounters(tmpl.counters);
-    for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
-      if ((groups & (1u << k)) == 0) continue;
+  for (uint32_t t = blockIdx.x; t < shape.num_tiles; t += gridDim.x) {
+    const RegionTile tile = TileAt(tmpl, carried, device_entries, shape, t);
+    const uint32_t components = tmpl.group[tile.group].components;
+    if (tile.rows > 0) {
+      WalkGroup<kLoads, kPow2Bins>(TilePlan(tmpl.group[tile.group], tile), bins, BlockWalkPosition(), counter);
+      __syncthreads();
+      uint32_t* region_totals = totals + size_t(tile.region) * StoredCounters(tmpl.counters);
       for (uint32_t c = 0; c < tmpl.num_components; ++c) {
-        if ((tmpl.group[k].components & (1u << c)) == 0) continue;
+        if ((components & (1u << c)) == 0) continue;
         MergeCopies<kLogCopies, kPow2Bins, true>(copies + ((c * bins) << kLogCopies), bins, bins, low_mask,
                                                  region_totals + c * bins);
       }
     }
-    FinishRegion(e, blocks, tmpl.counters, totals, tickets, counts);  // its barriers: the zeros before the next walk
-  };
-  for (uint32_t b = blockIdx.x; b < shares.blocks; b += gridDim.x) {
-    WalkShare(tmpl, EntrySource{carried, device_entries}, shares, b, count, finish);
+    FinishTile(tile, tmpl.counters, totals, tickets, counts);  // its barriers put the zeros before the next walk
   }
 }
 
 template <bool kPow2Bins>
 __global__ void __launch_bounds__(kPolicy.threads)
-    SegmentedGlobalKernel(const RegionTemplate tmpl, const InlineRegionEntries carried,
-                          const RegionEntry* device_entries, const RegionShares shares, uint32_t* totals,
-                          uint32_t* tickets, uint32_t* counts) {
+    SegmentedGlobalKernel(const RegionTemplate tmpl, const InlineRegionEntries carried, const RegionEntry* device_entries,
+                          const RegionLaunchShape shape, uint32_t* totals, uint32_t* tickets, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
   ZeroSharedThenWaitForPriorGrids(copies, 0);
-  const auto count = [&](const SharePiece& piece) {
-    GlobalCounter counter{totals + size_t(piece.region) * StoredCounters(tmpl.counters)};
-    WalkGroup<kLoads, kPow2Bins>(PiecePlan(piece), tmpl.bins, PieceWalkPosition(piece), counter);
-  };
-  const auto finish = [&](const RegionEntry& e, uint32_t blocks, uint32_t) {
-    FinishRegion(e, blocks, tmpl.counters, totals, tickets, counts);
-  };
-  for (uint32_t b = blockIdx.x; b < shares.blocks; b += gridDim.x) {
-    WalkShare(tmpl, EntrySource{carried, device_entries}, shares, b, count, finish);
+  for (uint32_t t = blockIdx.x; t < shape.num_tiles; t += gridDim.x) {
+    const RegionTile tile = TileAt(tmpl, carried, device_entries, shape, t);
+    if (tile.rows > 0) {
+      GlobalCounter counter{totals + size_t(tile.region) * StoredCounters(tmpl.counters)};
+      WalkGroup<kLoads, kPow2Bins>(TilePlan(tmpl.group[tile.group], tile), tmpl.bins, BlockWalkPosition(), counter);
+    }
+    FinishTile(tile, tmpl.counters, totals, tickets, counts);
   }
 }
 
@@ -159,13 +144,13 @@ Status ConfigureSegmented(const DeviceLimits& limits, uint32_t counters, bool po
 }
 
 Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, const InlineRegionEntries& carried,
-                       const RegionEntry* device_entries, const RegionShares& shares, const RegionTotals& totals,
+                       const RegionEntry* device_entries, const RegionLaunchShape& shape, const RegionTotals& totals,
                        uint32_t* counts, cudaStream_t stream) {
   uint32_t* totals_arg = totals.totals();
   uint32_t* tickets_arg = totals.tickets();
   void* args[] = {const_cast<RegionTemplate*>(&tmpl), const_cast<InlineRegionEntries*>(&carried), &device_entries,
-                  const_cast<RegionShares*>(&shares), &totals_arg, &tickets_arg, &counts};
-  return LaunchOverTiles(config, args, shares.blocks, kPolicy.programmatic_launch, stream);
+                  const_cast<RegionLaunchShape*>(&shape), &totals_arg, &tickets_arg, &counts};
+  return LaunchOverTiles(config, args, shape.num_tiles, kPolicy.programmatic_launch, stream);
 }
 
 }  // namespace cudahist::detail

@@ -1,6 +1,6 @@
 // The region kernels' index math run on the host: the template of a frame's
-// plane groups, the layout of every region and each block's share of it
-// (WalkShare, for a GPU of 1 to 1000 resident blocks), each piece's plan (BoxPlan, TileParams) and the very
+// plane groups, the layout of every region and the tiles a block finds in it
+// (TileOfLayout, for a GPU of 1 to 1000 resident blocks), each tile's plan (TilePlan, TileParams) and the very
 // walks the kernels execute on it (device/plan_walk.cuh, signalstats'
 // walk), emulating a block's threads, compared with the CPU reference for
 // every region case. No GPU involved: shared-memory copies, atomics, tickets
@@ -59,35 +59,25 @@ struct SlackCopy {
   }
 };
 
-// Every block's share walked by `threads` emulated threads, as the segmented
-// kernel's blocks walk them (WalkShare, the kernel's own code); counts region
-// by region. Each region must be finished by as many blocks as each of its
-// finishes says, which is what its last block's ticket waits for.
-std::vector<uint32_t> WalkSharesOnHost(const RegionTemplate& tmpl, const RegionLayout& layout, uint32_t num_regions,
-                                       uint32_t threads) {
+// Every tile walked by `threads` emulated threads of a block, as the
+// segmented kernel's block walks it; counts region by region.
+std::vector<uint32_t> WalkTilesOnHost(const RegionTemplate& tmpl, const std::vector<RegionTile>& tiles,
+                                      uint32_t num_regions, uint32_t threads) {
   constexpr uint32_t kLoads = kSegmentedPolicy.loads_per_thread;
   const uint32_t stride = StoredCounters(tmpl.counters);
   std::vector<uint32_t> totals(size_t(num_regions) * stride, 0);
-  std::map<uint32_t, std::vector<uint32_t>> finishes;  // region: what each finish said
-  const auto entry_at = [&](uint32_t i) { return layout.entries[i]; };
-  const auto count = [&](const SharePiece& piece) {
-    GroupPlan g = piece.plan;
-    g.units = piece.end;
+  for (const RegionTile& tile : tiles) {
+    if (tile.rows == 0) continue;
+    const GroupPlan g = TilePlan(tmpl.group[tile.group], tile);
     for (uint32_t t = 0; t < threads; ++t) {
-      HostCounter counter{totals.data() + size_t(piece.region) * stride};
-      const WalkPosition pos{piece.begin, threads * kLoads, t, threads};
+      HostCounter counter{totals.data() + size_t(tile.region) * stride};
+      const WalkPosition pos{0, threads * kLoads, t, threads};
       if (tmpl.pow2_bins) {
         WalkGroup<kLoads, true>(g, tmpl.bins, pos, counter);
       } else {
         WalkGroup<kLoads, false>(g, tmpl.bins, pos, counter);
       }
     }
-  };
-  const auto finish = [&](const RegionEntry& e, uint32_t blocks, uint32_t) { finishes[e.region].push_back(blocks); };
-  for (uint32_t b = 0; b < layout.shares.blocks; ++b) WalkShare(tmpl, entry_at, layout.shares, b, count, finish);
-  EXPECT_EQ(finishes.size(), num_regions) << "every region finished";
-  for (const auto& [region, said] : finishes) {
-    for (uint32_t blocks : said) EXPECT_EQ(blocks, said.size()) << "region " << region;
   }
   std::vector<uint32_t> counts;  // without each region's trash counter
   for (uint32_t r = 0; r < num_regions; ++r) {
@@ -96,7 +86,47 @@ std::vector<uint32_t> WalkSharesOnHost(const RegionTemplate& tmpl, const RegionL
   return counts;
 }
 
-TEST(RegionWalk, SharesWalkedOnTheHostEqualReference) {
+// Every tile of `layout`, as the blocks of a launch find them.
+std::vector<RegionTile> TilesOf(const RegionTemplate& tmpl, const RegionLayout& layout) {
+  const auto entry_at = [&](uint32_t i) { return layout.entries[i]; };
+  std::vector<RegionTile> tiles;
+  for (uint32_t t = 0; t < layout.num_tiles; ++t) {
+    tiles.push_back(TileOfLayout(tmpl, entry_at, uint32_t(layout.entries.size()), layout.num_tiles,
+                                 layout.tile_units, t));
+  }
+  return tiles;
+}
+
+// The invariants the kernel's finish relies on: every region has tiles, each
+// tile knows how many its region has, a region's tiles are consecutive, no
+// tile has more units than the layout aims at unless it is one row, and the
+// largest region comes first.
+void ExpectWellCut(const RegionTemplate& tmpl, const RegionLayout& layout, const std::vector<RegionTile>& tiles,
+                   uint32_t num_regions) {
+  std::map<uint32_t, uint32_t> per_region;
+  for (const RegionTile& t : tiles) ++per_region[t.region];
+  ASSERT_EQ(per_region.size(), num_regions);
+  std::map<uint32_t, uint64_t> region_units;
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    const RegionTile& t = tiles[i];
+    ASSERT_EQ(t.region_tiles, per_region[t.region]) << "region " << t.region;
+    if (i > 0 && tiles[i - 1].region != t.region) {
+      ASSERT_EQ(region_units.count(t.region), 0u) << "region " << t.region << "'s tiles are not consecutive";
+    }
+    const uint32_t per_row = t.rows == 0 ? 0 : TilePlan(tmpl.group[t.group], t).units_per_row;
+    if (t.rows > 1) {
+      ASSERT_LE(uint64_t(t.rows) * per_row, layout.tile_units) << "tile " << i;
+    }
+    region_units[t.region] += uint64_t(t.rows) * per_row;
+  }
+  uint64_t previous = UINT64_MAX;
+  for (const RegionEntry& e : layout.entries) {
+    ASSERT_LE(region_units[e.region], previous) << "largest region first";
+    previous = region_units[e.region];
+  }
+}
+
+TEST(RegionWalk, TilesWalkedOnTheHostEqualReference) {
   SeededRng rng;
   for (RegionCase& c : RegionCases(rng)) {
     SCOPED_TRACE(Describe(c));
@@ -111,9 +141,10 @@ TEST(RegionWalk, SharesWalkedOnTheHostEqualReference) {
     for (uint32_t resident : {1u, 7u, 264u, 1000u}) {
       SCOPED_TRACE("resident blocks " + std::to_string(resident));
       RegionLayout layout;
-      ASSERT_TRUE(LayOutRegions(tmpl, c.regions.data(), n, resident, &layout).ok());
-      ASSERT_LE(layout.shares.blocks, resident);
-      const std::vector<uint32_t> got = WalkSharesOnHost(tmpl, layout, n, resident == 1 ? 3 : 64);
+      LayOutRegions(tmpl, c.regions.data(), n, resident, &layout);
+      const std::vector<RegionTile> tiles = TilesOf(tmpl, layout);
+      ExpectWellCut(tmpl, layout, tiles, n);
+      const std::vector<uint32_t> got = WalkTilesOnHost(tmpl, tiles, n, resident == 1 ? 3 : 64);
       ASSERT_EQ(got.size(), want.size());
       for (size_t i = 0; i < want.size(); ++i) {
         const size_t per_region = tmpl.counters;
@@ -124,7 +155,7 @@ TEST(RegionWalk, SharesWalkedOnTheHostEqualReference) {
   }
 }
 
-TEST(RegionWalk, OneBoxFillsTheGpuAndSmallFramesTakeFewerBlocks) {
+TEST(RegionWalk, ManySmallBoxesMakeTilesOfSeveralRowsAndOneBigBoxManyTiles) {
   SeededRng rng;
   YuvFrame yuv = MakeYuvFrame(YuvSpec(YuvFormat::kNv12, 1920, 1080), rng);
   const cudahist::RegionFrame frame = RegionFrameOf(yuv.view);
@@ -134,32 +165,12 @@ TEST(RegionWalk, OneBoxFillsTheGpuAndSmallFramesTakeFewerBlocks) {
   ASSERT_EQ(tmpl.num_groups, 2u) << "Y, and U with V read together";
   RegionLayout layout;
   const Roi whole{0, 0, 1920, 1080};
-  ASSERT_TRUE(LayOutRegions(tmpl, &whole, 1, 264, &layout).ok());
-  // 1620 rows of 121 chunks (a row's chunks if it starts anywhere in one):
-  // a round (1,024 chunks) for each of 192 blocks, more than an H200's 132 SMs.
-  EXPECT_EQ(layout.shares.blocks, 192u) << "one box still spreads over the GPU";
-  const std::vector<Roi> boxes = RandomRegions(1920, 1080, 3, 10, 20, rng);
-  ASSERT_TRUE(LayOutRegions(tmpl, boxes.data(), uint32_t(boxes.size()), 264, &layout).ok());
-  EXPECT_EQ(layout.shares.blocks, 1u) << "three small boxes are less than a block's round";
-  EXPECT_EQ(layout.shares.share_units, kSegmentedPolicy.min_share_units());
-}
-
-TEST(RegionWalk, RegionsOfMoreUnitsThanALaunchCountsAreRefused) {
-  // 65535 x 65535 samples of 8 bits: 4097 x 65535 chunks a box, so that the
-  // 16th box passes 2^32.
-  static uint8_t sample = 0;
-  cudahist::RegionFrame frame;
-  frame.num_planes = 1;
-  frame.planes[0] = cudahist::PlaneView{&sample, 65535, 65535, 65536, 1, 0, 1, 0, 8};
-  cudahist::HistogramSpec spec;
-  RegionTemplate tmpl;
-  ASSERT_TRUE(BuildRegionTemplate(spec, frame, &tmpl).ok());
-  const std::vector<Roi> boxes(16, Roi{0, 0, 65535, 65535});
-  RegionLayout layout;
-  ASSERT_TRUE(LayOutRegions(tmpl, boxes.data(), 15, 264, &layout).ok());
-  const cudahist::Status s = LayOutRegions(tmpl, boxes.data(), 16, 264, &layout);
-  EXPECT_EQ(s.code(), cudahist::StatusCode::kUnsupported);
-  EXPECT_NE(s.message().find("regions[15]"), std::string::npos) << s.message();
+  LayOutRegions(tmpl, &whole, 1, 264, &layout);
+  EXPECT_GE(layout.num_tiles, 264u) << "one box still fills the GPU";
+  EXPECT_EQ(TilesOf(tmpl, layout).size(), layout.num_tiles);
+  const std::vector<Roi> boxes = RandomRegions(1920, 1080, 1000, 10, 60, rng);
+  LayOutRegions(tmpl, boxes.data(), uint32_t(boxes.size()), 264, &layout);
+  EXPECT_LE(layout.num_tiles, 2 * boxes.size()) << "a small box is a tile a plane group";
 }
 
 // --- signalstats --------------------------------------------------------------

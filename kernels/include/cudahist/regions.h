@@ -10,12 +10,11 @@
 // signalstats' chroma do. An empty
 // region (width or height 0) gets zero counts.
 //
-// The GPU path is a segmented histogram: the regions' samples, laid end to
-// end, are shared out equally among the blocks of one launch; a block counts
-// its share into shared-memory copies and adds them to the totals of each
-// region the share holds, and the last block of a region to finish writes
-// its counts. No launch per region, and no more work per region than its
-// samples and one merge per block that holds some of it. The
+// The GPU path is a segmented histogram: each region is cut into tiles (a
+// run of rows of one plane group), the blocks of one launch take tiles, count
+// each into shared-memory copies and add them to the region's totals, and the
+// last tile of a region to finish writes its counts. No launch per region,
+// and no more work per region than its samples and one merge per tile. The
 // CPU backend reads the frame once too: a row of a plane is decoded once and
 // added to every region that covers it.
 //
@@ -113,9 +112,8 @@ class RegionHistogrammer {
 
   const HistogramSpec& spec() const;
   int num_components() const;
-  // The blocks the last Compute's launch shared its regions among (for
-  // benchmarks and tests).
-  uint32_t last_blocks() const;
+  // The tiles the last Compute cut its regions into (for benchmarks and tests).
+  uint32_t last_tiles() const;
 
   struct Impl;
 
