@@ -23,7 +23,7 @@
 #       and 1000 boxes back to back, its ratio to `default` and to the
 #       whole-frame histogram timed in the same process; the device's time
 #       alone (a CUDA graph of the rotation; each frame by itself); the host's
-#       time a Compute call. The standard set (12 variants, 2 rounds) takes
+#       time a Compute call. The standard set (11 variants, 2 rounds) takes
 #       about a minute on an H200.
 #
 # scripts/gpuhost-pack.sh packs build-variants/kernel-variants and
@@ -42,15 +42,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/kernel_variants.sh"
 # 256 or 512 global atomics, a fence and the region's ticket (an L2 round
 # trip), the zeroing of the copies and two more barriers; the last tile of a
 # box moves its 768 totals to the counts. A 10x10 box is two tiles of 5 to 20
-# chunks: all toll. At 100 mixed boxes the cut makes about 690 tiles of up to
-# 1624 chunks for 264 resident blocks (H100, 2 blocks of 512 an SM), at 16
-# boxes 263 tiles of at most 512 chunks, half a round of 512 x 2 loads.
+# chunks: all toll. At 100 mixed boxes of 1080p NV12 the cut makes 633 tiles
+# for 528 resident blocks (H200, 4 blocks of 256 an SM), at 16 boxes 195.
 standard_variants=(
   "default="
-  # A round of 256 x 2 loads is a 16-box tile (<= 512 chunks) whole, and 4
-  # blocks an SM (64 registers) run twice the tile chains at once; each thread
-  # merges and zeroes twice as many words.
-  "th256=-DCUDAHIST_TUNE_SEGMENTED=p.threads=256"
+  # Two blocks an SM of 512 (64 registers), the default before 256: half the
+  # tile chains at once, half the merge a thread.
+  "th512=-DCUDAHIST_TUNE_SEGMENTED=p.threads=512"
   # One block an SM (1024 x 64 registers): fewer, longer chains; bounds the axis.
   "th1024=-DCUDAHIST_TUNE_SEGMENTED=p.threads=1024"
   # The toll's merge and zeroing scale with the copies: 1, 2 and 4 make them
@@ -64,15 +62,13 @@ standard_variants=(
   # Larger tiles: the toll over more chunks; at 1000 boxes a box's group is
   # mostly one tile, at 16 boxes fewer tiles than blocks.
   "tiles_large=-DCUDAHIST_TUNE_SEGMENTED=p.min_tile_units=2048;p.max_tile_units=16384"
-  # Tiles a resident block aims at, against the default's 1: 2 (100 boxes:
-  # about 630 tiles, more than a launch carries) and 4 (about 1180).
+  # Tiles a resident block aims at, against the default's 1: 2 and 4, more
+  # and smaller tiles for the blocks that draw small ones to take more.
   "tpr2=-DCUDAHIST_TUNE_SEGMENTED=p.tiles_per_resident_block=2"
   "tpr4=-DCUDAHIST_TUNE_SEGMENTED=p.tiles_per_resident_block=4"
   # Without programmatic dependent launch: what the overlap with the previous
   # frame's kernel is worth here.
   "nopdl=-DCUDAHIST_TUNE_SEGMENTED=p.programmatic_launch=false"
-  # Twice the chains with the default's merge a thread (256 threads x 4 copies).
-  "th256_copies4=-DCUDAHIST_TUNE_SEGMENTED=p.threads=256;p.max_copies=4"
 )
 
 build() {

@@ -16,9 +16,14 @@ namespace cudahist::detail {
 struct SegmentedPolicy {
   // Threads of a block. A tile is counted by one block, and a small tile (a
   // 10 x 10 box has 7 chunks of luma) leaves most of a large block idle while
-  // it still zeroes and merges its copies; 512 keeps two blocks of 769-counter
-  // copies (NV12) on an SM, as 1024 could not beside their shared memory.
-  uint32_t threads = 512;
+  // it still zeroes and merges its copies. 256 runs four blocks of 769-counter
+  // copies (NV12) on an SM, so four tiles' tolls (merge, fence, ticket) and
+  // rounds of loads overlap where 512 ran two: 1080p NV12, us a frame back to
+  // back, 100 boxes 20.31 against 22.69, 1000 boxes 127.8 against 147.7; 16
+  // boxes 9.76 against 8.70, where the tiles are small and few (H200,
+  // region_variants, docs/tuning.md). 1024 could not keep two blocks beside
+  // their shared memory.
+  uint32_t threads = 256;
   // Chunk loads a thread issues before it counts (the frame kernel's 2): one
   // round of a full tile is then threads x loads chunks.
   uint32_t loads_per_thread = 2;
