@@ -169,7 +169,8 @@ CUDAHIST_HD void CountWords16(const Chunk16& chunk, const ChunkRef& ref, const P
       if (kWholeChunk) {
         CountAt<kPow2Bins>(chunk.w[j], p, h, bins, counter);
       } else {
-        counter.AddMany(p.slot[h], BinAt<kPow2Bins>(chunk.w[j], p, h, bins), TimesCounted(4 * j + 2 * h, ref.lo, ref.hi));
+        const uint32_t bin = BinAt<kPow2Bins>(chunk.w[j], p, h, bins);
+        counter.AddMany(p.slot[h], bin, TimesCounted(4 * j + 2 * h, ref.lo, ref.hi));
       }
     }
   }

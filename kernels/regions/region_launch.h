@@ -1,6 +1,6 @@
 // cudahist: what the region kernels' files offer the region counters (host
-// side): where a launch finds its regions or tiles, the per-region totals the blocks add
-// into, and each kernel's configuration and launch.
+// side): where a launch finds its regions or tiles, the per-region totals the
+// blocks add into, and each kernel's configuration and launch.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -83,17 +83,14 @@ uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tile
 void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
                    RegionLayout* layout) {
   const SegmentedPolicy& policy = kSegmentedPolicy;
-  std::vector<RegionEntry>& in_order = layout->in_caller_order;
-  in_order.resize(num_regions);
   layout->units.resize(num_regions);
   uint64_t total = 0;
   for (uint32_t r = 0; r < num_regions; ++r) {
-    const Roi& box = regions[r];
-    in_order[r] = RegionEntry{r, 0, uint16_t(box.x), uint16_t(box.y), uint16_t(box.width), uint16_t(box.height)};
     uint64_t units = 0;
     for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
-      const Roi on_plane = EntryOnPlane(tmpl.group[k], in_order[r]);
-      if (on_plane.width > 0) units += uint64_t(on_plane.height) * UnitsPerRow(tmpl.group[k].plan, on_plane.width);
+      const RegionGroup& g = tmpl.group[k];
+      const Roi on_plane = RegionOnPlane(regions[r], g.log2_hsub, g.log2_vsub);
+      if (on_plane.width > 0) units += uint64_t(on_plane.height) * UnitsPerRow(g.plan, on_plane.width);
     }
     layout->units[r] = units;
     total += units;
@@ -104,9 +101,10 @@ void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_
   layout->entries.resize(num_regions);
   uint32_t tiles = 0;
   for (uint32_t i = 0; i < num_regions; ++i) {
+    const uint32_t r = layout->order[i];
+    const Roi& box = regions[r];
     RegionEntry& e = layout->entries[i];
-    e = in_order[layout->order[i]];
-    e.first_tile = tiles;
+    e = RegionEntry{r, tiles, uint16_t(box.x), uint16_t(box.y), uint16_t(box.width), uint16_t(box.height)};
     tiles += RegionTileCount(tmpl, e, layout->tile_units);
   }
   layout->num_tiles = tiles;

@@ -69,7 +69,6 @@ struct RegionLayout {
   uint32_t tile_units = 0;
   uint32_t num_tiles = 0;
   // Scratch reused from frame to frame, so that a Compute call allocates nothing.
-  std::vector<RegionEntry> in_caller_order;
   std::vector<uint64_t> units;
   std::vector<uint32_t> order, next;
 };

@@ -3,13 +3,14 @@
 // The launch's blocks take the frame's tiles in turn (block b: tiles b,
 // b + grid, ...; region_tiles.cc puts the largest region first). A tile is a
 // run of rows of one plane group of one region, which the block finds from
-// the regions' entries (region_tile_walk.cuh's TileOfLayout); it walks it with the frame
-// kernels' own walk (device/plan_walk.cuh: 16-byte chunks, unaligned edges,
-// any layout) into lane-indexed copies in shared memory, and merges the copies
-// of the tile's components into the region's totals (global atomics), leaving
-// them zero for its next tile. The last tile of a region to arrive (a ticket per
-// region, device/grid_completion.cuh's LastBlockToArrive) moves the region's
-// totals to its counts and leaves totals and ticket zero for the next launch.
+// the regions' entries (region_tile_walk.cuh's TileOfLayout); it walks it
+// with the frame kernels' own walk (device/plan_walk.cuh: 16-byte chunks,
+// unaligned edges, any layout) into lane-indexed copies in shared memory, and
+// merges the copies of the tile's components into the region's totals
+// (global atomics), leaving them zero for its next tile. The last tile of a
+// region to arrive (a ticket per region, device/grid_completion.cuh's
+// LastBlockToArrive) moves the region's totals to its counts and leaves
+// totals and ticket zero for the next launch.
 // Counters too many for one copy in shared memory (65536 bins) are added
 // straight to the region's totals instead, with the same finish.
 #include <algorithm>
@@ -65,8 +66,9 @@ __device__ __forceinline__ void FinishTile(const RegionTile& tile, uint32_t coun
 
 template <uint32_t kLogCopies, bool kPow2Bins>
 __global__ void __launch_bounds__(kPolicy.threads)
-    SegmentedSharedKernel(const RegionTemplate tmpl, const InlineRegionEntries carried, const RegionEntry* device_entries,
-                          const RegionLaunchShape shape, uint32_t* totals, uint32_t* tickets, uint32_t* counts) {
+    SegmentedSharedKernel(const RegionTemplate tmpl, const InlineRegionEntries carried,
+                          const RegionEntry* device_entries, const RegionLaunchShape shape, uint32_t* totals,
+                          uint32_t* tickets, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
   ZeroSharedThenWaitForPriorGrids(copies, StoredCounters(tmpl.counters) << kLogCopies);
   const uint32_t bins = tmpl.bins;
@@ -92,8 +94,9 @@ __global__ void __launch_bounds__(kPolicy.threads)
 
 template <bool kPow2Bins>
 __global__ void __launch_bounds__(kPolicy.threads)
-    SegmentedGlobalKernel(const RegionTemplate tmpl, const InlineRegionEntries carried, const RegionEntry* device_entries,
-                          const RegionLaunchShape shape, uint32_t* totals, uint32_t* tickets, uint32_t* counts) {
+    SegmentedGlobalKernel(const RegionTemplate tmpl, const InlineRegionEntries carried,
+                          const RegionEntry* device_entries, const RegionLaunchShape shape, uint32_t* totals,
+                          uint32_t* tickets, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
   ZeroSharedThenWaitForPriorGrids(copies, 0);
   for (uint32_t t = blockIdx.x; t < shape.num_tiles; t += gridDim.x) {
