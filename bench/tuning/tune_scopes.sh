@@ -42,7 +42,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/kernel_variants.sh"
 # bounds' blocks per SM follow the threads, launch_tuning.h), bands of 32
 # columns only (rl32), 12 rows in flight against 16 (rows16), the joint
 # kernel's b range in 4 and 16 parts (jparts4, jparts16) and one block an SM
-# (jblocks1).
+# of every thread the SM holds (jblocks1).
 standard_variants=(
   "base="
   "th1024=-DCUDAHIST_TUNE_SCOPES=p.column.threads_narrow=1024"

@@ -123,7 +123,7 @@ Status LaunchAccumulating(const KernelConfig& config, const Plan& plan,
   void* args[] = {&plan_arg, &acc, &counts};
   const bool deep = UseDeepKernel(config, plan);
   const uint32_t grid =
-      deep ? config.deep_resident_blocks : FrameGrid(config, plan, kPrivatized.frame_chunks_per_thread);
+      deep ? config.deep_resident_blocks : FrameGrid(config, plan, 1);
   const cudaError_t error = LaunchPrivatizedKernel(deep ? config.deep_kernel : config.kernel, dim3(grid),
                                                    config.threads, config.shared_bytes, args, stream);
   if (error == cudaSuccess) return Status::Ok();  // no string built on the per-frame path

@@ -14,12 +14,13 @@ namespace cudahist::detail {
 struct HistogramPolicy {
   // privatized: lane-indexed copies (and the one-copy baseline)
   struct Privatized {
-    // RGBA wanted 1024 with 32 copies, and a block of 1024 keeps enough loads in flight
-    // when its shared copies allow only one block per SM.
-    uint32_t threads = 1024;
+    // Every thread an SM holds at launch_tuning.h's register count (1024): RGBA wanted
+    // 1024 with 32 copies, and a block of 1024 keeps enough loads in flight when its
+    // shared copies allow only one block per SM.
+    constexpr uint32_t threads() const { return kLaunchPolicy.threads_per_sm(); }
     // __launch_bounds__' second argument: as many blocks per SM as launch_tuning.h's
     // register count leaves room for, one of 1024 (shared copies allow no more either).
-    constexpr uint32_t min_blocks_per_sm() const { return kLaunchPolicy.min_blocks_per_sm(threads); }
+    constexpr uint32_t min_blocks_per_sm() const { return kLaunchPolicy.min_blocks_per_sm(threads()); }
     // Chunk loads a thread issues before it counts the first: frames (up to 4K) run the
     // unit walk with 2 (4 cost registers and lost on 1080p), and so do the packed and
     // two-phase kernels ...
@@ -32,10 +33,9 @@ struct HistogramPolicy {
     // Copies: the largest power of two up to 32 whose copies fit this budget. 128 KB: RGBA
     // (4 x 256) and 1024 bins keep 32 copies, 4096 bins get 8.
     uint32_t lane_copies_budget_bytes = 128 * 1024;
-    // A frame's grid: at most one block per `threads` x this many chunks, so that every
-    // thread has a chunk; fewer, busier blocks lost on 1080p frames.
-    uint32_t frame_chunks_per_thread = 1;
-    // A batch's blocks per frame: one per `threads` x this many chunks; 32 favours NV12, the
+    // (A frame's grid has a block per `threads` chunks at most, so that every thread has a
+    // chunk: fewer, busier blocks lost on 1080p frames.) A batch's blocks per frame: one
+    // per `threads` x this many chunks; 32 favours NV12, the
     // element's format (6 blocks a 1080p frame, other frames' blocks running beside).
     uint32_t batch_chunks_per_thread = 32;
   } privatized;

@@ -51,14 +51,14 @@ __device__ __forceinline__ void CountFrameBlock(const Plan& plan, uint32_t block
 }
 
 template <uint32_t kLogCopies, bool kPow2Bins, uint32_t kLoads, bool kRowWalk>
-__global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
+__global__ void __launch_bounds__(kPolicy.threads(), kPolicy.min_blocks_per_sm())
     PrivatizedKernel(const Plan plan, const AccumulatorScratch acc, uint32_t* counts) {
   CountFrameBlock<kLogCopies, kPow2Bins, kLoads, kRowWalk>(plan, blockIdx.x, gridDim.x, acc, counts);
 }
 
 // A batch: frame blockIdx.y, counted by the gridDim.x blocks of its row.
 template <uint32_t kLogCopies, bool kPow2Bins>
-__global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
+__global__ void __launch_bounds__(kPolicy.threads(), kPolicy.min_blocks_per_sm())
     PrivatizedBatchKernel(const PlanBatch batch, uint32_t* scratch, uint32_t* counts) {
   const uint32_t frame = blockIdx.y;
   const Plan& plan = batch.frame[frame];
@@ -127,13 +127,13 @@ Status ConfigurePrivatized(const DeviceLimits& limits, uint32_t counters, bool p
   KernelConfig deep, batch;
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
       limits, PrivatizedKernelFor<kPolicy.deep_loads_per_thread, true>(pow2_bins, log_copies),
-      kPolicy.threads, kPolicy.deep_loads_per_thread, uint32_t(bytes), name, &deep));
+      kPolicy.threads(), kPolicy.deep_loads_per_thread, uint32_t(bytes), name, &deep));
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
-      limits, PrivatizedBatchKernelFor(pow2_bins, log_copies), kPolicy.threads,
+      limits, PrivatizedBatchKernelFor(pow2_bins, log_copies), kPolicy.threads(),
       kPolicy.deep_loads_per_thread, uint32_t(bytes), name, &batch));
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
       limits, PrivatizedKernelFor<kPolicy.loads_per_thread, false>(pow2_bins, log_copies),
-      kPolicy.threads, kPolicy.loads_per_thread, uint32_t(bytes), name, config));
+      kPolicy.threads(), kPolicy.loads_per_thread, uint32_t(bytes), name, config));
   if (deep.supported) {
     config->deep_kernel = deep.kernel;
     config->deep_loads_per_thread = deep.loads_per_thread;

@@ -1,5 +1,6 @@
 // cudahist: the tuning policy every kernel module shares (the register count
-// that launch bounds aim at, the memory a counter's partials may take), each
+// that launch bounds aim at, the memory a counter's partials may take and the
+// loads of them in flight), each
 // number with its reason; docs/tuning.md keeps the measurements behind them,
 // launch/policy.h says how a variant build overrides them.
 #pragma once
@@ -24,8 +25,14 @@ struct LaunchPolicy {
   // slice) still get 32 slices, and the tall [524288, 512] plane's 33 slices x 512
   // columns x 256 bins (17 MB) fit.
   uint64_t partial_budget_bytes = 32ull << 20;
+  // Loads of partials from L2 a thread keeps in flight before it adds or
+  // stores them (the per-column phase 2's sums over slices, the joint kernel's
+  // last block moving a part to the counts): 8, so that a thread's 16 loads
+  // cost two L2 round trips, not 16, in registers the kernels have to spare.
+  uint32_t partial_loads_in_flight = 8;
 
-  // Threads an SM holds at that register count.
+  // Threads an SM holds at that register count: 1024, the most a block has,
+  // the block of the kernels that run one block an SM.
   constexpr uint32_t threads_per_sm() const { return kRegistersPerSm / registers_per_thread; }
   // __launch_bounds__' minimum of blocks per SM for blocks of `threads`: as many as
   // the SM holds at that register count.

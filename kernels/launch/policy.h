@@ -12,7 +12,7 @@
 // The variant builds of bench/ alone (the meson option kernel-variants) define
 // CUDAHIST_TUNE_X, as statements on the policy `p`, without spaces or commas:
 //
-//   -DCUDAHIST_TUNE_HISTOGRAM=p.privatized.threads=512;p.privatized.loads_per_thread=4
+//   -DCUDAHIST_TUNE_HISTOGRAM=p.privatized.loads_per_thread=4;p.privatized.deep_min_rounds=16
 //
 // One policy serves every architecture measured (sm_90: H100, H200). A kernel
 // whose best numbers differed by architecture would get one instance per

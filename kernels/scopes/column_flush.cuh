@@ -207,7 +207,7 @@ template <typename T>
 __device__ __forceinline__ uint32_t SumOverSlices(const T* partial, uint64_t stride, uint32_t slices) {
   uint32_t sum = 0;
   uint32_t s = 0;
-  constexpr uint32_t kLoads = kColumnPolicy.reduce_loads;
+  constexpr uint32_t kLoads = kLaunchPolicy.partial_loads_in_flight;
   for (; s + kLoads <= slices; s += kLoads) {
     uint32_t v[kLoads];
 CUDAHIST_UNROLL
@@ -257,7 +257,7 @@ __device__ __forceinline__ void ReducePartials(const ColumnPlan& p, const uint32
         const uint32_t slot = g - (p.groups_per_band != 0 ? band * p.groups_per_band
                                                           : GroupOfColumn(p, band * p.band_columns));
         // __ldcg: written by other SMs in this launch; read them from L2,
-        // reduce_loads at a time (the tall [524288, 512] plane sums 33 slices).
+        // partial_loads_in_flight at a time (the tall [524288, 512] plane sums 33 slices).
         const uint64_t first = (uint64_t(band) * p.slots + slot) * p.bins + bin;
         const uint64_t slice_words = uint64_t(p.bands) * p.slots * p.bins;
         sum += p.partials16 ? SumOverSlices(reinterpret_cast<const uint16_t*>(partials) + first, slice_words, p.slices)

@@ -26,12 +26,12 @@ constexpr ScopesPolicy::Joint kPolicy = kScopesPolicy.joint;
 
 // In the last block of part `part` to arrive: moves the part's totals to the
 // counts and leaves them and the part's ticket zero for the next launch.
-// move_batch loads a thread in flight before its stores. The totals are
+// Partial loads in flight (launch_tuning.h) before a thread's stores. The totals are
 // read from L2 (__ldcg), where the other blocks' reductions landed before
 // their tickets (LastBlockToArrive's fences).
 __device__ __forceinline__ void MovePartToCounts(uint32_t first, uint32_t length, uint32_t* accumulator,
                                                  uint32_t* ticket, uint32_t* counts) {
-  constexpr uint32_t kBatch = kPolicy.move_batch;
+  constexpr uint32_t kBatch = kLaunchPolicy.partial_loads_in_flight;
   for (uint32_t i = threadIdx.x; i < length; i += kBatch * blockDim.x) {
     uint32_t v[kBatch];
 CUDAHIST_UNROLL
@@ -76,7 +76,7 @@ __device__ __forceinline__ void AddNonZeroCounters(const uint32_t* counters, uin
 // Block b: part b % parts of slice b / parts (the parts of one slice run side
 // by side, so its rows come from DRAM once and from L2 for the others).
 // direct: counts in device memory.
-__global__ void __launch_bounds__(kPolicy.threads)
+__global__ void __launch_bounds__(kPolicy.threads())
     JointSlicedKernel(const JointPlan plan, uint32_t slices, uint32_t* accumulator, uint32_t* counts, bool direct) {
   extern __shared__ __align__(16) uint32_t counters[];
   const uint32_t part = blockIdx.x % plan.parts, slice = blockIdx.x / plan.parts;
@@ -110,7 +110,7 @@ constexpr uint32_t kJointSlicedSharedBytes =
 
 Status ConfigureJointKernel(const DeviceLimits& limits, KernelConfig* config) {
   *config = KernelConfig();
-  CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, reinterpret_cast<const void*>(&JointSlicedKernel), kPolicy.threads,
+  CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, reinterpret_cast<const void*>(&JointSlicedKernel), kPolicy.threads(),
                                            kPolicy.loads_per_thread, kJointSlicedSharedBytes,
                                            "joint histogram (sliced)", config));
   // The grid's size (JointSlices), not all the device could hold.

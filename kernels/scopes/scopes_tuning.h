@@ -48,9 +48,9 @@ struct ScopesPolicy {
     // ... and at V = 1 every 32-bin chunk of a band's tile gets its own warp, on a frame's
     // critical path.
     constexpr uint32_t flush_warps_narrow() const { return tile_bins / 32; }
-    // Partial loads in flight per thread in phase 2 (the tall plane sums 33 slices; the
-    // partials stay below launch_tuning.h's partial budget, the slice count shrinking to fit).
-    uint32_t reduce_loads = 8;
+    // Phase 2 sums a partial over the slices with launch_tuning.h's partial loads in flight
+    // (the tall plane sums 33 slices; the partials stay below its partial budget, the slice
+    // count shrinking to fit).
   } column;
 
   // joint histograms (joint_histogram.cu): a block per (part of the b range, slice of rows)
@@ -61,15 +61,14 @@ struct ScopesPolicy {
     // from L2 (parts x the frame).
     uint32_t parts = 8;
     // Blocks per SM of the grid: 2, so that one counts while the other waits on its loads or
-    // reductions.
+    // reductions; each of the threads the SM holds at launch_tuning.h's register count
+    // shared among them.
     uint32_t blocks_per_sm = 2;
-    uint32_t threads = 512;
+    constexpr uint32_t threads() const { return kLaunchPolicy.threads_per_sm() / blocks_per_sm; }
     // Loads a thread issues before counting: a 1080p slice is about 4 a thread, one round of
     // DRAM latency.
     uint32_t loads_per_thread = 4;
-    // The last block of a part moves it with this many loads a thread in flight before its
-    // stores: two L2 round trips, not 16.
-    uint32_t move_batch = 8;
+    // The last block of a part moves it with launch_tuning.h's partial loads in flight.
   } joint;
 };
 

@@ -103,8 +103,8 @@ static_assert(offsetof(SignalStatsCounts, y) % 8 == 0 && sizeof(SignalStatsCount
 constexpr uint32_t kCountsWords = sizeof(SignalStatsCounts) / 4;
 
 // Pairs of compact counters a thread merges at most (10 bits: 4456 counters).
-constexpr uint32_t kPairsPerThread = (((4u << kSignalStatsMaxDepth) + kHueBins) / 2 + kSignalStatsPolicy.threads - 1) /
-                                     kSignalStatsPolicy.threads;
+constexpr uint32_t kPairsPerThread = (((4u << kSignalStatsMaxDepth) + kHueBins) / 2 + kSignalStatsPolicy.threads() - 1) /
+                                     kSignalStatsPolicy.threads();
 
 // A direct launch's end: the block's copies summed while the first block's
 // zeros may still be on the way, then, once they are in place, added
@@ -118,13 +118,13 @@ __device__ __forceinline__ void AddBlockToCounts(const SignalStatsParams& p, con
   unsigned long long pair[kPairsPerThread];
 CUDAHIST_UNROLL
   for (uint32_t j = 0; j < kPairsPerThread; ++j) {
-    const uint32_t k = threadIdx.x + j * kSignalStatsPolicy.threads;
+    const uint32_t k = threadIdx.x + j * kSignalStatsPolicy.threads();
     pair[j] = k < counters / 2 ? PairOfCopies<kLogCopies>(copies, k) : 0ull;
   }
   WaitForArrivals(arrivals, arrival_target);
 CUDAHIST_UNROLL
   for (uint32_t j = 0; j < kPairsPerThread; ++j) {
-    const uint32_t k = threadIdx.x + j * kSignalStatsPolicy.threads;
+    const uint32_t k = threadIdx.x + j * kSignalStatsPolicy.threads();
     if (pair[j] != 0) {
       atomicAdd(reinterpret_cast<unsigned long long*>(counts->y + OutputIndexOf(2 * k, p.depth)), pair[j]);
     }
@@ -149,16 +149,16 @@ __device__ __forceinline__ void WriteCounts(const SignalStatsParams& p, Scratch*
   // an 8-byte offset of the struct).
   static_assert(offsetof(SignalStatsCounts, y) % 8 == 0, "bin pairs are 8-byte words");
   constexpr uint32_t kPairs = kCountsBins / 2;
-  constexpr uint32_t kPerThread = (kPairs + kSignalStatsPolicy.threads - 1) / kSignalStatsPolicy.threads;
+  constexpr uint32_t kPerThread = (kPairs + kSignalStatsPolicy.threads() - 1) / kSignalStatsPolicy.threads();
   unsigned long long taken[kPerThread];
 CUDAHIST_UNROLL
   for (uint32_t k = 0; k < kPerThread; ++k) {
-    const uint32_t pair = threadIdx.x + k * kSignalStatsPolicy.threads;
+    const uint32_t pair = threadIdx.x + k * kSignalStatsPolicy.threads();
     taken[k] = pair < kPairs ? TakePair(2 * pair, p.depth, scratch) : 0ull;
   }
 CUDAHIST_UNROLL
   for (uint32_t k = 0; k < kPerThread; ++k) {
-    const uint32_t pair = threadIdx.x + k * kSignalStatsPolicy.threads;
+    const uint32_t pair = threadIdx.x + k * kSignalStatsPolicy.threads();
     if (pair < kPairs) reinterpret_cast<uint2*>(bins)[pair] = make_uint2(uint32_t(taken[k]), uint32_t(taken[k] >> 32));
   }
   if (threadIdx.x == 0) {
@@ -208,7 +208,7 @@ __device__ __forceinline__ void Mark(TimelineMark mark) {
 // for a QC block; LastBlockToArrive only counts arrivals. So any order and
 // any number of resident blocks finish, with a second wave of QC blocks too.
 template <uint32_t kLogCopies>
-__global__ void __launch_bounds__(kSignalStatsPolicy.threads, kSignalStatsPolicy.min_blocks_per_sm())
+__global__ void __launch_bounds__(kSignalStatsPolicy.threads(), kSignalStatsPolicy.min_blocks_per_sm())
     SignalStatsKernel(const SignalStatsParams p, const QcParams q, uint32_t blocks, Scratch* scratch,
                       SignalStatsCounts* counts, QcCounts* qc_counts, bool direct) {
   extern __shared__ uint32_t copies[];
@@ -324,7 +324,7 @@ Status SignalStatsCounter::Create(std::unique_ptr<SignalStatsCounter>* out) {
     const uint32_t copies_bytes = (detail::SignalStatsCounters(depth) * uint32_t(sizeof(uint32_t))) << log_copies;
     const uint32_t bytes = std::max(copies_bytes, detail::kQcSharedBytes);  // a QC block's column sums fit too
     CUDAHIST_RETURN_IF_ERROR(detail::ConfigureKernel(limits, detail::KernelFor(log_copies),
-                                                     detail::kSignalStatsPolicy.threads, 1, bytes, "signalstats",
+                                                     detail::kSignalStatsPolicy.threads(), 1, bytes, "signalstats",
                                                      &impl->config[i]));
     if (!impl->config[i].supported) return Status::Unsupported(impl->config[i].why);
     impl->config[i].log_copies = log_copies;
@@ -354,7 +354,7 @@ Status SignalStatsCounter::Compute(const YuvPlanes& frame, const YuvPlanes* prev
   const detail::KernelConfig& config = s.config[i];
   detail::SignalStatsParams params = detail::SignalStatsParamsOf(frame, previous, s.tables.table(frame.y.depth));
   if (frame.y.depth == 8) params.packed_table = s.tables.packed();
-  const uint32_t units_per_block = config.threads * detail::kSignalStatsPolicy.units_per_thread;
+  const uint32_t units_per_block = config.threads;  // every thread a unit
   const uint32_t blocks = std::max<uint32_t>(
       1, std::min<uint32_t>(config.resident_blocks, (params.units + units_per_block - 1) / units_per_block));
   uint32_t signalstats_blocks = blocks;

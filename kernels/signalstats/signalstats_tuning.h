@@ -11,20 +11,19 @@
 namespace cudahist::detail {
 
 struct SignalStatsPolicy {
-  // 1024 threads, one block per SM by registers (launch_tuning.h's 64 each: no spills at
-  // runs of 4): the grid is one wave, so each block's zeroing and merging of its copies is
-  // paid once per SM.
-  uint32_t threads = 1024;
-  constexpr uint32_t min_blocks_per_sm() const { return kLaunchPolicy.min_blocks_per_sm(threads); }
+  // Every thread an SM holds at launch_tuning.h's register count (1024 at 64 each: no
+  // spills at runs of 4), one block per SM: the grid is one wave, so each block's zeroing
+  // and merging of its copies is paid once per SM.
+  constexpr uint32_t threads() const { return kLaunchPolicy.threads_per_sm(); }
+  constexpr uint32_t min_blocks_per_sm() const { return kLaunchPolicy.min_blocks_per_sm(threads()); }
   // Chroma samples per unit (each with its luma block): 4 gives a 1080p NV12 frame one unit
-  // per thread, so a thread waits once for its loads and once for its table lookups.
+  // per thread, so a thread waits once for its loads and once for its table lookups. (A
+  // frame's grid has a block per `threads` units at most: every SM a block for 1080p; fewer
+  // blocks would mean fewer merges but a longer walk per thread.)
   uint32_t run = 4;
   // Lane copies of the shared counters: the largest power of two up to 32 whose copies fit
   // this budget (8-bit: 16 copies, 88.6 KB; 10-bit: 4), bounding a flat frame's conflicts.
   uint32_t copies_budget_bytes = 96 * 1024;
-  // Units each thread takes at least; 1 gives every SM a block for 1080p (fewer blocks would
-  // mean fewer merges but a longer walk per thread).
-  uint32_t units_per_thread = 1;
   // Luma rows a QC block takes (qc_band.cuh): 16 gives a 1080p frame 68 QC blocks, so 68
   // atomics a column sum; a multiple of 4, so that 4:2:0 chroma field pairs stay in a band.
   uint32_t qc_band_rows = 16;
