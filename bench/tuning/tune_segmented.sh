@@ -23,7 +23,7 @@
 #       and 1000 boxes back to back, its ratio to `default` and to the
 #       whole-frame histogram timed in the same process; the device's time
 #       alone (a CUDA graph of the rotation; each frame by itself); the host's
-#       time a Compute call. The standard set (11 variants, 2 rounds) takes
+#       time a Compute call. The standard set (9 variants, 2 rounds) takes
 #       about a minute on an H200.
 #
 # scripts/gpuhost-pack.sh packs build-variants/kernel-variants and
@@ -42,8 +42,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/kernel_variants.sh"
 # 256 or 512 global atomics, a fence and the region's ticket (an L2 round
 # trip), the zeroing of the copies and two more barriers; the last tile of a
 # box moves its 768 totals to the counts. A 10x10 box is two tiles of 5 to 20
-# chunks: all toll. At 100 mixed boxes of 1080p NV12 the cut makes 633 tiles
-# for 528 resident blocks (H200, 4 blocks of 256 an SM), at 16 boxes 195.
+# chunks: all toll. The cut gives every block one tile at most while the
+# boxes' plane groups are fewer than the resident blocks (region_tiles.h's
+# LayOutRegions): at 100 mixed boxes of 1080p NV12 about 520 tiles for 528
+# resident blocks (H200, 4 blocks of 256 an SM).
 standard_variants=(
   "default="
   # Two blocks an SM of 512 (64 registers), the default before 256: half the
@@ -57,15 +59,11 @@ standard_variants=(
   "copies1=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=1"
   "copies2=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=2"
   "copies4=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=4"
-  # Smaller tiles: more chains at 16 boxes (about 480 tiles), more tolls at 100.
-  "tiles_small=-DCUDAHIST_TUNE_SEGMENTED=p.min_tile_units=256;p.max_tile_units=2048"
-  # Larger tiles: the toll over more chunks; at 1000 boxes a box's group is
-  # mostly one tile, at 16 boxes fewer tiles than blocks.
-  "tiles_large=-DCUDAHIST_TUNE_SEGMENTED=p.min_tile_units=2048;p.max_tile_units=16384"
-  # Tiles a resident block aims at, against the default's 1: 2 and 4, more
-  # and smaller tiles for the blocks that draw small ones to take more.
-  "tpr2=-DCUDAHIST_TUNE_SEGMENTED=p.tiles_per_resident_block=2"
-  "tpr4=-DCUDAHIST_TUNE_SEGMENTED=p.tiles_per_resident_block=4"
+  # Where the boxes' plane groups outnumber the resident blocks (1000 boxes),
+  # the blocks take several tiles of at most max_tile_units: smaller and
+  # larger tiles there (fewer boxes are cut one tile a block whatever it says).
+  "tiles_max2048=-DCUDAHIST_TUNE_SEGMENTED=p.max_tile_units=2048"
+  "tiles_max16384=-DCUDAHIST_TUNE_SEGMENTED=p.max_tile_units=16384"
   # Without programmatic dependent launch: what the overlap with the previous
   # frame's kernel is worth here.
   "nopdl=-DCUDAHIST_TUNE_SEGMENTED=p.programmatic_launch=false"

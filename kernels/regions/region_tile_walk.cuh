@@ -41,13 +41,20 @@ CUDAHIST_HD Roi EntryOnPlane(const RegionGroup& g, const RegionEntry& e) {
   return RegionOnPlane(Roi{e.x, e.y, e.width, e.height}, g.log2_hsub, g.log2_vsub);
 }
 
+// Tiles of `rows` rows of `units_per_row` units each, for tiles of about `tile_units`.
+CUDAHIST_HD uint32_t TilesOfRows(uint32_t rows, uint32_t units_per_row, uint32_t tile_units) {
+  const uint32_t rows_per_tile = RowsPerTile(tile_units, units_per_row);
+  return (rows + rows_per_tile - 1) / rows_per_tile;
+}
+
 // The tiles of group `g` of the region of `e`, and their rows each.
 CUDAHIST_HD uint32_t GroupTiles(const RegionGroup& g, const RegionEntry& e, uint32_t tile_units, Roi* on_plane,
                                 uint32_t* rows_per_tile) {
   *on_plane = EntryOnPlane(g, e);
   if (on_plane->width == 0 || on_plane->height == 0) return 0;
-  *rows_per_tile = RowsPerTile(tile_units, UnitsPerRow(g.plan, on_plane->width));
-  return (on_plane->height + *rows_per_tile - 1) / *rows_per_tile;
+  const uint32_t units_per_row = UnitsPerRow(g.plan, on_plane->width);
+  *rows_per_tile = RowsPerTile(tile_units, units_per_row);
+  return TilesOfRows(on_plane->height, units_per_row, tile_units);
 }
 
 // The tiles of the region of `e` over all its groups: at least one (an empty

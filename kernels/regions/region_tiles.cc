@@ -80,32 +80,96 @@ uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tile
   return uint32_t(std::clamp<uint64_t>(total_units / tiles, min_units, max_units));
 }
 
+namespace {
+
+// Tiles of region `r` of `layout` for tiles of about `tile_units`: at least
+// one (an empty region's, which only finishes it), as RegionTileCount counts
+// them from the region's entry.
+uint32_t RegionTiles(const RegionLayout& layout, uint32_t num_groups, uint32_t r, uint32_t tile_units) {
+  uint32_t tiles = 0;
+  for (uint32_t k = 0; k < num_groups; ++k) {
+    const GroupRows& g = layout.rows[size_t(r) * num_groups + k];
+    if (g.rows > 0) tiles += TilesOfRows(g.rows, g.units_per_row, tile_units);
+  }
+  return tiles > 0 ? tiles : 1;
+}
+
+// The tiles of the regions of `layout` for tiles of about `tile_units`, and
+// in `*next_units` the least tile size above it at which some region group's
+// tiles take a row more.
+uint64_t LaunchTiles(const RegionLayout& layout, uint32_t num_groups, uint32_t num_regions, uint32_t tile_units,
+                     uint64_t* next_units) {
+  uint64_t tiles = 0;
+  *next_units = UINT64_MAX;
+  for (uint32_t r = 0; r < num_regions; ++r) {
+    tiles += RegionTiles(layout, num_groups, r, tile_units);
+    for (uint32_t k = 0; k < num_groups; ++k) {
+      const GroupRows& g = layout.rows[size_t(r) * num_groups + k];
+      if (g.rows > 1) {
+        *next_units = std::min<uint64_t>(*next_units, uint64_t(RowsPerTile(tile_units, g.units_per_row) + 1) *
+                                                          g.units_per_row);
+      }
+    }
+  }
+  return tiles;
+}
+
+// The units of a tile with which `spans` region groups of `total` units make
+// at most `resident_blocks` tiles, and close to as many. Each group rounds its
+// tiles up by half a tile on average, so the first guess leaves room for
+// that; while the tiles are still too many, the guess grows with the excess,
+// and at least to where a group's tiles take a row more.
+uint32_t OneWaveTileUnits(const RegionLayout& layout, uint32_t num_groups, uint32_t num_regions, uint64_t total,
+                          uint32_t spans, uint32_t resident_blocks, uint32_t min_units) {
+  const uint64_t room = resident_blocks - spans / 2;
+  uint64_t units = std::max<uint64_t>(min_units, (total + room - 1) / room);
+  for (int guess = 0; guess < 8 && units < UINT32_MAX; ++guess) {
+    uint64_t next_units = 0;
+    const uint64_t tiles = LaunchTiles(layout, num_groups, num_regions, uint32_t(units), &next_units);
+    if (tiles <= resident_blocks) break;
+    units = std::max((units * tiles + resident_blocks - 1) / resident_blocks, next_units);
+  }
+  return uint32_t(std::min<uint64_t>(units, UINT32_MAX));
+}
+
+}  // namespace
+
 void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
                    RegionLayout* layout) {
   const SegmentedPolicy& policy = kSegmentedPolicy;
+  const uint32_t num_groups = tmpl.num_groups;
+  layout->rows.resize(size_t(num_regions) * num_groups);
   layout->units.resize(num_regions);
   uint64_t total = 0;
+  uint32_t spans = 0;
   for (uint32_t r = 0; r < num_regions; ++r) {
     uint64_t units = 0;
-    for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
+    for (uint32_t k = 0; k < num_groups; ++k) {
       const RegionGroup& g = tmpl.group[k];
       const Roi on_plane = RegionOnPlane(regions[r], g.log2_hsub, g.log2_vsub);
-      if (on_plane.width > 0) units += uint64_t(on_plane.height) * UnitsPerRow(g.plan, on_plane.width);
+      const bool covers = on_plane.width > 0 && on_plane.height > 0;
+      GroupRows& rows = layout->rows[size_t(r) * num_groups + k];
+      rows = GroupRows{covers ? on_plane.height : 0, covers ? UnitsPerRow(g.plan, on_plane.width) : 0};
+      units += uint64_t(rows.rows) * rows.units_per_row;
+      spans += covers ? 1 : 0;
     }
     layout->units[r] = units;
     total += units;
   }
-  layout->tile_units = TileUnits(total, resident_blocks, policy.tiles_per_resident_block, policy.min_tile_units,
-                                 policy.max_tile_units);
+  const uint32_t resident = std::max(1u, resident_blocks);
+  layout->tile_units =
+      spans < resident
+          ? OneWaveTileUnits(*layout, num_groups, num_regions, total, spans, resident, policy.min_tile_units())
+          : TileUnits(total, resident, 1, policy.min_tile_units(), policy.max_tile_units);
   LargestFirst(layout->units, &layout->order, &layout->next);
   layout->entries.resize(num_regions);
   uint32_t tiles = 0;
   for (uint32_t i = 0; i < num_regions; ++i) {
     const uint32_t r = layout->order[i];
     const Roi& box = regions[r];
-    RegionEntry& e = layout->entries[i];
-    e = RegionEntry{r, tiles, uint16_t(box.x), uint16_t(box.y), uint16_t(box.width), uint16_t(box.height)};
-    tiles += RegionTileCount(tmpl, e, layout->tile_units);
+    layout->entries[i] = RegionEntry{r, tiles, uint16_t(box.x), uint16_t(box.y), uint16_t(box.width),
+                                     uint16_t(box.height)};
+    tiles += RegionTiles(*layout, num_groups, r, layout->tile_units);
   }
   layout->num_tiles = tiles;
 }
@@ -138,7 +202,7 @@ void CutRegionStatsTiles(const YuvPlanes& frame, const Roi* regions, uint32_t nu
     total += SignalStatsParamsOf(Restricted(frame, regions[r]), nullptr, nullptr).units;
   }
   const uint32_t tile_units = TileUnits(total, resident_blocks, kRegionSignalStatsPolicy.tiles_per_resident_block,
-                                        policy.min_tile_units, kRegionSignalStatsPolicy.max_tile_units());
+                                        policy.min_tile_units(), kRegionSignalStatsPolicy.max_tile_units());
   const uint32_t v = frame.log2_vsub;
   tiles->clear();
   std::vector<uint64_t> units;

@@ -61,6 +61,13 @@ struct RegionEntry {
   uint16_t x, y, width, height;
 };
 
+// A region's rows on one group's plane (0 where it covers none) and the units
+// (chunks or samples) a row of it takes.
+struct GroupRows {
+  uint32_t rows;
+  uint32_t units_per_row;
+};
+
 // A frame's regions as a launch takes them: the entries, largest region
 // first so that blocks taking tiles in turn end together, and the units a
 // tile aims at.
@@ -69,6 +76,7 @@ struct RegionLayout {
   uint32_t tile_units = 0;
   uint32_t num_tiles = 0;
   // Scratch reused from frame to frame, so that a Compute call allocates nothing.
+  std::vector<GroupRows> rows;  // region r's group k at r * num_groups + k
   std::vector<uint64_t> units;
   std::vector<uint32_t> order, next;
 };
@@ -83,8 +91,12 @@ Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, 
 uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tiles_per_resident_block,
                    uint32_t min_units, uint32_t max_units);
 
-// Lays validated regions out for a launch of `resident_blocks` blocks: tiles
-// of about TileUnits units, every region at least one.
+// Lays validated regions out for a launch of `resident_blocks` blocks, every
+// region at least one tile. While the regions' plane groups are fewer than the
+// blocks, the tiles are as many as the blocks at most, as large as that asks:
+// a block that takes a second tile pays a second toll (its merge, fence and
+// ticket) and sets the launch's pace (docs/tuning.md, "Regions"). Beyond,
+// tiles of TileUnits units.
 void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_regions, uint32_t resident_blocks,
                    RegionLayout* layout);
 

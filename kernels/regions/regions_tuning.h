@@ -1,10 +1,9 @@
 // cudahist: the tuning policies of the region kernels (segmented_histogram.cu,
 // region_signalstats.cu), each number with its reason; how a variant build
-// overrides them is in launch/policy.h. These values were chosen by
-// reasoning from the frame kernels' measurements (docs/tuning.md), not yet by
-// a sweep of their own: bench/analytics/ measures them against the
-// whole-frame histogram, NPP and CUB per box, and a change goes here with its
-// figures.
+// overrides them is in launch/policy.h. bench/analytics/ measures the
+// segmented kernel against the whole-frame histogram, NPP and CUB per box,
+// bench/tuning/tune_segmented.sh its variants (docs/tuning.md, "Regions");
+// a change goes here with its figures.
 #pragma once
 
 #include <cstdint>
@@ -35,18 +34,15 @@ struct SegmentedPolicy {
   uint32_t max_copies = 8;
   // Shared memory the copies may take; fewer copies beyond it (10-bit bins).
   uint32_t copies_budget_bytes = 64 * 1024;
-  // Tiles per resident block the host aims at: one. Two (blocks that drew
-  // small tiles taking more while a large one counts) cut 100 boxes of a
-  // 1080p frame into 633 tiles, more than a launch carries, and every tile
-  // pays its merge: 37.9 us a frame against 23.0 with one (378 tiles), the
-  // same at 16 and 1000 boxes (H200, region_variants, docs/tuning.md).
-  uint32_t tiles_per_resident_block = 1;
   // Units (16-byte chunks, or samples of unaligned layouts) of a tile, at
-  // least and at most. At least a round's worth for every thread, so that a
-  // tile pays its merge for a block's full work; at most four rounds, so that
-  // one large box still spreads over many blocks.
-  uint32_t min_tile_units = 512;
-  uint32_t max_tile_units = 4 * 512 * 2;
+  // least: a round's worth for every thread, so that a tile pays its toll for
+  // a block's full work. The tiles are otherwise as large as one tile a
+  // resident block asks (region_tiles.h's LayOutRegions).
+  constexpr uint32_t min_tile_units() const { return threads * loads_per_thread; }
+  // ... and at most, where the regions' plane groups outnumber the resident
+  // blocks so that blocks take several tiles: eight rounds, so that one large
+  // box still spreads over many blocks.
+  uint32_t max_tile_units = 4096;
   // Regions a launch carries in its parameters (16 bytes each, 2 KB); frames
   // of more copy their table to the device first, one cudaMemcpyAsync. The
   // issue's 100 detections a frame fit. Not more: the driver copies the whole
@@ -65,19 +61,19 @@ constexpr SegmentedPolicy kSegmentedPolicy = CUDAHIST_TUNED(SegmentedPolicy, CUD
 
 // region_signalstats.cu cuts and walks its tiles as the segmented kernel does,
 // with kSegmentedPolicy's threads, copies (max_copies, copies_budget_bytes),
-// min_tile_units and programmatic_launch, for their reasons there: a unit is one chroma sample run with its luma (4 chroma
-// samples and their 8 or 16 luma pixels, about a chunk's worth of bytes, so a
-// tile of one chroma row of a 10-pixel box is 2 units), and signalstats'
-// 8-bit counters (1385) at 16 copies would take 88 KB, every tile merging them
-// all again.
+// min_tile_units and programmatic_launch, for their reasons there: a unit is
+// one chroma sample run with its luma (4 chroma samples and their 8 or 16
+// luma pixels, about a chunk's worth of bytes, so a tile of one chroma row of
+// a 10-pixel box is 2 units), and signalstats' 8-bit counters (1385) at 16
+// copies would take 88 KB, every tile merging them all again.
 struct RegionSignalStatsPolicy {
   // Tiles per resident block: two, so that blocks that drew small tiles take
-  // more while a large one is still counting (the segmented kernel's one was
-  // measured on its counts alone; these tiles have not been timed).
+  // more while a large one is still counting (not timed: the segmented
+  // kernel's tiles, measured, are one a block at most).
   uint32_t tiles_per_resident_block = 2;
   // Units of a tile at most: four times the least, so that one large box still
   // spreads over many blocks.
-  constexpr uint32_t max_tile_units() const { return 4 * kSegmentedPolicy.min_tile_units; }
+  constexpr uint32_t max_tile_units() const { return 4 * kSegmentedPolicy.min_tile_units(); }
   // Tiles a launch carries in its parameters (32 bytes each, 8 KB).
   uint32_t inline_tiles = 256;
 };

@@ -113,6 +113,9 @@ void ExpectWellCut(const RegionTemplate& tmpl, const RegionLayout& layout, const
     if (i > 0 && tiles[i - 1].region != t.region) {
       ASSERT_EQ(region_units.count(t.region), 0u) << "region " << t.region << "'s tiles are not consecutive";
     }
+    if (t.rows == 0) {
+      ASSERT_EQ(t.region_tiles, 1u) << "tile " << i << ": only an empty region has a tile without rows";
+    }
     const uint32_t per_row = t.rows == 0 ? 0 : TilePlan(tmpl.group[t.group], t).units_per_row;
     if (t.rows > 1) {
       ASSERT_LE(uint64_t(t.rows) * per_row, layout.tile_units) << "tile " << i;
@@ -166,8 +169,13 @@ TEST(RegionWalk, ManySmallBoxesMakeTilesOfSeveralRowsAndOneBigBoxManyTiles) {
   RegionLayout layout;
   const Roi whole{0, 0, 1920, 1080};
   LayOutRegions(tmpl, &whole, 1, 264, &layout);
-  EXPECT_GE(layout.num_tiles, 264u) << "one box still fills the GPU";
+  EXPECT_LE(layout.num_tiles, 264u) << "no block takes a second tile";
+  EXPECT_GE(layout.num_tiles, 220u) << "one box still fills the GPU (a row a tile more: 270 tiles)";
   EXPECT_EQ(TilesOf(tmpl, layout).size(), layout.num_tiles);
+  const std::vector<Roi> mixed = RandomRegions(1920, 1080, 100, 10, 600, rng);
+  LayOutRegions(tmpl, mixed.data(), uint32_t(mixed.size()), 528, &layout);
+  EXPECT_LE(layout.num_tiles, 528u) << "100 boxes: no block takes a second tile";
+  EXPECT_GE(layout.num_tiles, 475u) << "100 boxes: the tiles still fill the GPU";
   const std::vector<Roi> boxes = RandomRegions(1920, 1080, 1000, 10, 60, rng);
   LayOutRegions(tmpl, boxes.data(), uint32_t(boxes.size()), 264, &layout);
   EXPECT_LE(layout.num_tiles, 2 * boxes.size()) << "a small box is a tile a plane group";
