@@ -9,7 +9,7 @@
 #       plugin, no examples) with the meson option
 #       kernel-variants=MODULE:NAME=FLAGS,... (bench/meson.build: the module's
 #       kernel sources compiled again with FLAGS, which override fields of its
-#       policies: -DCUDAHIST_TUNE_HISTOGRAM=p.privatized.loads_per_thread=4;...,
+#       policies: -DCUDAHIST_TUNE_WALK=p.loads_per_thread=4;...,
 #       kernels/launch/policy.h), builds the module's benchmark once
 #       per variant and copies it, stripped, to OUTDIR/BENCHMARK-NAME. Earlier
 #       variants of the same module in OUTDIR are removed; OUTDIR/variants.txt

@@ -10,7 +10,7 @@
 #       OUTDIR: build-variants/kernel-variants, which gpuhost-pack.sh packs), built
 #       by bench/tuning/kernel_variants.sh: the histogram kernels and the launch plan
 #       compiled again per variant. Example:
-#         bench/tuning/tune_privatized.sh base= loads4="-DCUDAHIST_TUNE_HISTOGRAM=p.privatized.loads_per_thread=4"
+#         bench/tuning/tune_privatized.sh base= loads4="-DCUDAHIST_TUNE_WALK=p.loads_per_thread=4"
 #   bench/tuning/tune_privatized.sh run BINDIR OUTDIR [ROUNDS] [FILTER]   on the GPU host
 #       every BINDIR/histbench-NAME, ROUNDS times (default 2) in alternation,
 #       on the cases that FILTER selects (histbench --filter; default frames/),

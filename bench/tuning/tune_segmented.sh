@@ -23,7 +23,7 @@
 #       and 1000 boxes back to back, its ratio to `default` and to the
 #       whole-frame histogram timed in the same process; the device's time
 #       alone (a CUDA graph of the rotation; each frame by itself); the host's
-#       time a Compute call. The standard set (9 variants, 2 rounds) takes
+#       time a Compute call. The standard set (8 variants, 2 rounds) takes
 #       about a minute on an H200.
 #
 # scripts/gpuhost-pack.sh packs build-variants/kernel-variants and
@@ -64,9 +64,6 @@ standard_variants=(
   # larger tiles there (fewer boxes are cut one tile a block whatever it says).
   "tiles_max2048=-DCUDAHIST_TUNE_SEGMENTED=p.max_tile_units=2048"
   "tiles_max16384=-DCUDAHIST_TUNE_SEGMENTED=p.max_tile_units=16384"
-  # Without programmatic dependent launch: what the overlap with the previous
-  # frame's kernel is worth here.
-  "nopdl=-DCUDAHIST_TUNE_SEGMENTED=p.programmatic_launch=false"
 )
 
 build() {

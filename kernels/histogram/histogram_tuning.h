@@ -21,11 +21,8 @@ struct HistogramPolicy {
     // __launch_bounds__' second argument: as many blocks per SM as launch_tuning.h's
     // register count leaves room for, one of 1024 (shared copies allow no more either).
     constexpr uint32_t min_blocks_per_sm() const { return kLaunchPolicy.min_blocks_per_sm(threads()); }
-    // Chunk loads a thread issues before it counts the first: frames (up to 4K) run the
-    // unit walk with 2 (4 cost registers and lost on 1080p), and so do the packed and
-    // two-phase kernels ...
-    uint32_t loads_per_thread = 2;
-    // ... large planes the deep kernel, the row walk with 4 (0.95 of the read roofline on 1 GiB).
+    // Frames walk units with walk_tuning.h's loads a thread; large planes run the deep
+    // kernel, the row walk with 4 (0.95 of the read roofline on 1 GiB).
     uint32_t deep_loads_per_thread = 4;
     // A frame runs the deep kernel when it gives every resident thread at least this many
     // rounds of deep loads (a 1 GiB plane: over 100; a 4K RGBA frame: 4).
@@ -45,7 +42,7 @@ struct HistogramPolicy {
     // Every thread owns one 32-bit column per four counters, so shared memory is threads x
     // counters bytes (64 x 1024 = 64 KB).
     uint32_t threads = 64;
-    // It walks with privatized.loads_per_thread, as frames do.
+    // It walks with walk_tuning.h's loads a thread, as frames do.
   } packed;
 
   // two-phase: partials in global memory, then a grid-wide reduction
@@ -53,7 +50,7 @@ struct HistogramPolicy {
     // One tile of up to tile_bytes per block leaves room for two blocks per SM on Hopper
     // (228 KB of shared memory per SM).
     uint32_t threads = 512;
-    // It walks with privatized.loads_per_thread, as frames do.
+    // It walks with walk_tuning.h's loads a thread, as frames do.
     // A block counts one tile of the counters: 96 KB = 24576 counters, so 65536 bins take
     // 3 tiles (the frame read once per tile) and 4 x 256 take one.
     uint32_t tile_bytes = 96 * 1024;

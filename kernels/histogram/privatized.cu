@@ -10,7 +10,7 @@
 //
 // Launch: the policy's threads (histogram_tuning.h), (counters + trash) * C *
 // 4 bytes of dynamic shared memory. Three kernels per configuration: frames
-// walk units with loads_per_thread loads, large planes walk rows with more
+// walk units with kWalkPolicy.loads_per_thread loads, large planes walk rows with more
 // (the deep kernel), and batches count a frame per row of blocks with the deep
 // kernel's row walk (faster than the unit walk on every batch measured:
 // docs/tuning.md). dispatch.cu picks the kernel and sizes the grid.
@@ -132,8 +132,8 @@ Status ConfigurePrivatized(const DeviceLimits& limits, uint32_t counters, bool p
       limits, PrivatizedBatchKernelFor(pow2_bins, log_copies), kPolicy.threads(),
       kPolicy.deep_loads_per_thread, uint32_t(bytes), name, &batch));
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
-      limits, PrivatizedKernelFor<kPolicy.loads_per_thread, false>(pow2_bins, log_copies),
-      kPolicy.threads(), kPolicy.loads_per_thread, uint32_t(bytes), name, config));
+      limits, PrivatizedKernelFor<kWalkPolicy.loads_per_thread, false>(pow2_bins, log_copies),
+      kPolicy.threads(), kWalkPolicy.loads_per_thread, uint32_t(bytes), name, config));
   if (deep.supported) {
     config->deep_kernel = deep.kernel;
     config->deep_loads_per_thread = deep.loads_per_thread;

@@ -27,7 +27,7 @@ namespace cudahist::detail {
 namespace {
 
 constexpr uint32_t kPackedThreads = kHistogramPolicy.packed.threads;
-constexpr uint32_t kPackedLoadsPerThread = kHistogramPolicy.privatized.loads_per_thread;  // as frames walk
+constexpr uint32_t kPackedLoadsPerThread = kWalkPolicy.loads_per_thread;  // as frames walk
 // Merging before a thread can have counted 256 times into one 8-bit counter makes
 // overflow impossible whatever the data.
 constexpr uint32_t kPackedMaxIncrementsBetweenMerges = 255;

@@ -30,7 +30,7 @@ namespace cudahist::detail {
 namespace {
 
 constexpr HistogramPolicy::TwoPhase kPolicy = kHistogramPolicy.two_phase;
-constexpr uint32_t kLoads = kHistogramPolicy.privatized.loads_per_thread;  // as frames walk
+constexpr uint32_t kLoads = kWalkPolicy.loads_per_thread;  // as frames walk
 
 struct TileCounter {
   uint32_t* tile;

@@ -12,7 +12,7 @@
 // The variant builds of bench/ alone (the meson option kernel-variants) define
 // CUDAHIST_TUNE_X, as statements on the policy `p`, without spaces or commas:
 //
-//   -DCUDAHIST_TUNE_HISTOGRAM=p.privatized.loads_per_thread=4;p.privatized.deep_min_rounds=16
+//   -DCUDAHIST_TUNE_HISTOGRAM=p.privatized.deep_min_rounds=16;p.two_phase.threads=1024
 //
 // One policy serves every architecture measured (sm_90: H100, H200). A kernel
 // whose best numbers differed by architecture would get one instance per

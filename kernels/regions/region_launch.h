@@ -72,8 +72,10 @@ class RegionTotals {
 
 // The one launch of a region kernel over `num_tiles` tiles: no more blocks
 // than tiles, nor than the device holds at once. `args` are the kernel's.
-Status LaunchOverTiles(const KernelConfig& config, void** args, uint32_t num_tiles, bool programmatic,
-                       cudaStream_t stream);
+// Launched programmatically (Hopper), as the frame kernels are: the launch gap
+// and the zeroing of the copies overlap the previous kernel's tail; the
+// kernel waits for it before it reads anything global.
+Status LaunchOverTiles(const KernelConfig& config, void** args, uint32_t num_tiles, cudaStream_t stream);
 
 // --- segmented_histogram.cu ---------------------------------------------------
 

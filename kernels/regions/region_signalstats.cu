@@ -99,7 +99,7 @@ Status LaunchRegionSignalStats(const KernelConfig& config, const SignalStatsPara
   uint32_t* tickets_arg = totals.tickets();
   void* args[] = {const_cast<SignalStatsParams*>(&frame), const_cast<InlineRegionStatsTiles*>(&carried),
                   &device_tiles, &num_tiles, &totals_arg, &tickets_arg, &words};
-  return LaunchOverTiles(config, args, num_tiles, kPolicy.programmatic_launch, stream);
+  return LaunchOverTiles(config, args, num_tiles, stream);
 }
 
 }  // namespace cudahist::detail

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "launch/policy.h"
+#include "launch/walk_tuning.h"
 
 namespace cudahist::detail {
 
@@ -23,9 +24,6 @@ struct SegmentedPolicy {
   // region_variants, docs/tuning.md). 1024 could not keep two blocks beside
   // their shared memory.
   uint32_t threads = 256;
-  // Chunk loads a thread issues before it counts (the frame kernel's 2): one
-  // round of a full tile is then threads x loads chunks.
-  uint32_t loads_per_thread = 2;
   // Lane copies of the shared counters, at most: fewer than the frame
   // kernel's 32, because every tile zeroes and merges the copies of its group
   // again, which 32 copies make as costly as counting a full tile. With 8 the
@@ -38,7 +36,7 @@ struct SegmentedPolicy {
   // least: a round's worth for every thread, so that a tile pays its toll for
   // a block's full work. The tiles are otherwise as large as one tile a
   // resident block asks (region_tiles.h's LayOutRegions).
-  constexpr uint32_t min_tile_units() const { return threads * loads_per_thread; }
+  constexpr uint32_t min_tile_units() const { return threads * kWalkPolicy.loads_per_thread; }
   // ... and at most, where the regions' plane groups outnumber the resident
   // blocks so that blocks take several tiles: eight rounds, so that one large
   // box still spreads over many blocks.
@@ -48,10 +46,6 @@ struct SegmentedPolicy {
   // issue's 100 detections a frame fit. Not more: the driver copies the whole
   // parameter block at every launch, whatever the frame uses of it.
   uint32_t inline_regions = 128;
-  // Programmatic dependent launch (Hopper): the launch gap and the zeroing of
-  // the copies overlap the previous kernel's tail, as for the frame kernels;
-  // the kernel waits for it before it reads anything global.
-  bool programmatic_launch = true;
 };
 
 #ifndef CUDAHIST_TUNE_SEGMENTED
@@ -60,8 +54,8 @@ struct SegmentedPolicy {
 constexpr SegmentedPolicy kSegmentedPolicy = CUDAHIST_TUNED(SegmentedPolicy, CUDAHIST_TUNE_SEGMENTED);
 
 // region_signalstats.cu cuts and walks its tiles as the segmented kernel does,
-// with kSegmentedPolicy's threads, copies (max_copies, copies_budget_bytes),
-// min_tile_units and programmatic_launch, for their reasons there: a unit is
+// with kSegmentedPolicy's threads, copies (max_copies, copies_budget_bytes)
+// and min_tile_units, for their reasons there: a unit is
 // one chroma sample run with its luma (4 chroma samples and their 8 or 16
 // luma pixels, about a chunk's worth of bytes, so a tile of one chroma row of
 // a 10-pixel box is 2 units), and signalstats' 8-bit counters (1385) at 16

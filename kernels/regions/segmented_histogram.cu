@@ -27,7 +27,7 @@ namespace cudahist::detail {
 namespace {
 
 constexpr SegmentedPolicy kPolicy = kSegmentedPolicy;
-constexpr uint32_t kLoads = kPolicy.loads_per_thread;
+constexpr uint32_t kLoads = kWalkPolicy.loads_per_thread;
 
 // Counts straight into one region's totals (L2 atomics; no return value used,
 // so they compile to reductions).
@@ -153,7 +153,7 @@ Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, c
   uint32_t* tickets_arg = totals.tickets();
   void* args[] = {const_cast<RegionTemplate*>(&tmpl), const_cast<InlineRegionEntries*>(&carried), &device_entries,
                   const_cast<RegionLaunchShape*>(&shape), &totals_arg, &tickets_arg, &counts};
-  return LaunchOverTiles(config, args, shape.num_tiles, kPolicy.programmatic_launch, stream);
+  return LaunchOverTiles(config, args, shape.num_tiles, stream);
 }
 
 }  // namespace cudahist::detail

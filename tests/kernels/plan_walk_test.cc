@@ -131,11 +131,11 @@ TEST_P(PlanWalkTest, EqualsReference) {
   ASSERT_TRUE(BuildPlan(hspec, copy.views.data(), n, &plan).ok());
   bool exceeded = false;
   constexpr auto kPolicy = cudahist::detail::kHistogramPolicy.privatized;
-  EXPECT_EQ(WalkOnHost<kPolicy.loads_per_thread>(plan, 1, 1, &exceeded), expected);
+  EXPECT_EQ(WalkOnHost<cudahist::detail::kWalkPolicy.loads_per_thread>(plan, 1, 1, &exceeded), expected);
   EXPECT_EQ(WalkOnHost<1>(plan, 3, 5, &exceeded), expected);
   EXPECT_EQ(WalkOnHost<2>(plan, 2, 32, &exceeded), expected);
   EXPECT_FALSE(exceeded) << "a round made more Add calls than it announced";
-  EXPECT_EQ(RowWalkOnHost<kPolicy.loads_per_thread>(plan, 1), expected);
+  EXPECT_EQ(RowWalkOnHost<cudahist::detail::kWalkPolicy.loads_per_thread>(plan, 1), expected);
   EXPECT_EQ(RowWalkOnHost<kPolicy.deep_loads_per_thread>(plan, 3), expected);
 }
 

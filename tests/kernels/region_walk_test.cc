@@ -63,7 +63,7 @@ struct SlackCopy {
 // segmented kernel's block walks it; counts region by region.
 std::vector<uint32_t> WalkTilesOnHost(const RegionTemplate& tmpl, const std::vector<RegionTile>& tiles,
                                       uint32_t num_regions, uint32_t threads) {
-  constexpr uint32_t kLoads = kSegmentedPolicy.loads_per_thread;
+  constexpr uint32_t kLoads = kWalkPolicy.loads_per_thread;
   const uint32_t stride = StoredCounters(tmpl.counters);
   std::vector<uint32_t> totals(size_t(num_regions) * stride, 0);
   for (const RegionTile& tile : tiles) {
