@@ -162,7 +162,7 @@ struct Row {
   Timing timing;
   std::string note;
   uint32_t tiles = 0;    // regions arms: the tiles of a frame
-  double host_us = 0;    // regions: the host's time per Compute call
+  double host_us = 0;    // regions: the host's own time a Compute call (HostMicroseconds)
 };
 
 class Benchmark {
@@ -210,21 +210,22 @@ class Benchmark {
 
   Timing Time(const Launch& launch) { return TimePasses(launch, frames(), frames(), o_.repeats, stream_); }
 
-  // Time, and in `host_us` the host's mean time in one call of `launch` over
-  // the warm-up and the timed passes (when it is about the time per frame,
-  // the host sets the pace, not the device).
-  Timing TimeWithHost(const Launch& launch, double* host_us) {
-    double seconds = 0;
-    long calls = 0;
-    const Timing t = Time([&](int f) {
-      const auto start = std::chrono::steady_clock::now();
-      std::string e = launch(f);
-      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      ++calls;
-      return e;
-    });
-    *host_us = calls > 0 ? seconds * 1e6 / double(calls) : 0;
-    return t;
+  // The host's own time in one call of `launch`: each call timed on a drained
+  // stream, so that a full launch queue (back to back, the host waits in the
+  // launch for the device) does not count. The median over every frame of
+  // `passes` passes, after one pass of warm-up; 0 on an error.
+  double HostMicroseconds(const Launch& launch, int passes) {
+    std::vector<double> us;
+    for (int pass = 0; pass <= passes; ++pass) {
+      for (int f = 0; f < frames(); ++f) {
+        if (cudaStreamSynchronize(stream_) != cudaSuccess) return 0;
+        const auto start = std::chrono::steady_clock::now();
+        if (!launch(f).empty()) return 0;
+        const double elapsed = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+        if (pass > 0) us.push_back(elapsed);
+      }
+    }
+    return cudaStreamSynchronize(stream_) == cudaSuccess ? Median(us) : 0;
   }
 
   // Each frame's launch timed on its own: before it, a host function holds the
@@ -370,9 +371,9 @@ bool RunBoxes(Benchmark& b, const Options& o, uint32_t n, uint32_t width, uint32
       ok = false;
     } else {
       const uint32_t tiles = h->last_tiles();
-      double host_us = 0;
+      const double host_us = b.HostMicroseconds(launch, 3);
       if (o.Runs(method)) {
-        const Timing t = b.TimeWithHost(launch, &host_us);
+        const Timing t = b.Time(launch);
         std::ostringstream note;
         note << tiles << " tiles";
         if (o.chosen_methods) {
@@ -398,7 +399,6 @@ bool RunBoxes(Benchmark& b, const Options& o, uint32_t n, uint32_t width, uint32
         }
       }
       if (alone) {
-        if (host_us <= 0) b.TimeWithHost(launch, &host_us);  // only to learn the host's time a call
         // Twice the host's time a call, and 100 us for the scheduler's slack.
         const double hold_us = 2 * host_us + 100;
         const Timing t = b.TimeAlone(launch, hold_us, std::min(o.repeats, 3));

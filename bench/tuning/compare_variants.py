@@ -131,8 +131,8 @@ def regions_tables(runs):
         print(f"| {v} | " + " | ".join(cell(g) for g in graph) + " | " + " | ".join(cell(a) for a in alone) + " | " +
               " ".join(cell(r) for r in vs_default) + " |")
     print()
-    print("The host's time in a Compute call (validation, the cut into tiles, the launch; us): where it is about "
-          "the time a frame back to back, the host sets the pace. Tiles a frame:")
+    print("The host's own time in a Compute call (validation, the cut into tiles, the launch; us; each call on a "
+          "drained stream): where it is about the time a frame back to back, the host sets the pace. Tiles a frame:")
     print()
     print("| variant | " + " | ".join(f"host {n}" for n in counts) + " | " +
           " | ".join(f"tiles {n}" for n in counts) + " |")
