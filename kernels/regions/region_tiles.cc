@@ -74,10 +74,8 @@ Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, 
   return Status::Ok();
 }
 
-uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tiles_per_resident_block,
-                   uint32_t min_units, uint32_t max_units) {
-  const uint64_t tiles = std::max<uint64_t>(1, uint64_t(resident_blocks) * tiles_per_resident_block);
-  return uint32_t(std::clamp<uint64_t>(total_units / tiles, min_units, max_units));
+uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t min_units, uint32_t max_units) {
+  return uint32_t(std::clamp<uint64_t>(total_units / std::max(1u, resident_blocks), min_units, max_units));
 }
 
 namespace {
@@ -94,40 +92,42 @@ uint32_t RegionTiles(const RegionLayout& layout, uint32_t num_groups, uint32_t r
   return tiles > 0 ? tiles : 1;
 }
 
-// The tiles of the regions of `layout` for tiles of about `tile_units`, and
-// in `*next_units` the least tile size above it at which some region group's
-// tiles take a row more.
-uint64_t LaunchTiles(const RegionLayout& layout, uint32_t num_groups, uint32_t num_regions, uint32_t tile_units,
-                     uint64_t* next_units) {
+// The tiles of the regions' plane groups (`rows`, those covering nothing
+// included) for tiles of about `tile_units`, and in `*next_units` the least
+// tile size above it at which some group's tiles take a row more.
+uint64_t GroupTilesAt(const std::vector<GroupRows>& rows, uint32_t tile_units, uint64_t* next_units) {
   uint64_t tiles = 0;
   *next_units = UINT64_MAX;
-  for (uint32_t r = 0; r < num_regions; ++r) {
-    tiles += RegionTiles(layout, num_groups, r, tile_units);
-    for (uint32_t k = 0; k < num_groups; ++k) {
-      const GroupRows& g = layout.rows[size_t(r) * num_groups + k];
-      if (g.rows > 1) {
-        *next_units = std::min<uint64_t>(*next_units, uint64_t(RowsPerTile(tile_units, g.units_per_row) + 1) *
-                                                          g.units_per_row);
-      }
+  for (const GroupRows& g : rows) {
+    if (g.rows == 0) continue;
+    const uint32_t rows_per_tile = RowsPerTile(tile_units, g.units_per_row);
+    tiles += (g.rows + rows_per_tile - 1) / rows_per_tile;
+    if (g.rows > rows_per_tile) {
+      *next_units = std::min<uint64_t>(*next_units, uint64_t(rows_per_tile + 1) * g.units_per_row);
     }
   }
   return tiles;
 }
 
-// The units of a tile with which `spans` region groups of `total` units make
-// at most `resident_blocks` tiles, and close to as many. Each group rounds its
-// tiles up by half a tile on average, so the first guess leaves room for
-// that; while the tiles are still too many, the guess grows with the excess,
-// and at least to where a group's tiles take a row more.
-uint32_t OneWaveTileUnits(const RegionLayout& layout, uint32_t num_groups, uint32_t num_regions, uint64_t total,
-                          uint32_t spans, uint32_t resident_blocks, uint32_t min_units) {
-  const uint64_t room = resident_blocks - spans / 2;
-  uint64_t units = std::max<uint64_t>(min_units, (total + room - 1) / room);
-  for (int guess = 0; guess < 8 && units < UINT32_MAX; ++guess) {
+// The units of a tile with which the regions' `spans` covering plane groups
+// (`total` units) and `empty` regions make at most `resident_blocks` tiles,
+// and close to as many. The tiles are about total / units plus what the
+// groups' rounding up adds (half a tile a group on average, then as
+// measured): each guess solves for the units with the last guess's rounding,
+// and grows at least to where a group's tiles take a row more.
+uint32_t OneWaveTileUnits(const RegionLayout& layout, uint64_t total, uint32_t spans, uint32_t empty,
+                          uint32_t resident_blocks, uint32_t min_units) {
+  const auto units_for = [&](uint64_t rounding) {
+    const uint64_t room = resident_blocks - std::min<uint64_t>(rounding + empty, resident_blocks - 1);
+    return std::max<uint64_t>(min_units, (total + room - 1) / room);
+  };
+  uint64_t units = units_for(spans / 2);
+  for (int guess = 0; guess < 4 && units < UINT32_MAX; ++guess) {
     uint64_t next_units = 0;
-    const uint64_t tiles = LaunchTiles(layout, num_groups, num_regions, uint32_t(units), &next_units);
-    if (tiles <= resident_blocks) break;
-    units = std::max((units * tiles + resident_blocks - 1) / resident_blocks, next_units);
+    const uint64_t tiles = GroupTilesAt(layout.rows, uint32_t(units), &next_units) + empty;
+    if (tiles <= resident_blocks || next_units == UINT64_MAX) break;
+    const uint64_t unrounded = total / units;
+    units = std::max(units_for(tiles - empty - std::min(unrounded, tiles - empty)), next_units);
   }
   return uint32_t(std::min<uint64_t>(units, UINT32_MAX));
 }
@@ -141,7 +141,7 @@ void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_
   layout->rows.resize(size_t(num_regions) * num_groups);
   layout->units.resize(num_regions);
   uint64_t total = 0;
-  uint32_t spans = 0;
+  uint32_t spans = 0, empty = 0;
   for (uint32_t r = 0; r < num_regions; ++r) {
     uint64_t units = 0;
     for (uint32_t k = 0; k < num_groups; ++k) {
@@ -155,12 +155,13 @@ void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_
     }
     layout->units[r] = units;
     total += units;
+    empty += units == 0 ? 1 : 0;
   }
   const uint32_t resident = std::max(1u, resident_blocks);
   layout->tile_units =
       spans < resident
-          ? OneWaveTileUnits(*layout, num_groups, num_regions, total, spans, resident, policy.min_tile_units())
-          : TileUnits(total, resident, 1, policy.min_tile_units(), policy.max_tile_units);
+          ? OneWaveTileUnits(*layout, total, spans, empty, resident, policy.min_tile_units())
+          : TileUnits(total, resident, policy.min_tile_units(), policy.max_tile_units);
   LargestFirst(layout->units, &layout->order, &layout->next);
   layout->entries.resize(num_regions);
   uint32_t tiles = 0;
@@ -201,8 +202,8 @@ void CutRegionStatsTiles(const YuvPlanes& frame, const Roi* regions, uint32_t nu
   for (uint32_t r = 0; r < num_regions; ++r) {
     total += SignalStatsParamsOf(Restricted(frame, regions[r]), nullptr, nullptr).units;
   }
-  const uint32_t tile_units = TileUnits(total, resident_blocks, kRegionSignalStatsPolicy.tiles_per_resident_block,
-                                        policy.min_tile_units(), kRegionSignalStatsPolicy.max_tile_units());
+  const uint32_t tile_units =
+      TileUnits(total, resident_blocks, policy.min_tile_units(), kRegionSignalStatsPolicy.max_tile_units());
   const uint32_t v = frame.log2_vsub;
   tiles->clear();
   std::vector<uint64_t> units;

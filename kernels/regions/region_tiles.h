@@ -86,10 +86,9 @@ struct RegionLayout {
 Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, RegionTemplate* tmpl);
 
 // Units (chunks or samples) a launch with `resident_blocks` blocks wants per
-// tile for `total_units` units of regions: total / (resident x per block),
-// within [min_units, max_units].
-uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t tiles_per_resident_block,
-                   uint32_t min_units, uint32_t max_units);
+// tile for `total_units` units of regions: total / resident, within
+// [min_units, max_units].
+uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t min_units, uint32_t max_units);
 
 // Lays validated regions out for a launch of `resident_blocks` blocks, every
 // region at least one tile. While the regions' plane groups are fewer than the

@@ -55,16 +55,14 @@ constexpr SegmentedPolicy kSegmentedPolicy = CUDAHIST_TUNED(SegmentedPolicy, CUD
 
 // region_signalstats.cu cuts and walks its tiles as the segmented kernel does,
 // with kSegmentedPolicy's threads, copies (max_copies, copies_budget_bytes)
-// and min_tile_units, for their reasons there: a unit is
+// and min_tile_units, and about one tile a resident block (TileUnits: the
+// segmented kernel's blocks lost with two, 1.14 times the time at 100 boxes;
+// these tiles are cut on the host and not timed), for their reasons there: a unit is
 // one chroma sample run with its luma (4 chroma samples and their 8 or 16
 // luma pixels, about a chunk's worth of bytes, so a tile of one chroma row of
 // a 10-pixel box is 2 units), and signalstats' 8-bit counters (1385) at 16
 // copies would take 88 KB, every tile merging them all again.
 struct RegionSignalStatsPolicy {
-  // Tiles per resident block: two, so that blocks that drew small tiles take
-  // more while a large one is still counting (not timed: the segmented
-  // kernel's tiles, measured, are one a block at most).
-  uint32_t tiles_per_resident_block = 2;
   // Units of a tile at most: four times the least, so that one large box still
   // spreads over many blocks.
   constexpr uint32_t max_tile_units() const { return 4 * kSegmentedPolicy.min_tile_units(); }
