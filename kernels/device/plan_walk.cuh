@@ -106,9 +106,16 @@ struct ChunkRef {
   bool any = false;
 };
 
+template <UnitOrder kOrder = UnitOrder::kRowMajor>
 CUDAHIST_HD ChunkRef LocateChunk(const GroupPlan& g, uint32_t unit) {
-  const uint32_t row = g.row_of_unit.Divide(unit);
-  const uint32_t j = unit - row * g.units_per_row;
+  uint32_t row, j;
+  if (kOrder == UnitOrder::kRowMajor) {
+    row = g.row_of_unit.Divide(unit);
+    j = unit - row * g.units_per_row;
+  } else {
+    j = g.row_of_unit.Divide(unit);
+    row = unit - j * g.rows;
+  }
   const uintptr_t pixel0 = reinterpret_cast<uintptr_t>(g.pixel0) + uintptr_t(row) * g.pitch;
   const uintptr_t begin = pixel0 + g.span_begin;
   const uintptr_t end = pixel0 + g.span_end;
@@ -197,7 +204,7 @@ struct WalkPosition {
   uint32_t threads;
 };
 
-template <uint32_t kLayout, uint32_t kLoads, bool kPow2Bins, bool kByteIsBin, class Counter>
+template <uint32_t kLayout, uint32_t kLoads, bool kPow2Bins, bool kByteIsBin, UnitOrder kOrder, class Counter>
 CUDAHIST_HD void WalkVectorGroup(const GroupPlan& g, uint32_t bins, const WalkPosition& pos,
                                  Counter& counter) {
   const Positions<Counter> p = PositionsOf<kLayout>(g, counter);
@@ -208,7 +215,7 @@ CUDAHIST_HD void WalkVectorGroup(const GroupPlan& g, uint32_t bins, const WalkPo
 CUDAHIST_UNROLL
     for (uint32_t i = 0; i < kLoads; ++i) {
       const uint32_t unit = base + i * pos.threads + pos.thread;
-      if (unit < g.units) ref[i] = LocateChunk(g, unit);
+      if (unit < g.units) ref[i] = LocateChunk<kOrder>(g, unit);
     }
 CUDAHIST_UNROLL
     for (uint32_t i = 0; i < kLoads; ++i) {
@@ -293,15 +300,16 @@ CUDAHIST_HD void ForEachGroup(const Plan& plan, Visit visit) {
   for (uint32_t i = 0; i < plan.num_groups; ++i) VisitGroup<kPow2Bins>(plan.group[i], visit);
 }
 
-// Counts the units of group `g` that fall to this thread.
-template <uint32_t kLoads, bool kPow2Bins, class Counter>
+// Counts the units of group `g` that fall to this thread; a vector group's
+// in kOrder (a kGeneral group's are always row-major).
+template <uint32_t kLoads, bool kPow2Bins, UnitOrder kOrder = UnitOrder::kRowMajor, class Counter>
 CUDAHIST_HD void WalkGroup(const GroupPlan& g, uint32_t bins, const WalkPosition& pos, Counter& counter) {
   auto walk = [&](const GroupPlan& group, auto kind) {
     using K = decltype(kind);
     if constexpr (K::kLayout == kGeneral) {
       WalkGeneralGroup<kLoads, kPow2Bins>(group, bins, pos, counter);
     } else {
-      WalkVectorGroup<K::kLayout, kLoads, K::kPow2Bins, K::kByteIsBin>(group, bins, pos, counter);
+      WalkVectorGroup<K::kLayout, kLoads, K::kPow2Bins, K::kByteIsBin, kOrder>(group, bins, pos, counter);
     }
   };
   VisitGroup<kPow2Bins>(g, walk);

@@ -97,6 +97,16 @@ struct SlotParams {
   uint32_t depth = 0;
 };
 
+// How a vector group's units follow its chunks. Row-major (frames): unit =
+// row * units_per_row + chunk, so a warp's lanes read a row's consecutive
+// chunks and only the warps at a row's ends meet its partial chunks.
+// Column-major (region tiles): unit = chunk * rows + row, so a warp's lanes
+// read one column of chunks down the rows; a box's rows are a few chunks
+// long, and row-major would give nearly every warp a lane at a row's edge,
+// and with it the partial-chunk path. `row_of_unit` divides by units_per_row
+// in the first, by rows in the second.
+enum class UnitOrder { kRowMajor, kColumnMajor };
+
 struct GroupPlan {
   const uint8_t* pixel0 = nullptr;  // first counted pixel of the first counted row
   uint64_t pitch = 0;
@@ -109,7 +119,7 @@ struct GroupPlan {
   uint32_t rows = 0;
   uint32_t units_per_row = 0;   // 16-byte chunks (vector) or samples (kGeneral)
   uint32_t units = 0;           // rows * units_per_row, < 2^31
-  FastDivisor row_of_unit;      // unit -> row
+  FastDivisor row_of_unit;      // unit -> row (UnitOrder: or -> chunk column)
   uint32_t counted_slots = 0;   // bit s: slot s belongs to a counted component
   // 8-bit layouts whose every slot counts 256 bins of a whole byte (the common
   // 8-bit video case): a byte's bin is the byte itself, so the hot loop takes

@@ -11,14 +11,23 @@
 
 namespace cudahist::detail {
 
+// The order a tile's units are walked in (plan_walk.cuh): column-major, so
+// that the warps of a tile a few chunks wide take whole chunks.
+constexpr UnitOrder kTileUnitOrder = UnitOrder::kColumnMajor;
+
 // The plan of `tile` (of group `g`): the group's with the tile's first pixel,
-// rows, span and units. Host and device alike (tests walk it on the host).
+// rows, span and units, and the divisor that kTileUnitOrder's walk of its
+// units takes (a kGeneral group walks row-major). Host and device alike
+// (tests walk it on the host).
 CUDAHIST_HD GroupPlan TilePlan(const RegionGroup& g, const RegionTile& tile) {
   GroupPlan p = g.plan;
   p.pixel0 = g.plan.pixel0 + uint64_t(tile.y) * g.plan.pitch + uint64_t(tile.x) * g.plan.pixel_stride;
   p.rows = tile.rows;
   SetGroupWidth(p, tile.width);
   p.units = p.rows * p.units_per_row;
+  if (p.layout != kGeneral && kTileUnitOrder == UnitOrder::kColumnMajor) {
+    p.row_of_unit = FastDivisor::For(p.rows > 0 ? p.rows : 1);
+  }
   return p;
 }
 

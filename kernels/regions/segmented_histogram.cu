@@ -1,11 +1,13 @@
 // The segmented histogram: every region of a frame counted in ONE launch.
 //
 // The launch's blocks take the frame's tiles in turn (block b: tiles b,
-// b + grid, ...; region_tiles.cc puts the largest region first). A tile is a
-// run of rows of one plane group of one region, which the block finds from
-// the regions' entries (region_tile_walk.cuh's TileOfLayout); it walks it
-// with the frame kernels' own walk (device/plan_walk.cuh: 16-byte chunks,
-// unaligned edges, any layout) into lane-indexed copies in shared memory, and
+// b + grid, ...; region_tiles.cc puts the largest region first and cuts at
+// most one tile a block where it can). A tile is a run of rows of one plane
+// group of one region, which one thread of the block finds from the regions'
+// entries (region_tile_walk.cuh's TileOfLayout) and plans for all; the block
+// walks it with the frame kernels' own walk (device/plan_walk.cuh: 16-byte
+// chunks, unaligned edges, any layout; a tile's units column-major) into
+// lane-indexed copies in shared memory, and
 // merges the copies of the tile's components into the region's totals
 // (global atomics), leaving them zero for its next tile. The last tile of a
 // region to arrive (a ticket per region, device/grid_completion.cuh's
@@ -49,6 +51,63 @@ __device__ __forceinline__ RegionTile TileAt(const RegionTemplate& tmpl, const I
   return TileOfLayout(tmpl, entry_at, shape.num_entries, shape.num_tiles, shape.tile_units, t);
 }
 
+// A tile and the plan of its walk, as one thread of the block makes them for
+// all: the search for its region, the cut from the box and the plan's two
+// divisors (a 64-bit division each) are a few hundred instructions, which
+// every thread of every block repeating them made about a third of the
+// kernel's (ncu, H200).
+struct TileWork {
+  RegionTile tile;
+  GroupPlan plan;
+};
+
+// The block's TileWork in shared memory (raw bytes: a __shared__ variable
+// cannot have GroupPlan's default member initialisers).
+__device__ __forceinline__ TileWork* SharedTileWork() {
+  __shared__ alignas(16) unsigned char bytes[sizeof(TileWork)];
+  return reinterpret_cast<TileWork*>(bytes);
+}
+
+// Thread 0 makes tile t's work in the block's shared TileWork.
+__device__ __forceinline__ void MakeTileWork(const RegionTemplate& tmpl, const InlineRegionEntries& carried,
+                                             const RegionEntry* device_entries, const RegionLaunchShape& shape,
+                                             uint32_t t) {
+  if (threadIdx.x != 0) return;
+  TileWork work;
+  work.tile = TileAt(tmpl, carried, device_entries, shape, t);
+  if (work.tile.rows > 0) work.plan = TilePlan(tmpl.group[work.tile.group], work.tile);
+  *SharedTileWork() = work;
+}
+
+// The block's start: its copies zeroed (`words`), the previous kernel waited
+// for, its first tile made. Where the entries travel in the launch's
+// parameters, the tile is made before the wait (it reads nothing global), so
+// that its making overlaps the previous kernel's tail; entries in device
+// memory are copied there before the launch, so they are read after it.
+__device__ __forceinline__ void StartBlock(uint32_t* copies, uint32_t words, const RegionTemplate& tmpl,
+                                           const InlineRegionEntries& carried, const RegionEntry* device_entries,
+                                           const RegionLaunchShape& shape) {
+  const bool from_parameters = device_entries == nullptr;
+  if (from_parameters) MakeTileWork(tmpl, carried, device_entries, shape, blockIdx.x);
+  ZeroSharedThenWaitForPriorGrids(copies, words);
+  if (!from_parameters) MakeTileWork(tmpl, carried, device_entries, shape, blockIdx.x);
+  __syncthreads();
+}
+
+// Tile `t` of the block: its first is made by StartBlock; a later one between
+// barriers (the previous tile's readers done, the new one written). Each
+// thread's copy in registers.
+__device__ __forceinline__ TileWork TakeTile(const RegionTemplate& tmpl, const InlineRegionEntries& carried,
+                                             const RegionEntry* device_entries, const RegionLaunchShape& shape,
+                                             uint32_t t) {
+  if (t != blockIdx.x) {
+    __syncthreads();
+    MakeTileWork(tmpl, carried, device_entries, shape, t);
+    __syncthreads();
+  }
+  return *SharedTileWork();
+}
+
 // The block's whole part in one launch: each thread walks its share of the tile.
 __device__ __forceinline__ WalkPosition BlockWalkPosition() {
   return WalkPosition{0, blockDim.x * kLoads, threadIdx.x, blockDim.x};
@@ -70,16 +129,17 @@ __global__ void __launch_bounds__(kPolicy.threads)
                           const RegionEntry* device_entries, const RegionLaunchShape shape, uint32_t* totals,
                           uint32_t* tickets, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
-  ZeroSharedThenWaitForPriorGrids(copies, StoredCounters(tmpl.counters) << kLogCopies);
+  StartBlock(copies, StoredCounters(tmpl.counters) << kLogCopies, tmpl, carried, device_entries, shape);
   const uint32_t bins = tmpl.bins;
   const uint32_t low_mask = BankSwizzle<kLogCopies, kPow2Bins>::LowMask(bins);
   LaneCopiesCounter<kLogCopies, kPow2Bins> counter{uint32_t(__cvta_generic_to_shared(copies)),
                                                    threadIdx.x & ((1u << kLogCopies) - 1), low_mask};
   for (uint32_t t = blockIdx.x; t < shape.num_tiles; t += gridDim.x) {
-    const RegionTile tile = TileAt(tmpl, carried, device_entries, shape, t);
+    const TileWork work = TakeTile(tmpl, carried, device_entries, shape, t);
+    const RegionTile& tile = work.tile;
     const uint32_t components = tmpl.group[tile.group].components;
     if (tile.rows > 0) {
-      WalkGroup<kLoads, kPow2Bins>(TilePlan(tmpl.group[tile.group], tile), bins, BlockWalkPosition(), counter);
+      WalkGroup<kLoads, kPow2Bins, kTileUnitOrder>(work.plan, bins, BlockWalkPosition(), counter);
       __syncthreads();
       uint32_t* region_totals = totals + size_t(tile.region) * StoredCounters(tmpl.counters);
       for (uint32_t c = 0; c < tmpl.num_components; ++c) {
@@ -98,12 +158,13 @@ __global__ void __launch_bounds__(kPolicy.threads)
                           const RegionEntry* device_entries, const RegionLaunchShape shape, uint32_t* totals,
                           uint32_t* tickets, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
-  ZeroSharedThenWaitForPriorGrids(copies, 0);
+  StartBlock(copies, 0, tmpl, carried, device_entries, shape);
   for (uint32_t t = blockIdx.x; t < shape.num_tiles; t += gridDim.x) {
-    const RegionTile tile = TileAt(tmpl, carried, device_entries, shape, t);
+    const TileWork work = TakeTile(tmpl, carried, device_entries, shape, t);
+    const RegionTile& tile = work.tile;
     if (tile.rows > 0) {
       GlobalCounter counter{totals + size_t(tile.region) * StoredCounters(tmpl.counters)};
-      WalkGroup<kLoads, kPow2Bins>(TilePlan(tmpl.group[tile.group], tile), tmpl.bins, BlockWalkPosition(), counter);
+      WalkGroup<kLoads, kPow2Bins, kTileUnitOrder>(work.plan, tmpl.bins, BlockWalkPosition(), counter);
     }
     FinishTile(tile, tmpl.counters, totals, tickets, counts);
   }

@@ -73,9 +73,9 @@ std::vector<uint32_t> WalkTilesOnHost(const RegionTemplate& tmpl, const std::vec
       HostCounter counter{totals.data() + size_t(tile.region) * stride};
       const WalkPosition pos{0, threads * kLoads, t, threads};
       if (tmpl.pow2_bins) {
-        WalkGroup<kLoads, true>(g, tmpl.bins, pos, counter);
+        WalkGroup<kLoads, true, kTileUnitOrder>(g, tmpl.bins, pos, counter);
       } else {
-        WalkGroup<kLoads, false>(g, tmpl.bins, pos, counter);
+        WalkGroup<kLoads, false, kTileUnitOrder>(g, tmpl.bins, pos, counter);
       }
     }
   }
