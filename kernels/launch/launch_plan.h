@@ -132,22 +132,33 @@ struct GroupPlan {
 // walk) for a counted width of `width` pixels, from its counted slots; a
 // kGeneral group walks one sample per unit. Not the divisor of units into rows
 // (SetGroupWidth): the host's cut of regions into tiles needs only the units.
+// A vector-layout group's span of a row of `width` pixels: bytes [*begin,
+// *end) from the row's first pixel, from its first counted slot to the end of
+// its last.
+CUDAHIST_HD void GroupSpan(const GroupPlan& g, uint32_t width, uint32_t* begin, uint32_t* end) {
+  uint32_t first = g.pixel_stride, last = 0;
+  for (uint32_t s = 0; s < 4; ++s) {
+    if ((g.counted_slots & (1u << s)) == 0) continue;
+    first = first < s ? first : s;
+    last = last > s + g.sample_size ? last : s + g.sample_size;
+  }
+  *begin = first;
+  *end = (width - 1) * g.pixel_stride + last;
+}
+
+// Aligned 16-byte chunks touching a span of bytes [begin, end) that starts
+// anywhere: at most floor((end - begin + 14) / 16) + 1.
+CUDAHIST_HD uint32_t ChunksOfSpan(uint32_t begin, uint32_t end) {
+  return (end - begin + 2 * kChunkBytes - 2) / kChunkBytes;
+}
+
 CUDAHIST_HD void SetGroupSpan(GroupPlan& g, uint32_t width) {
   if (g.layout == kGeneral) {
     g.span_begin = g.span_end = 0;
     g.units_per_row = width;
   } else {
-    uint32_t first = g.pixel_stride, last = 0;
-    for (uint32_t s = 0; s < 4; ++s) {
-      if ((g.counted_slots & (1u << s)) == 0) continue;
-      first = first < s ? first : s;
-      last = last > s + g.sample_size ? last : s + g.sample_size;
-    }
-    g.span_begin = first;
-    g.span_end = (width - 1) * g.pixel_stride + last;
-    // Aligned 16-byte chunks touching a span of L bytes that starts anywhere:
-    // at most floor((L + 14) / 16) + 1.
-    g.units_per_row = (g.span_end - g.span_begin + 2 * kChunkBytes - 2) / kChunkBytes;
+    GroupSpan(g, width, &g.span_begin, &g.span_end);
+    g.units_per_row = ChunksOfSpan(g.span_begin, g.span_end);
   }
 }
 

@@ -32,11 +32,13 @@ CUDAHIST_HD GroupPlan TilePlan(const RegionGroup& g, const RegionTile& tile) {
 }
 
 // Units (chunks or samples) a row of `width` samples of group `g` takes: what
-// SetGroupWidth makes of it, without the divisor the layout does not use.
+// SetGroupSpan makes of it, without a copy of the plan (the layout asks it of
+// every region group of a frame).
 CUDAHIST_HD uint32_t UnitsPerRow(const GroupPlan& g, uint32_t width) {
-  GroupPlan p = g;
-  SetGroupSpan(p, width);
-  return p.units_per_row;
+  if (g.layout == kGeneral) return width;
+  uint32_t begin = 0, end = 0;
+  GroupSpan(g, width, &begin, &end);
+  return ChunksOfSpan(begin, end);
 }
 
 // Rows of a tile of `units_per_row` units a row, for tiles of about `tile_units`.
@@ -50,9 +52,8 @@ CUDAHIST_HD Roi EntryOnPlane(const RegionGroup& g, const RegionEntry& e) {
   return RegionOnPlane(Roi{e.x, e.y, e.width, e.height}, g.log2_hsub, g.log2_vsub);
 }
 
-// Tiles of `rows` rows of `units_per_row` units each, for tiles of about `tile_units`.
-CUDAHIST_HD uint32_t TilesOfRows(uint32_t rows, uint32_t units_per_row, uint32_t tile_units) {
-  const uint32_t rows_per_tile = RowsPerTile(tile_units, units_per_row);
+// Tiles of `rows` rows, `rows_per_tile` each (the last may have fewer).
+CUDAHIST_HD uint32_t TilesOfRows(uint32_t rows, uint32_t rows_per_tile) {
   return (rows + rows_per_tile - 1) / rows_per_tile;
 }
 
@@ -61,9 +62,8 @@ CUDAHIST_HD uint32_t GroupTiles(const RegionGroup& g, const RegionEntry& e, uint
                                 uint32_t* rows_per_tile) {
   *on_plane = EntryOnPlane(g, e);
   if (on_plane->width == 0 || on_plane->height == 0) return 0;
-  const uint32_t units_per_row = UnitsPerRow(g.plan, on_plane->width);
-  *rows_per_tile = RowsPerTile(tile_units, units_per_row);
-  return TilesOfRows(on_plane->height, units_per_row, tile_units);
+  *rows_per_tile = RowsPerTile(tile_units, UnitsPerRow(g.plan, on_plane->width));
+  return TilesOfRows(on_plane->height, *rows_per_tile);
 }
 
 // The tiles of the region of `e` over all its groups: at least one (an empty

@@ -80,28 +80,27 @@ uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t min_
 
 namespace {
 
-// Tiles of region `r` of `layout` for tiles of about `tile_units`: at least
-// one (an empty region's, which only finishes it), as RegionTileCount counts
-// them from the region's entry.
-uint32_t RegionTiles(const RegionLayout& layout, uint32_t num_groups, uint32_t r, uint32_t tile_units) {
+// Tiles of region `r` of `layout` at the tile size of the last GroupTilesAt:
+// at least one (an empty region's, which only finishes it), as
+// RegionTileCount counts them from the region's entry.
+uint32_t RegionTiles(const RegionLayout& layout, uint32_t num_groups, uint32_t r) {
   uint32_t tiles = 0;
-  for (uint32_t k = 0; k < num_groups; ++k) {
-    const GroupRows& g = layout.rows[size_t(r) * num_groups + k];
-    if (g.rows > 0) tiles += TilesOfRows(g.rows, g.units_per_row, tile_units);
-  }
+  for (uint32_t k = 0; k < num_groups; ++k) tiles += layout.rows[size_t(r) * num_groups + k].tiles;
   return tiles > 0 ? tiles : 1;
 }
 
 // The tiles of the regions' plane groups (`rows`, those covering nothing
-// included) for tiles of about `tile_units`, and in `*next_units` the least
-// tile size above it at which some group's tiles take a row more.
-uint64_t GroupTilesAt(const std::vector<GroupRows>& rows, uint32_t tile_units, uint64_t* next_units) {
+// included) for tiles of about `tile_units`, each group's kept in it, and in
+// `*next_units` the least tile size above it at which some group's tiles
+// take a row more.
+uint64_t GroupTilesAt(std::vector<GroupRows>* rows, uint32_t tile_units, uint64_t* next_units) {
   uint64_t tiles = 0;
   *next_units = UINT64_MAX;
-  for (const GroupRows& g : rows) {
+  for (GroupRows& g : *rows) {
     if (g.rows == 0) continue;
     const uint32_t rows_per_tile = RowsPerTile(tile_units, g.units_per_row);
-    tiles += (g.rows + rows_per_tile - 1) / rows_per_tile;
+    g.tiles = TilesOfRows(g.rows, rows_per_tile);
+    tiles += g.tiles;
     if (g.rows > rows_per_tile) {
       *next_units = std::min<uint64_t>(*next_units, uint64_t(rows_per_tile + 1) * g.units_per_row);
     }
@@ -111,25 +110,28 @@ uint64_t GroupTilesAt(const std::vector<GroupRows>& rows, uint32_t tile_units, u
 
 // The units of a tile with which the regions' `spans` covering plane groups
 // (`total` units) and `empty` regions make at most `resident_blocks` tiles,
-// and close to as many. The tiles are about total / units plus what the
-// groups' rounding up adds (half a tile a group on average, then as
-// measured): each guess solves for the units with the last guess's rounding,
-// and grows at least to where a group's tiles take a row more.
-uint32_t OneWaveTileUnits(const RegionLayout& layout, uint64_t total, uint32_t spans, uint32_t empty,
+// and close to as many; the groups' tiles at it kept in `layout->rows`. The
+// tiles are about total / units plus what the groups' rounding up adds (half
+// a tile a group on average, then as measured): each guess solves for the
+// units with the last guess's rounding, and grows at least to where a
+// group's tiles take a row more. The first guess allows a sixteenth of a
+// tile a group more than the average, so that it mostly fits at once (a
+// pass over the groups is two divisions each, most of the layout's time).
+uint32_t OneWaveTileUnits(RegionLayout* layout, uint64_t total, uint32_t spans, uint32_t empty,
                           uint32_t resident_blocks, uint32_t min_units) {
   const auto units_for = [&](uint64_t rounding) {
     const uint64_t room = resident_blocks - std::min<uint64_t>(rounding + empty, resident_blocks - 1);
-    return std::max<uint64_t>(min_units, (total + room - 1) / room);
+    return std::min<uint64_t>(UINT32_MAX, std::max<uint64_t>(min_units, (total + room - 1) / room));
   };
-  uint64_t units = units_for(spans / 2);
-  for (int guess = 0; guess < 4 && units < UINT32_MAX; ++guess) {
+  uint64_t units = units_for(spans / 2 + spans / 16);
+  for (int guess = 0;; ++guess) {
     uint64_t next_units = 0;
-    const uint64_t tiles = GroupTilesAt(layout.rows, uint32_t(units), &next_units) + empty;
-    if (tiles <= resident_blocks || next_units == UINT64_MAX) break;
+    const uint64_t tiles = GroupTilesAt(&layout->rows, uint32_t(units), &next_units) + empty;
+    if (tiles <= resident_blocks || next_units >= UINT32_MAX || guess == 3) break;
     const uint64_t unrounded = total / units;
     units = std::max(units_for(tiles - empty - std::min(unrounded, tiles - empty)), next_units);
   }
-  return uint32_t(std::min<uint64_t>(units, UINT32_MAX));
+  return uint32_t(units);
 }
 
 }  // namespace
@@ -149,7 +151,7 @@ void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_
       const Roi on_plane = RegionOnPlane(regions[r], g.log2_hsub, g.log2_vsub);
       const bool covers = on_plane.width > 0 && on_plane.height > 0;
       GroupRows& rows = layout->rows[size_t(r) * num_groups + k];
-      rows = GroupRows{covers ? on_plane.height : 0, covers ? UnitsPerRow(g.plan, on_plane.width) : 0};
+      rows = GroupRows{covers ? on_plane.height : 0, covers ? UnitsPerRow(g.plan, on_plane.width) : 0, 0};
       units += uint64_t(rows.rows) * rows.units_per_row;
       spans += covers ? 1 : 0;
     }
@@ -158,10 +160,13 @@ void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_
     empty += units == 0 ? 1 : 0;
   }
   const uint32_t resident = std::max(1u, resident_blocks);
-  layout->tile_units =
-      spans < resident
-          ? OneWaveTileUnits(*layout, total, spans, empty, resident, policy.min_tile_units())
-          : TileUnits(total, resident, policy.min_tile_units(), policy.max_tile_units);
+  if (spans < resident) {
+    layout->tile_units = OneWaveTileUnits(layout, total, spans, empty, resident, policy.min_tile_units());
+  } else {
+    layout->tile_units = TileUnits(total, resident, policy.min_tile_units(), policy.max_tile_units);
+    uint64_t next_units = 0;
+    GroupTilesAt(&layout->rows, layout->tile_units, &next_units);
+  }
   LargestFirst(layout->units, &layout->order, &layout->next);
   layout->entries.resize(num_regions);
   uint32_t tiles = 0;
@@ -170,7 +175,7 @@ void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_
     const Roi& box = regions[r];
     layout->entries[i] = RegionEntry{r, tiles, uint16_t(box.x), uint16_t(box.y), uint16_t(box.width),
                                      uint16_t(box.height)};
-    tiles += RegionTiles(*layout, num_groups, r, layout->tile_units);
+    tiles += RegionTiles(*layout, num_groups, r);
   }
   layout->num_tiles = tiles;
 }

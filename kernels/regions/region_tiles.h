@@ -61,11 +61,13 @@ struct RegionEntry {
   uint16_t x, y, width, height;
 };
 
-// A region's rows on one group's plane (0 where it covers none) and the units
-// (chunks or samples) a row of it takes.
+// A region's rows on one group's plane (0 where it covers none), the units
+// (chunks or samples) a row of it takes, and its tiles at the layout's tile
+// size.
 struct GroupRows {
   uint32_t rows;
   uint32_t units_per_row;
+  uint32_t tiles;
 };
 
 // A frame's regions as a launch takes them: the entries, largest region

@@ -221,5 +221,6 @@ TEST(RegionWalk, SignalStatsTilesWalkedOnTheHostEqualReference) {
   }
 }
 
+
 }  // namespace
 }  // namespace cudahist_test
