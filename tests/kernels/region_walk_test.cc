@@ -221,6 +221,5 @@ TEST(RegionWalk, SignalStatsTilesWalkedOnTheHostEqualReference) {
   }
 }
 
-
 }  // namespace
 }  // namespace cudahist_test
