@@ -7,9 +7,9 @@
 // entries (region_tile_walk.cuh's TileOfLayout) and plans for all; the block
 // walks it with the frame kernels' own walk (device/plan_walk.cuh: 16-byte
 // chunks, unaligned edges, any layout; a tile's units column-major) into
-// lane-indexed copies in shared memory, and
-// merges the copies of the tile's components into the region's totals
-// (global atomics), leaving them zero for its next tile. The last tile of a
+// lane-indexed copies in shared memory, and merges the copies of the tile's
+// components into the region's totals (global atomics), leaving them zero
+// for its next tile. The last tile of a
 // region to arrive (a ticket per region, device/grid_completion.cuh's
 // LastBlockToArrive) moves the region's totals to its counts and leaves
 // totals and ticket zero for the next launch.
@@ -54,8 +54,8 @@ __device__ __forceinline__ RegionTile TileAt(const RegionTemplate& tmpl, const I
 // A tile and the plan of its walk, as one thread of the block makes them for
 // all: the search for its region, the cut from the box and the plan's two
 // divisors (a 64-bit division each) are a few hundred instructions, which
-// every thread of every block repeating them made about a third of the
-// kernel's (ncu, H200).
+// every thread of every block repeating them made a quarter of the kernel's
+// (1.9 of 7.0 M at 100 boxes; ncu, H200).
 struct TileWork {
   RegionTile tile;
   GroupPlan plan;
