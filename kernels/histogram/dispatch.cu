@@ -112,7 +112,7 @@ uint32_t FrameGrid(const KernelConfig& config, const Plan& plan, uint32_t chunks
 // after any kernel.
 cudaError_t LaunchPrivatizedKernel(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
                                    void** args, cudaStream_t stream) {
-  return LaunchKernelSerialized(kernel, grid, threads, shared_bytes, args, stream, /*programmatic=*/true);
+  return LaunchKernelSerialized(kernel, grid, threads, shared_bytes, args, stream);
 }
 
 // The privatized kernels all take (Plan, AccumulatorScratch, counts).

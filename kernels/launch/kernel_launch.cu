@@ -52,17 +52,15 @@ Status ConfigureKernel(const DeviceLimits& limits, const void* kernel, uint32_t 
 }
 
 cudaError_t LaunchKernelSerialized(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
-                                   void** args, cudaStream_t stream, bool programmatic, bool cooperative) {
+                                   void** args, cudaStream_t stream, bool cooperative) {
   cudaLaunchConfig_t launch = {};
   launch.gridDim = grid;
   launch.blockDim = dim3(threads);
   launch.dynamicSmemBytes = shared_bytes;
   launch.stream = stream;
   cudaLaunchAttribute attributes[2] = {};
-  if (programmatic) {
-    attributes[launch.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attributes[launch.numAttrs++].val.programmaticStreamSerializationAllowed = 1;
-  }
+  attributes[launch.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attributes[launch.numAttrs++].val.programmaticStreamSerializationAllowed = 1;
   if (cooperative) {
     attributes[launch.numAttrs].id = cudaLaunchAttributeCooperative;
     attributes[launch.numAttrs++].val.cooperative = 1;

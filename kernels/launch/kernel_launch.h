@@ -58,14 +58,14 @@ Status ConfigureKernel(const DeviceLimits& limits, const void* kernel, uint32_t 
                        uint32_t loads_per_thread, uint32_t shared_bytes, const char* name,
                        KernelConfig* config);
 
-// Launches `kernel`, with the programmatic-serialisation attribute when
-// `programmatic` (Hopper: it may start while the previous kernel on the
-// stream finishes, so it must call WaitForPriorGrids, device/grid_completion.cuh,
-// before touching global memory). `cooperative`: the launch fails, rather
-// than starting, unless every block can be resident at once (for a kernel
-// whose blocks wait for one another).
+// Launches `kernel` with the programmatic-serialisation attribute, as every
+// kernel of the library is launched (Hopper: it may start while the previous
+// kernel on the stream finishes, so it must call WaitForPriorGrids,
+// device/grid_completion.cuh, before touching global memory). `cooperative`:
+// the launch fails, rather than starting, unless every block can be resident
+// at once (for a kernel whose blocks wait for one another).
 cudaError_t LaunchKernelSerialized(const void* kernel, dim3 grid, uint32_t threads, uint32_t shared_bytes,
-                                   void** args, cudaStream_t stream, bool programmatic, bool cooperative = false);
+                                   void** args, cudaStream_t stream, bool cooperative = false);
 
 // Whether `p` is device memory (not pinned host or managed memory): where a
 // direct launch (device/grid_completion.cuh) may add to counts with L2 atomics.

@@ -76,8 +76,8 @@ Status RegionTotals::Reserve(uint32_t regions, uint32_t stride) {
 
 Status LaunchOverTiles(const KernelConfig& config, void** args, uint32_t num_tiles, cudaStream_t stream) {
   const uint32_t grid = std::max<uint32_t>(1, std::min(num_tiles, config.resident_blocks));
-  const cudaError_t error = LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes, args,
-                                                   stream, /*programmatic=*/true);
+  const cudaError_t error =
+      LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes, args, stream);
   if (error == cudaSuccess) return Status::Ok();
   return CudaStatus(error, (std::string(config.name) + " kernel launch").c_str());
 }

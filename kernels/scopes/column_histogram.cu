@@ -210,9 +210,9 @@ Status LaunchColumn(const ColumnKernels& kernels, const ColumnPlan& plan, uint32
   ColumnPlan plan_arg = plan;
   void* args[] = {&plan_arg, &partials, &counts};
   if (plan.direct) {
-    return CudaStatus(LaunchKernelSerialized(kernel.kernel, dim3(grid), kernel.threads, kernel.shared_bytes, args,
-                                             stream, /*programmatic=*/true),
-                      "column histogram kernel launch");
+    return CudaStatus(
+        LaunchKernelSerialized(kernel.kernel, dim3(grid), kernel.threads, kernel.shared_bytes, args, stream),
+        "column histogram kernel launch");
   }
   return CudaStatus(cudaLaunchCooperativeKernel(kernel.kernel, dim3(grid), dim3(kernel.threads), args,
                                                 kernel.shared_bytes, stream),

@@ -168,12 +168,11 @@ Status LaunchJoint(const KernelConfig& config, const JointPlan& plan, uint32_t* 
   // device with fewer SMs free than the plan assumed (MPS, green contexts)
   // refuses the launch instead of hanging; then the accumulator's path.
   cudaError_t error = LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes, args,
-                                             stream, /*programmatic=*/true, direct);
+                                             stream, /*cooperative=*/direct);
   if (error != cudaSuccess && direct) {
     (void)cudaGetLastError();  // a refused launch leaves no sticky error
     direct = false;
-    error = LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes, args, stream,
-                                   /*programmatic=*/true);
+    error = LaunchKernelSerialized(config.kernel, dim3(grid), config.threads, config.shared_bytes, args, stream);
   }
   return CudaStatus(error, "joint histogram kernel launch (sliced)");
 }
