@@ -289,7 +289,12 @@ class Prometheus:
             with urllib.request.urlopen(url, timeout=10) as r:
                 return json.load(r)
         except urllib.error.HTTPError as e:
-            return json.load(e)
+            # The API's errors are JSON; while it starts, Prometheus answers
+            # 503 with a line of text: not an answer yet.
+            try:
+                return json.load(e)
+            except ValueError:
+                return None
         except OSError:
             return None
 
