@@ -16,6 +16,9 @@ Status CheckSide(uint32_t side, const std::string& field) {
                              S(kMaxRegionFrameSide));
 }
 
+// Whether `length` samples from `first` reach past a side of `extent`.
+bool ReachesPast(uint32_t first, uint32_t length, uint32_t extent) { return uint64_t(first) + length > extent; }
+
 // Region `index` mapped onto a plane of width x height subsampled by 2^h x
 // 2^v: its samples there (RegionOnPlane; an empty region's corner) lie inside
 // the plane.
@@ -25,12 +28,12 @@ Status CheckRegionOnPlane(const Roi& region, uint32_t index, uint32_t plane, uin
   // Named only on failure: a frame's regions are checked on every call.
   const auto name = [index] { return "regions[" + S(index) + "]"; };
   const auto subsampled = [](uint32_t log2) { return log2 > 0 ? " (subsampled by " + S(1u << log2) + ")" : ""; };
-  if (uint64_t(on_plane.x) + on_plane.width > width) {
+  if (ReachesPast(on_plane.x, on_plane.width, width)) {
     return Status::InvalidArgument(name() + ": x " + S(region.x) + " + width " + S(region.width) +
                                    " reaches past plane[" + S(plane) + "]'s " + S(width) + " columns" +
                                    subsampled(h));
   }
-  if (uint64_t(on_plane.y) + on_plane.height > height) {
+  if (ReachesPast(on_plane.y, on_plane.height, height)) {
     return Status::InvalidArgument(name() + ": y " + S(region.y) + " + height " + S(region.height) +
                                    " reaches past plane[" + S(plane) + "]'s " + S(height) + " rows" +
                                    subsampled(v));
@@ -72,7 +75,7 @@ Status ValidateRegions(const RegionFrame& frame, const Roi* regions, uint32_t nu
       // The Status with its message is made only for a region that fails: a
       // frame's regions are checked on every call.
       const Roi on_plane = RegionOnPlane(regions[r], frame.log2_hsub[c], frame.log2_vsub[c]);
-      if (uint64_t(on_plane.x) + on_plane.width <= p.width && uint64_t(on_plane.y) + on_plane.height <= p.height) {
+      if (!ReachesPast(on_plane.x, on_plane.width, p.width) && !ReachesPast(on_plane.y, on_plane.height, p.height)) {
         continue;
       }
       return CheckRegionOnPlane(regions[r], r, uint32_t(c), p.width, p.height, frame.log2_hsub[c],
