@@ -163,7 +163,8 @@ CUDAHIST_HD void SetGroupSpan(GroupPlan& g, uint32_t width) {
 }
 
 // SetGroupSpan, then the group's divisor of units into rows. BuildPlan does
-// this for a frame's groups; a region kernel for each tile it takes.
+// this for a frame's groups (a region tile's plan makes its own divisor:
+// region_tile_walk.cuh's TilePlan).
 CUDAHIST_HD void SetGroupWidth(GroupPlan& g, uint32_t width) {
   SetGroupSpan(g, width);
   g.row_of_unit = FastDivisor::For(g.units_per_row);

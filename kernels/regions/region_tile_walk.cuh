@@ -23,11 +23,10 @@ CUDAHIST_HD GroupPlan TilePlan(const RegionGroup& g, const RegionTile& tile) {
   GroupPlan p = g.plan;
   p.pixel0 = g.plan.pixel0 + uint64_t(tile.y) * g.plan.pitch + uint64_t(tile.x) * g.plan.pixel_stride;
   p.rows = tile.rows;
-  SetGroupWidth(p, tile.width);
+  SetGroupSpan(p, tile.width);
   p.units = p.rows * p.units_per_row;
-  if (p.layout != kGeneral && kTileUnitOrder == UnitOrder::kColumnMajor) {
-    p.row_of_unit = FastDivisor::For(p.rows > 0 ? p.rows : 1);
-  }
+  const bool column_major = p.layout != kGeneral && kTileUnitOrder == UnitOrder::kColumnMajor;
+  p.row_of_unit = FastDivisor::For(column_major ? (p.rows > 0 ? p.rows : 1) : p.units_per_row);
   return p;
 }
 
@@ -64,18 +63,6 @@ CUDAHIST_HD uint32_t GroupTiles(const RegionGroup& g, const RegionEntry& e, uint
   if (on_plane->width == 0 || on_plane->height == 0) return 0;
   *rows_per_tile = RowsPerTile(tile_units, UnitsPerRow(g.plan, on_plane->width));
   return TilesOfRows(on_plane->height, *rows_per_tile);
-}
-
-// The tiles of the region of `e` over all its groups: at least one (an empty
-// region's, which only finishes it).
-CUDAHIST_HD uint32_t RegionTileCount(const RegionTemplate& tmpl, const RegionEntry& e, uint32_t tile_units) {
-  uint32_t tiles = 0;
-  for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
-    Roi on_plane;
-    uint32_t rows = 0;
-    tiles += GroupTiles(tmpl.group[k], e, tile_units, &on_plane, &rows);
-  }
-  return tiles > 0 ? tiles : 1;
 }
 
 // Tile `local` of the region of `e` (which has `region_tiles`): the groups in

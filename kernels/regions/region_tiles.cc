@@ -81,8 +81,8 @@ uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t min_
 namespace {
 
 // Tiles of region `r` of `layout` at the tile size of the last GroupTilesAt:
-// at least one (an empty region's, which only finishes it), as
-// RegionTileCount counts them from the region's entry.
+// at least one (an empty region's, which only finishes it); the blocks cut
+// the same ones from the region's entry (region_tile_walk.cuh's GroupTiles).
 uint32_t RegionTiles(const RegionLayout& layout, uint32_t num_groups, uint32_t r) {
   uint32_t tiles = 0;
   for (uint32_t k = 0; k < num_groups; ++k) tiles += layout.rows[size_t(r) * num_groups + k].tiles;

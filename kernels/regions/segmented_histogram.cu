@@ -52,8 +52,8 @@ __device__ __forceinline__ RegionTile TileAt(const RegionTemplate& tmpl, const I
 }
 
 // A tile and the plan of its walk, as one thread of the block makes them for
-// all: the search for its region, the cut from the box and the plan's two
-// divisors (a 64-bit division each) are a few hundred instructions, which
+// all: the search for its region, the cut from the box and the plan's
+// divisor (a 64-bit division) are a few hundred instructions, which
 // every thread of every block repeating them made a quarter of the kernel's
 // (1.9 of 7.0 M at 100 boxes; ncu, H200).
 struct TileWork {
