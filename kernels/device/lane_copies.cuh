@@ -46,9 +46,12 @@ struct LaneCopiesCounter {
   __device__ __forceinline__ void BeforeRound() {}
 };
 
-// Sums the C copies of each counter into the global totals. Each lane starts
-// at a different copy (rotated by the lane) so that a warp reading 32 counters
-// does not pile onto one bank. kZeroCopies: each copy is left zero as it is
+// Sums the C copies of each counter into the global totals. A warp reads 32
+// consecutive counters, whose copies span 32 x C words: counter i's copies sit
+// in the row of banks that i's low 5 - log2 C bits pick, so lanes that agree
+// there (every 32 / C-th lane) start at different copies, and the warp's 32
+// reads of a step fall in 32 banks (rotating by the lane itself did that for
+// 32 copies only: with 8, lanes l and l + 8 met, 4 reads a bank). kZeroCopies: each copy is left zero as it is
 // read (one thread reads all of a counter's copies, so no other thread needs
 // it), for a kernel that counts again into the same copies.
 template <uint32_t kLogCopies, bool kPow2Bins, bool kZeroCopies = false>
@@ -56,7 +59,7 @@ __device__ __forceinline__ void MergeCopies(uint32_t* copies, uint32_t bins, uin
                                             uint32_t low_mask, uint32_t* totals) {
   using Swizzle = BankSwizzle<kLogCopies, kPow2Bins>;
   constexpr uint32_t kCopies = 1u << kLogCopies;
-  const uint32_t lane = threadIdx.x % 32;
+  const uint32_t first_copy = (threadIdx.x % 32) >> (5 - kLogCopies);
   for (uint32_t i = threadIdx.x; i < counters; i += blockDim.x) {
     // Counter i is bin i % bins of its component (bins is a power of two
     // whenever the swizzle is on).
@@ -64,7 +67,7 @@ __device__ __forceinline__ void MergeCopies(uint32_t* copies, uint32_t bins, uin
     uint32_t sum = 0;
 CUDAHIST_UNROLL
     for (uint32_t c = 0; c < kCopies; ++c) {
-      uint32_t& copy = copies[(stored << kLogCopies) + ((c + lane) & (kCopies - 1))];
+      uint32_t& copy = copies[(stored << kLogCopies) + ((c + first_copy) & (kCopies - 1))];
       sum += copy;
       if (kZeroCopies) copy = 0;
     }

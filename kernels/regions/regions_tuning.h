@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "launch/launch_tuning.h"
 #include "launch/policy.h"
 #include "launch/walk_tuning.h"
 
@@ -24,6 +25,11 @@ struct SegmentedPolicy {
   // region_variants, docs/tuning.md). 1024 could not keep two blocks beside
   // their shared memory.
   uint32_t threads = 256;
+  // __launch_bounds__' second argument: the four blocks an SM that
+  // launch_tuning.h's register count leaves room for, which the reason above
+  // counts on (left to itself the compiler took up to 78 registers, three
+  // blocks an SM).
+  constexpr uint32_t min_blocks_per_sm() const { return kLaunchPolicy.min_blocks_per_sm(threads); }
   // Lane copies of the shared counters, at most: fewer than the frame
   // kernel's 32, because every tile zeroes and merges the copies of its group
   // again, which 32 copies make as costly as counting a full tile. With 8 the

@@ -79,18 +79,63 @@ __device__ __forceinline__ void MakeTileWork(const RegionTemplate& tmpl, const I
   *SharedTileWork() = work;
 }
 
-// The block's start: its copies zeroed (`words`), the previous kernel waited
-// for, its first tile made. Where the entries travel in the launch's
-// parameters, the tile is made before the wait (it reads nothing global), so
-// that its making overlaps the previous kernel's tail; entries in device
-// memory are copied there before the launch, so they are read after it.
-__device__ __forceinline__ void StartBlock(uint32_t* copies, uint32_t words, const RegionTemplate& tmpl,
-                                           const InlineRegionEntries& carried, const RegionEntry* device_entries,
-                                           const RegionLaunchShape& shape) {
+// The components [first, last] of a mask: a group's components are one
+// plane's, mostly consecutive, and zeroing the copies of one between them too
+// costs less than a loop.
+__device__ __forceinline__ uint32_t ComponentSpan(uint32_t components) {
+  if (components == 0) return 0;
+  const uint32_t first = __ffs(components) - 1, last = 31 - __clz(components);
+  return ((2u << last) - 1) & ~((1u << first) - 1);
+}
+
+// The copies of a span of components (ComponentSpan): each component's are
+// `component_words` words.
+struct CopiesSpan {
+  uint32_t* words;
+  uint32_t count;
+};
+__device__ __forceinline__ CopiesSpan CopiesOf(uint32_t* copies, uint32_t component_words, uint32_t span) {
+  if (span == 0) return CopiesSpan{copies, 0};
+  const uint32_t first = __ffs(span) - 1;
+  return CopiesSpan{copies + first * component_words, __popc(span) * component_words};
+}
+
+// The block's start: the previous kernel waited for, its first tile made,
+// and the copies of that tile's components zeroed (the components whose copies
+// are zero returned; a later tile of another group zeroes its own,
+// ZeroCopiesOfNewComponents): a luma tile zeroes a third of an NV12 region's
+// copies. Where the entries travel in the launch's parameters, the tile is
+// made and its copies zeroed before the wait (they read nothing global), so
+// that both overlap the previous kernel's tail; entries in device memory are
+// copied there before the launch, so they are read after it, and every
+// component's copies are zeroed before it.
+__device__ __forceinline__ uint32_t StartBlock(uint32_t* copies, uint32_t component_words,
+                                               const RegionTemplate& tmpl, const InlineRegionEntries& carried,
+                                               const RegionEntry* device_entries, const RegionLaunchShape& shape) {
   const bool from_parameters = device_entries == nullptr;
-  if (from_parameters) MakeTileWork(tmpl, carried, device_entries, shape, blockIdx.x);
-  ZeroSharedThenWaitForPriorGrids(copies, words);
+  uint32_t zeroed = (1u << tmpl.num_components) - 1;
+  if (from_parameters) {
+    MakeTileWork(tmpl, carried, device_entries, shape, blockIdx.x);
+    __syncthreads();
+    const RegionTile& first = SharedTileWork()->tile;
+    zeroed = ComponentSpan(first.rows > 0 ? tmpl.group[first.group].components : 0);
+  }
+  const CopiesSpan span = CopiesOf(copies, component_words, zeroed);
+  ZeroSharedThenWaitForPriorGrids(span.words, span.count);
   if (!from_parameters) MakeTileWork(tmpl, carried, device_entries, shape, blockIdx.x);
+  __syncthreads();
+  return zeroed;
+}
+
+// Before a tile is walked: the copies of its components that no tile of the
+// block has used yet zeroed (those of earlier tiles their merges left zero).
+__device__ __forceinline__ void ZeroCopiesOfNewComponents(uint32_t* copies, uint32_t component_words,
+                                                          uint32_t components, uint32_t* zeroed) {
+  const uint32_t fresh = ComponentSpan(components & ~*zeroed);
+  if (fresh == 0) return;
+  const CopiesSpan span = CopiesOf(copies, component_words, fresh);
+  ZeroShared(span.words, span.count);
+  *zeroed |= fresh;
   __syncthreads();
 }
 
@@ -124,13 +169,13 @@ __device__ __forceinline__ void FinishTile(const RegionTile& tile, uint32_t coun
 }
 
 template <uint32_t kLogCopies, bool kPow2Bins>
-__global__ void __launch_bounds__(kPolicy.threads)
+__global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
     SegmentedSharedKernel(const RegionTemplate tmpl, const InlineRegionEntries carried,
                           const RegionEntry* device_entries, const RegionLaunchShape shape, uint32_t* totals,
                           uint32_t* tickets, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
-  StartBlock(copies, StoredCounters(tmpl.counters) << kLogCopies, tmpl, carried, device_entries, shape);
   const uint32_t bins = tmpl.bins;
+  uint32_t zeroed = StartBlock(copies, bins << kLogCopies, tmpl, carried, device_entries, shape);
   const uint32_t low_mask = BankSwizzle<kLogCopies, kPow2Bins>::LowMask(bins);
   LaneCopiesCounter<kLogCopies, kPow2Bins> counter{uint32_t(__cvta_generic_to_shared(copies)),
                                                    threadIdx.x & ((1u << kLogCopies) - 1), low_mask};
@@ -139,6 +184,7 @@ __global__ void __launch_bounds__(kPolicy.threads)
     const RegionTile& tile = work.tile;
     const uint32_t components = tmpl.group[tile.group].components;
     if (tile.rows > 0) {
+      ZeroCopiesOfNewComponents(copies, bins << kLogCopies, components, &zeroed);
       WalkGroup<kLoads, kPow2Bins, kTileUnitOrder>(work.plan, bins, BlockWalkPosition(), counter);
       __syncthreads();
       uint32_t* region_totals = totals + size_t(tile.region) * StoredCounters(tmpl.counters);
@@ -153,7 +199,7 @@ __global__ void __launch_bounds__(kPolicy.threads)
 }
 
 template <bool kPow2Bins>
-__global__ void __launch_bounds__(kPolicy.threads)
+__global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
     SegmentedGlobalKernel(const RegionTemplate tmpl, const InlineRegionEntries carried,
                           const RegionEntry* device_entries, const RegionLaunchShape shape, uint32_t* totals,
                           uint32_t* tickets, uint32_t* counts) {
