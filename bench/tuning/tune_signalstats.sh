@@ -34,11 +34,12 @@ set -euo pipefail
 # mark at each phase of every block's chain: it prints where a launch's time
 # goes (its own __syncthreads make it a little slower than the default); the
 # accumulator's path (pinned counts) is the benchmark's own `pinned` row.
-# run2 and copies64k re-measure the unit's run and the copies' budget.
+# run2 and copies64k re-measure the unit's run and the copies' budget
+# (launch_tuning.h's, overridden in the signalstats files only).
 VARIANTS=(
   "timeline=-DCUDAHIST_SIGNALSTATS_TIMELINE=1"
   "run2=-DCUDAHIST_TUNE_SIGNALSTATS=p.run=2"
-  "copies64k=-DCUDAHIST_TUNE_SIGNALSTATS=p.copies_budget_bytes=65536"
+  "copies64k=-DCUDAHIST_TUNE_LAUNCH=p.lane_copies_budget_bytes=65536"
 )
 
 # shellcheck source=bench/tuning/kernel_variants.sh

@@ -32,7 +32,7 @@ uint32_t LaneCopiesFor(uint32_t counters, const DeviceLimits& limits) {
   const uint64_t stored = StoredCounters(counters);
   if (stored * sizeof(uint32_t) > uint64_t(limits.max_shared_per_block)) return 0;
   uint32_t copies = kMaxLaneCopies;
-  while (copies > 1 && (uint64_t(counters) * copies * sizeof(uint32_t) > kPrivatized.lane_copies_budget_bytes ||
+  while (copies > 1 && (uint64_t(counters) * copies * sizeof(uint32_t) > kLaunchPolicy.lane_copies_budget_bytes ||
                         stored * copies * sizeof(uint32_t) > uint64_t(limits.max_shared_per_block))) {
     copies /= 2;
   }

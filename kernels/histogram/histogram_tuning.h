@@ -22,14 +22,11 @@ struct HistogramPolicy {
     // register count leaves room for, one of 1024 (shared copies allow no more either).
     constexpr uint32_t min_blocks_per_sm() const { return kLaunchPolicy.min_blocks_per_sm(threads()); }
     // Frames walk units with walk_tuning.h's loads a thread; large planes run the deep
-    // kernel, the row walk with 4 (0.95 of the read roofline on 1 GiB).
-    uint32_t deep_loads_per_thread = 4;
-    // A frame runs the deep kernel when it gives every resident thread at least this many
-    // rounds of deep loads (a 1 GiB plane: over 100; a 4K RGBA frame: 4).
+    // kernel, the row walk with walk_tuning.h's deep loads a thread. A frame runs the deep
+    // kernel when it gives every resident thread at least this many rounds of deep loads
+    // (a 1 GiB plane: over 100; a 4K RGBA frame: 4).
     uint32_t deep_min_rounds = 8;
-    // Copies: the largest power of two up to 32 whose copies fit this budget. 128 KB: RGBA
-    // (4 x 256) and 1024 bins keep 32 copies, 4096 bins get 8.
-    uint32_t lane_copies_budget_bytes = 128 * 1024;
+    // Copies: launch_tuning.h's lane copies budget.
     // (A frame's grid has a block per `threads` chunks at most, so that every thread has a
     // chunk: fewer, busier blocks lost on 1080p frames.) A batch's blocks per frame: one
     // per `threads` x this many chunks; 32 favours NV12, the

@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(kPolicy.threads(), kPolicy.min_blocks_per_sm()
     PrivatizedBatchKernel(const PlanBatch batch, uint32_t* scratch, uint32_t* counts) {
   const uint32_t frame = blockIdx.y;
   const Plan& plan = batch.frame[frame];
-  CountFrameBlock<kLogCopies, kPow2Bins, kPolicy.deep_loads_per_thread, true>(plan, blockIdx.x, gridDim.x,
+  CountFrameBlock<kLogCopies, kPow2Bins, kWalkPolicy.deep_loads_per_thread, true>(plan, blockIdx.x, gridDim.x,
                                                                 BatchAccumulator(scratch, plan.counters, frame),
                                                                 counts + size_t(frame) * plan.counters);
 }
@@ -126,11 +126,11 @@ Status ConfigurePrivatized(const DeviceLimits& limits, uint32_t counters, bool p
   const char* name = copies == 1 ? "privatized-shared" : "privatized";
   KernelConfig deep, batch;
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
-      limits, PrivatizedKernelFor<kPolicy.deep_loads_per_thread, true>(pow2_bins, log_copies),
-      kPolicy.threads(), kPolicy.deep_loads_per_thread, uint32_t(bytes), name, &deep));
+      limits, PrivatizedKernelFor<kWalkPolicy.deep_loads_per_thread, true>(pow2_bins, log_copies),
+      kPolicy.threads(), kWalkPolicy.deep_loads_per_thread, uint32_t(bytes), name, &deep));
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
       limits, PrivatizedBatchKernelFor(pow2_bins, log_copies), kPolicy.threads(),
-      kPolicy.deep_loads_per_thread, uint32_t(bytes), name, &batch));
+      kWalkPolicy.deep_loads_per_thread, uint32_t(bytes), name, &batch));
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(
       limits, PrivatizedKernelFor<kWalkPolicy.loads_per_thread, false>(pow2_bins, log_copies),
       kPolicy.threads(), kWalkPolicy.loads_per_thread, uint32_t(bytes), name, config));

@@ -21,9 +21,22 @@ Status QueryDeviceLimits(DeviceLimits* limits) {
       cudaDeviceGetAttribute(&limits->max_shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin,
                              device),
       "cudaDeviceGetAttribute(max shared memory per block)"));
+  CUDAHIST_RETURN_IF_ERROR(CudaStatus(
+      cudaDeviceGetAttribute(&limits->shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device),
+      "cudaDeviceGetAttribute(shared memory per multiprocessor)"));
+  CUDAHIST_RETURN_IF_ERROR(CudaStatus(
+      cudaDeviceGetAttribute(&limits->reserved_shared_per_block, cudaDevAttrReservedSharedMemoryPerBlock, device),
+      "cudaDeviceGetAttribute(reserved shared memory per block)"));
   return CudaStatus(
       cudaDeviceGetAttribute(&limits->cooperative_launch, cudaDevAttrCooperativeLaunch, device),
       "cudaDeviceGetAttribute(cooperative launch)");
+}
+
+Status StaticSharedBytes(const void* kernel, uint32_t* bytes) {
+  cudaFuncAttributes attributes{};
+  CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes"));
+  *bytes = uint32_t(attributes.sharedSizeBytes);
+  return Status::Ok();
 }
 
 Status ConfigureKernel(const DeviceLimits& limits, const void* kernel, uint32_t threads,

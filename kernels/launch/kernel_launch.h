@@ -17,10 +17,15 @@ namespace cudahist::detail {
 struct DeviceLimits {
   int sm_count = 0;
   int max_shared_per_block = 0;  // opt-in maximum of dynamic shared memory
+  int shared_per_sm = 0;         // shared memory of an SM, shared among its blocks
+  int reserved_shared_per_block = 0;  // what the system takes of it for every block
   int cooperative_launch = 0;
 };
 
 Status QueryDeviceLimits(DeviceLimits* limits);
+
+// The shared memory a kernel declares itself (its __shared__ variables).
+Status StaticSharedBytes(const void* kernel, uint32_t* bytes);
 
 // cudaSuccess -> Ok; anything else -> kCudaError "<what>: <cuda error string>".
 Status CudaStatus(cudaError_t error, const char* what);

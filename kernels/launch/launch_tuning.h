@@ -30,6 +30,12 @@ struct LaunchPolicy {
   // last block moving a part to the counts): 8, so that a thread's 16 loads
   // cost two L2 round trips, not 16, in registers the kernels have to spare.
   uint32_t partial_loads_in_flight = 8;
+  // Shared memory the lane copies of a block that has the SM to itself (the
+  // privatized and signalstats kernels, 1024 threads) may take: the largest power
+  // of two up to 32 copies that fits. 128 KB: RGBA (4 x 256) and 1024 bins keep
+  // 32 copies, 4096 bins get 8; signalstats' counters 16 at 8 bits (88.6 KB), 8 at
+  // 9 and 4 at 10, bounding a flat frame's conflicts.
+  uint32_t lane_copies_budget_bytes = 128 * 1024;
 
   // Threads an SM holds at that register count: 1024, the most a block has,
   // the block of the kernels that run one block an SM.

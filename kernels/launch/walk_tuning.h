@@ -15,6 +15,11 @@ struct WalkPolicy {
   // segmented kernels (a round of a segmented tile is then threads x 2 chunks; 4 lost
   // there too, 23.16 against 22.69 us at 100 boxes).
   uint32_t loads_per_thread = 2;
+  // Loads a thread issues where a walk is long enough to keep them all busy: 4, one round
+  // of DRAM latency. The privatized kernel's deep walk of large planes (the row walk: 0.95
+  // of the read roofline on 1 GiB) and the joint histogram's slices (a 1080p slice is
+  // about 4 a thread).
+  uint32_t deep_loads_per_thread = 4;
   // 8-bit layouts up to this pixel stride (gray, NV12) take the equal-words shortcut of
   // CountBytes; RGBA with 32 lane copies runs faster without the test.
   uint32_t equal_words_max_stride = 2;

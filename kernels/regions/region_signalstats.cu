@@ -80,11 +80,9 @@ static_assert(kPolicy.max_copies <= 8, "KernelFor instantiates up to 8 copies");
 Status ConfigureRegionSignalStats(const DeviceLimits& limits, uint32_t depth, KernelConfig* config) {
   *config = KernelConfig();
   const uint64_t one_copy = uint64_t(SignalStatsCounters(depth)) * sizeof(uint32_t);
-  uint32_t log_copies = CeilLog2(kPolicy.max_copies);
-  while (log_copies > 0 && ((one_copy << log_copies) > kPolicy.copies_budget_bytes ||
-                            (one_copy << log_copies) > uint64_t(limits.max_shared_per_block))) {
-    --log_copies;
-  }
+  uint32_t static_shared = 0;
+  CUDAHIST_RETURN_IF_ERROR(StaticSharedBytes(KernelFor(0), &static_shared));
+  const uint32_t log_copies = RegionLogCopies(limits, one_copy, static_shared);
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, KernelFor(log_copies), kPolicy.threads, 1,
                                            uint32_t(one_copy << log_copies), "region-signalstats", config));
   config->log_copies = log_copies;

@@ -74,6 +74,15 @@ Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, 
   return Status::Ok();
 }
 
+uint32_t RegionLogCopies(const DeviceLimits& limits, uint64_t one_copy, uint32_t static_shared) {
+  const int64_t per_block = int64_t(limits.shared_per_sm) / kSegmentedPolicy.min_blocks_per_sm() -
+                            limits.reserved_shared_per_block - int64_t(static_shared);
+  const int64_t budget = std::min<int64_t>(per_block, limits.max_shared_per_block);
+  uint32_t log_copies = CeilLog2(kSegmentedPolicy.max_copies);
+  while (log_copies > 0 && int64_t(one_copy << log_copies) > budget) --log_copies;
+  return log_copies;
+}
+
 uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t min_units, uint32_t max_units) {
   return uint32_t(std::clamp<uint64_t>(total_units / std::max(1u, resident_blocks), min_units, max_units));
 }

@@ -36,8 +36,9 @@ struct SegmentedPolicy {
   // merge is an eighth of that; lanes l, l + 8, l + 16, l + 24 share a copy,
   // so a flat area serialises four ways at worst.
   uint32_t max_copies = 8;
-  // Shared memory the copies may take; fewer copies beyond it (10-bit bins).
-  uint32_t copies_budget_bytes = 64 * 1024;
+  // Fewer copies where that many would not leave min_blocks_per_sm blocks room
+  // in the SM's shared memory (region_tiles.h's RegionLogCopies: 10-bit NV12
+  // gets 4 on Hopper's 228 KB, 2 on the A100's 164 KB).
   // Units (16-byte chunks, or samples of unaligned layouts) of a tile, at
   // least: a round's worth for every thread, so that a tile pays its toll for
   // a block's full work. The tiles are otherwise as large as one tile a
@@ -60,7 +61,7 @@ struct SegmentedPolicy {
 constexpr SegmentedPolicy kSegmentedPolicy = CUDAHIST_TUNED(SegmentedPolicy, CUDAHIST_TUNE_SEGMENTED);
 
 // region_signalstats.cu cuts and walks its tiles as the segmented kernel does,
-// with kSegmentedPolicy's threads, copies (max_copies, copies_budget_bytes)
+// with kSegmentedPolicy's threads, copies (max_copies, RegionLogCopies)
 // and min_tile_units, and about one tile a resident block (TileUnits: the
 // segmented kernel's blocks lost with two, 1.14 times the time at 100 boxes;
 // these tiles are cut on the host and not timed), for their reasons there: a unit is

@@ -242,11 +242,9 @@ Status ConfigureSegmented(const DeviceLimits& limits, uint32_t counters, bool po
                                    : reinterpret_cast<const void*>(&SegmentedGlobalKernel<false>);
     return ConfigureKernel(limits, kernel, kPolicy.threads, kLoads, 0, "segmented-global", config);
   }
-  uint32_t log_copies = CeilLog2(kPolicy.max_copies);
-  while (log_copies > 0 && ((one_copy << log_copies) > kPolicy.copies_budget_bytes ||
-                            (one_copy << log_copies) > uint64_t(limits.max_shared_per_block))) {
-    --log_copies;
-  }
+  uint32_t static_shared = 0;
+  CUDAHIST_RETURN_IF_ERROR(StaticSharedBytes(SharedKernelFor(0, pow2_bins), &static_shared));
+  const uint32_t log_copies = RegionLogCopies(limits, one_copy, static_shared);
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, SharedKernelFor(log_copies, pow2_bins), kPolicy.threads, kLoads,
                                            uint32_t(one_copy << log_copies), "segmented", config));
   config->log_copies = log_copies;

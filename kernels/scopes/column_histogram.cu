@@ -134,7 +134,7 @@ Status BuildColumnPlan(const ColumnKernels& kernels, const ColumnHistogramSpec& 
   p.height = region.height;
   p.groups = spec.groups;
   p.bins = spec.bins;
-  p.lane_columns = p.height >= kColumnPolicy.wide_min_rows ? 4 : 1;
+  p.lane_columns = p.height >= kColumnPolicy.wide_min_rows() ? 4 : 1;
   const bool byte_is_bin = p.grid.sample_size == 1 && p.grid.shift == 0 && p.grid.depth == 8 && p.bins == 256;
   const bool word_aligned = p.grid.stride == 1 && reinterpret_cast<uintptr_t>(p.grid.first) % 4 == 0 &&
                             p.grid.pitch % 4 == 0;

@@ -87,14 +87,14 @@ __global__ void __launch_bounds__(kPolicy.threads())
     const DirectLaunch launch =
         StartDirectLaunch(reinterpret_cast<DirectLaunchScratch*>(accumulator + kJointDirectAt), gridDim.x);
     ZeroShareThenArrive(counts + first, length, slice, slices, launch.arrivals);
-    CountSlicePart<kPolicy.loads_per_thread>(plan, part, y0, y1, threadIdx.x, blockDim.x,
+    CountSlicePart<kWalkPolicy.deep_loads_per_thread>(plan, part, y0, y1, threadIdx.x, blockDim.x,
                                              SharedCount{uint32_t(__cvta_generic_to_shared(counters))});
     WaitForArrivals(launch.arrivals, gridDim.x);  // its __syncthreads also ends the count
     AddNonZeroCounters(counters, length, counts + first);
     return;
   }
   ZeroSharedThenWaitForPriorGrids(counters, length);
-  CountSlicePart<kPolicy.loads_per_thread>(plan, part, y0, y1, threadIdx.x, blockDim.x,
+  CountSlicePart<kWalkPolicy.deep_loads_per_thread>(plan, part, y0, y1, threadIdx.x, blockDim.x,
                                            SharedCount{uint32_t(__cvta_generic_to_shared(counters))});
   __syncthreads();
   AddNonZeroCounters(counters, length, accumulator + first);
@@ -111,7 +111,7 @@ constexpr uint32_t kJointSlicedSharedBytes =
 Status ConfigureJointKernel(const DeviceLimits& limits, KernelConfig* config) {
   *config = KernelConfig();
   CUDAHIST_RETURN_IF_ERROR(ConfigureKernel(limits, reinterpret_cast<const void*>(&JointSlicedKernel), kPolicy.threads(),
-                                           kPolicy.loads_per_thread, kJointSlicedSharedBytes,
+                                           kWalkPolicy.deep_loads_per_thread, kJointSlicedSharedBytes,
                                            "joint histogram (sliced)", config));
   // The grid's size (JointSlices), not all the device could hold.
   config->resident_blocks = std::min(config->resident_blocks, uint32_t(limits.sm_count) * kPolicy.blocks_per_sm);

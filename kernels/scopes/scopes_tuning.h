@@ -30,12 +30,13 @@ struct ScopesPolicy {
     // Bins counted at once (V = 4: 128 KB of counters); more bins are counted in tiles of
     // this many, the band read once per tile (from L2 by the second).
     uint32_t tile_bins = 256;
-    // V = 4 for tall planes (bands x slices fill the GPU, partials stay small); V = 1 for
-    // video frames, whose few rows cannot be sliced without partials as large as the frame.
-    uint32_t wide_min_rows = 4096;
     // A slice has at least this many rows: fewer, and the partials would cost more traffic
     // than the rows they split.
     uint32_t min_rows_per_slice = 2048;
+    // V = 4 for planes tall enough to cut into two slices at least (bands x slices fill the
+    // GPU, partials stay small); V = 1 for video frames, whose few rows cannot be sliced
+    // without partials as large as the frame.
+    constexpr uint32_t wide_min_rows() const { return 2 * min_rows_per_slice; }
     // Row loads a lane issues before counting the first, the next batch loaded while one is
     // counted (V = 1: batches of 12; V = 4: 8 rows of 4 bytes), near what Little's law asks
     // at HBM latency: a 4K band's lane then waits for DRAM once, not thrice.
@@ -65,10 +66,8 @@ struct ScopesPolicy {
     // shared among them.
     uint32_t blocks_per_sm = 2;
     constexpr uint32_t threads() const { return kLaunchPolicy.threads_per_sm() / blocks_per_sm; }
-    // Loads a thread issues before counting: a 1080p slice is about 4 a thread, one round of
-    // DRAM latency.
-    uint32_t loads_per_thread = 4;
-    // The last block of a part moves it with launch_tuning.h's partial loads in flight.
+    // Its blocks count with walk_tuning.h's deep loads a thread (a 1080p slice is about 4 a
+    // thread); the last block of a part moves it with launch_tuning.h's partial loads in flight.
   } joint;
 };
 

@@ -285,7 +285,7 @@ static_assert(kMaxLaneCopies <= 32, "KernelFor instantiates up to 32 copies");
 uint32_t LogCopiesFor(uint32_t depth, const DeviceLimits& limits) {
   const uint64_t bytes = uint64_t(SignalStatsCounters(depth)) * sizeof(uint32_t);
   uint32_t log_copies = CeilLog2(kMaxLaneCopies);
-  while (log_copies > 0 && ((bytes << log_copies) > kSignalStatsPolicy.copies_budget_bytes ||
+  while (log_copies > 0 && ((bytes << log_copies) > kLaunchPolicy.lane_copies_budget_bytes ||
                             (bytes << log_copies) > uint64_t(limits.max_shared_per_block))) {
     --log_copies;
   }

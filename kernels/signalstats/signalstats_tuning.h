@@ -21,9 +21,7 @@ struct SignalStatsPolicy {
   // frame's grid has a block per `threads` units at most: every SM a block for 1080p; fewer
   // blocks would mean fewer merges but a longer walk per thread.)
   uint32_t run = 4;
-  // Lane copies of the shared counters: the largest power of two up to 32 whose copies fit
-  // this budget (8-bit: 16 copies, 88.6 KB; 10-bit: 4), bounding a flat frame's conflicts.
-  uint32_t copies_budget_bytes = 96 * 1024;
+  // Lane copies of the shared counters: launch_tuning.h's lane copies budget.
   // Luma rows a QC block takes (qc_band.cuh): 16 gives a 1080p frame 68 QC blocks, so 68
   // atomics a column sum; a multiple of 4, so that 4:2:0 chroma field pairs stay in a band.
   uint32_t qc_band_rows = 16;

@@ -130,13 +130,12 @@ TEST_P(PlanWalkTest, EqualsReference) {
   Plan plan;
   ASSERT_TRUE(BuildPlan(hspec, copy.views.data(), n, &plan).ok());
   bool exceeded = false;
-  constexpr auto kPolicy = cudahist::detail::kHistogramPolicy.privatized;
   EXPECT_EQ(WalkOnHost<cudahist::detail::kWalkPolicy.loads_per_thread>(plan, 1, 1, &exceeded), expected);
   EXPECT_EQ(WalkOnHost<1>(plan, 3, 5, &exceeded), expected);
   EXPECT_EQ(WalkOnHost<2>(plan, 2, 32, &exceeded), expected);
   EXPECT_FALSE(exceeded) << "a round made more Add calls than it announced";
   EXPECT_EQ(RowWalkOnHost<cudahist::detail::kWalkPolicy.loads_per_thread>(plan, 1), expected);
-  EXPECT_EQ(RowWalkOnHost<kPolicy.deep_loads_per_thread>(plan, 3), expected);
+  EXPECT_EQ(RowWalkOnHost<cudahist::detail::kWalkPolicy.deep_loads_per_thread>(plan, 3), expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Coverage, PlanWalkTest, ::testing::ValuesIn(CoverageFrames()));

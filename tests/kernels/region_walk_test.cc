@@ -221,5 +221,45 @@ TEST(RegionWalk, SignalStatsTilesWalkedOnTheHostEqualReference) {
   }
 }
 
+// The copies a region block keeps leave the policy's blocks room in an SM
+// (the reserve and the kernel's own shared memory counted), at most
+// max_copies and at least one: on the H200's limits and on the A100's, for
+// the counters of 8-, 10- and 12-bit NV12, signalstats' and sizes between.
+TEST(RegionWalk, CopiesLeaveThePolicysBlocksRoomInAnSm) {
+  DeviceLimits h200;
+  h200.shared_per_sm = 233472;
+  h200.reserved_shared_per_block = 1024;
+  h200.max_shared_per_block = 232448;
+  DeviceLimits a100 = h200;
+  a100.shared_per_sm = 167936;
+  a100.max_shared_per_block = 166912;
+  constexpr uint32_t kStatic = 176;
+  const uint32_t blocks = kSegmentedPolicy.min_blocks_per_sm();
+  const auto copies_of = [&](const DeviceLimits& limits, uint32_t counters) {
+    return 1u << RegionLogCopies(limits, uint64_t(StoredCounters(counters)) * 4, kStatic);
+  };
+  EXPECT_EQ(copies_of(h200, 3 * 256), 8u);    // 8-bit NV12
+  EXPECT_EQ(copies_of(h200, 3 * 1024), 4u);   // 10-bit
+  EXPECT_EQ(copies_of(h200, 3 * 4096), 1u);   // 12-bit
+  EXPECT_EQ(copies_of(a100, 3 * 256), 8u);
+  EXPECT_EQ(copies_of(a100, 3 * 1024), 2u);
+  for (const DeviceLimits& limits : {h200, a100}) {
+    for (uint32_t counters = 1; counters <= 65536; counters += 97) {
+      const uint32_t copies = copies_of(limits, counters);
+      const uint64_t block = uint64_t(copies) * StoredCounters(counters) * 4 + kStatic +
+                             uint64_t(limits.reserved_shared_per_block);
+      ASSERT_GE(copies, 1u);
+      ASSERT_LE(copies, kSegmentedPolicy.max_copies);
+      if (copies > 1) {
+        ASSERT_LE(blocks * block, uint64_t(limits.shared_per_sm)) << counters << " counters, " << copies << " copies";
+      }
+      if (copies < kSegmentedPolicy.max_copies) {  // twice as many would not have fitted
+        ASSERT_GT(blocks * (block + uint64_t(copies) * StoredCounters(counters) * 4), uint64_t(limits.shared_per_sm))
+            << counters << " counters, " << copies << " copies";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cudahist_test
