@@ -88,9 +88,6 @@ struct RegionLayout {
 // the components of one plane group differ in subsampling.
 Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, RegionTemplate* tmpl);
 
-// Units (chunks or samples) a launch with `resident_blocks` blocks wants per
-// tile for `total_units` units of regions: total / resident, within
-// [min_units, max_units].
 // log2 of the lane copies a region kernel's block keeps of counters of
 // `one_copy` bytes: kSegmentedPolicy.max_copies at most, and no more than
 // leave its min_blocks_per_sm() blocks (each with `static_shared` bytes of
@@ -99,6 +96,9 @@ Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, 
 // the caller's to refuse).
 uint32_t RegionLogCopies(const DeviceLimits& limits, uint64_t one_copy, uint32_t static_shared);
 
+// Units (chunks or samples) a launch with `resident_blocks` blocks wants per
+// tile for `total_units` units of regions: total / resident, within
+// [min_units, max_units].
 uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t min_units, uint32_t max_units);
 
 // Lays validated regions out for a launch of `resident_blocks` blocks, every

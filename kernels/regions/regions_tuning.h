@@ -27,8 +27,8 @@ struct SegmentedPolicy {
   uint32_t threads = 256;
   // __launch_bounds__' second argument: the four blocks an SM that
   // launch_tuning.h's register count leaves room for, which the reason above
-  // counts on (left to itself the compiler took up to 78 registers, three
-  // blocks an SM).
+  // counts on (without it the compiler may take more registers: 78 for the
+  // 8-copy kernel, room for three).
   constexpr uint32_t min_blocks_per_sm() const { return kLaunchPolicy.min_blocks_per_sm(threads); }
   // Lane copies of the shared counters, at most: fewer than the frame
   // kernel's 32, because every tile zeroes and merges the copies of its group
