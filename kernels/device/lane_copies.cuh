@@ -50,10 +50,11 @@ struct LaneCopiesCounter {
 // consecutive counters, whose copies span 32 x C words: counter i's copies sit
 // in the row of banks that i's low 5 - log2 C bits pick, so lanes that agree
 // there (every 32 / C-th lane) start at different copies, and the warp's 32
-// reads of a step fall in 32 banks (rotating by the lane itself did that for
-// 32 copies only: with 8, lanes l and l + 8 met, 4 reads a bank). kZeroCopies: each copy is left zero as it is
-// read (one thread reads all of a counter's copies, so no other thread needs
-// it), for a kernel that counts again into the same copies.
+// reads of a step fall in 32 banks (a rotation by the lane itself would do so
+// for 32 copies only: with 8, lanes l and l + 8 would meet, 4 reads a bank).
+// kZeroCopies: each copy is left zero as it is read (one thread reads all of
+// a counter's copies, so no other thread needs it), for a kernel that counts
+// again into the same copies.
 template <uint32_t kLogCopies, bool kPow2Bins, bool kZeroCopies = false>
 __device__ __forceinline__ void MergeCopies(uint32_t* copies, uint32_t bins, uint32_t counters,
                                             uint32_t low_mask, uint32_t* totals) {

@@ -62,9 +62,9 @@ __global__ void __launch_bounds__(kPolicy.threads(), kPolicy.min_blocks_per_sm()
     PrivatizedBatchKernel(const PlanBatch batch, uint32_t* scratch, uint32_t* counts) {
   const uint32_t frame = blockIdx.y;
   const Plan& plan = batch.frame[frame];
-  CountFrameBlock<kLogCopies, kPow2Bins, kWalkPolicy.deep_loads_per_thread, true>(plan, blockIdx.x, gridDim.x,
-                                                                BatchAccumulator(scratch, plan.counters, frame),
-                                                                counts + size_t(frame) * plan.counters);
+  CountFrameBlock<kLogCopies, kPow2Bins, kWalkPolicy.deep_loads_per_thread, true>(
+      plan, blockIdx.x, gridDim.x, BatchAccumulator(scratch, plan.counters, frame),
+      counts + size_t(frame) * plan.counters);
 }
 
 // The kernel of each variant, by the run-time log2 of its copies.

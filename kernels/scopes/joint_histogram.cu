@@ -88,14 +88,14 @@ __global__ void __launch_bounds__(kPolicy.threads())
         StartDirectLaunch(reinterpret_cast<DirectLaunchScratch*>(accumulator + kJointDirectAt), gridDim.x);
     ZeroShareThenArrive(counts + first, length, slice, slices, launch.arrivals);
     CountSlicePart<kWalkPolicy.deep_loads_per_thread>(plan, part, y0, y1, threadIdx.x, blockDim.x,
-                                             SharedCount{uint32_t(__cvta_generic_to_shared(counters))});
+                                                      SharedCount{uint32_t(__cvta_generic_to_shared(counters))});
     WaitForArrivals(launch.arrivals, gridDim.x);  // its __syncthreads also ends the count
     AddNonZeroCounters(counters, length, counts + first);
     return;
   }
   ZeroSharedThenWaitForPriorGrids(counters, length);
   CountSlicePart<kWalkPolicy.deep_loads_per_thread>(plan, part, y0, y1, threadIdx.x, blockDim.x,
-                                           SharedCount{uint32_t(__cvta_generic_to_shared(counters))});
+                                                    SharedCount{uint32_t(__cvta_generic_to_shared(counters))});
   __syncthreads();
   AddNonZeroCounters(counters, length, accumulator + first);
   uint32_t* ticket = accumulator + kJointTicketsAt + part;
