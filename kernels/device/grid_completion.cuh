@@ -16,11 +16,13 @@
 //   must be resident at once: such kernels are launched cooperatively
 //   (LaunchKernelSerialized), a device with fewer SMs free refuses the launch
 //   instead of hanging, and the caller takes the accumulator's path;
-// - the first block to start zeroes them all (TakeLaunchTicket; signalstats'
-//   18 KB): a waiting block then waits only for a block that is running and
-//   waits for nothing, so no residency is needed and the launch stays an
-//   ordinary one (programmatic dependent launch keeps overlapping the
-//   previous kernel, which a cooperative launch does not).
+// - the first blocks to start zero them, a share each (TakeLaunchTicket's
+//   order; signalstats' 18 KB by the first alone, the region histograms'
+//   counts a region's worth a block): a waiting block then waits only for
+//   blocks that are running and wait for nothing before they zero, so no
+//   residency is needed and the launch stays an ordinary one (programmatic
+//   dependent launch keeps overlapping the previous kernel, which a
+//   cooperative launch does not).
 // Everything a launch waits for is counted on the device (StartDirectLaunch):
 // its own arrival counter, zero when it starts, so that a launch replayed
 // from a CUDA graph, whose arguments are frozen, waits for its own zeros and
@@ -125,11 +127,12 @@ __device__ __forceinline__ void ZeroShareThenArrive(uint32_t* words, uint32_t le
   }
 }
 
-// A block's place in its launch: `first` in the first block of the grid to
-// start; `epoch`, the number of launches before this one that took tickets
-// from the same word, the same in every block of the launch.
+// A block's place in its launch: `position`, the order in which it started
+// among the blocks that share the word (0 for the first); `epoch`, the number
+// of launches before this one that took tickets from the same word, the same
+// in every block of the launch.
 struct LaunchTicket {
-  bool first;
+  uint32_t position;
   uint32_t epoch;
 };
 
@@ -148,17 +151,19 @@ __device__ __forceinline__ LaunchTicket TakeLaunchTicket(unsigned long long* wor
     const unsigned long long old = atomicAdd(word, 1ull);
     const uint32_t position = uint32_t(old);
     if (position == blocks - 1) atomicAdd(word, (1ull << 32) - blocks);
-    ticket = LaunchTicket{position == 0, uint32_t(old >> 32)};
+    ticket = LaunchTicket{position, uint32_t(old >> 32)};
   }
   __syncthreads();
   return ticket;
 }
 
-// What a block of a direct launch needs: whether it is the first to start,
+// What a block of a direct launch needs: its place in the order the blocks
+// started (a block that has a place is running, so others may wait for it),
 // and the launch's arrival counter.
 struct DirectLaunch {
-  bool first;
+  uint32_t position = ~0u;  // ~0u: not a block of a direct launch
   uint32_t* arrivals;
+  __device__ __forceinline__ bool first() const { return position == 0; }
 };
 
 // Each of the `blocks` blocks of a direct launch, once, after
@@ -168,8 +173,8 @@ struct DirectLaunch {
 // block zeroes arrivals[(e + 1) % 2] for the next launch.
 __device__ __forceinline__ DirectLaunch StartDirectLaunch(DirectLaunchScratch* scratch, uint32_t blocks) {
   const LaunchTicket ticket = TakeLaunchTicket(&scratch->ticket, blocks);
-  if (ticket.first && threadIdx.x == 0) scratch->arrivals[(ticket.epoch + 1) % 2] = 0;
-  return DirectLaunch{ticket.first, scratch->arrivals + ticket.epoch % 2};
+  if (ticket.position == 0 && threadIdx.x == 0) scratch->arrivals[(ticket.epoch + 1) % 2] = 0;
+  return DirectLaunch{ticket.position, scratch->arrivals + ticket.epoch % 2};
 }
 
 // Until the arrivals counter reached `target` (unsigned, wrapping): then the

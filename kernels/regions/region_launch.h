@@ -56,15 +56,21 @@ class TileTable {
 };
 
 // Per-region totals (`stride` 32-bit words a region, zero between launches)
-// and a ticket per region; grows with the most regions a frame had.
+// and a ticket per region, after a direct launch's scratch; grows with the
+// most regions a frame had.
 class RegionTotals {
  public:
   Status Reserve(uint32_t regions, uint32_t stride);
-  uint32_t* totals() const { return scratch_.as<uint32_t>(); }
-  uint32_t* tickets() const { return scratch_.as<uint32_t>() + size_t(regions_) * stride_; }
+  DirectLaunchScratch* direct_launch() const { return scratch_.as<DirectLaunchScratch>(); }
+  uint32_t* totals() const { return scratch_.as<uint32_t>() + kDirectLaunchWords; }
+  uint32_t* tickets() const { return totals() + size_t(regions_) * stride_; }
   DeviceScratch& scratch() { return scratch_; }
 
  private:
+  // The totals after it stay 16-byte aligned (signalstats' 64-bit atomics).
+  static constexpr uint32_t kDirectLaunchWords = sizeof(DirectLaunchScratch) / sizeof(uint32_t);
+  static_assert(sizeof(DirectLaunchScratch) % 16 == 0, "the totals 16-byte aligned");
+
   DeviceScratch scratch_;
   uint32_t regions_ = 0;
   uint32_t stride_ = 0;
@@ -94,7 +100,8 @@ struct RegionLaunchShape {
 };
 
 // One launch counting the tiles of `shape.num_entries` regions: their entries
-// from `carried`, or from `device_entries` when not null. Totals hold
+// from `carried`, or from `device_entries` when not null. Counts in device
+// memory are added into directly; others through the totals, which hold
 // StoredCounters(counters) words a region.
 Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, const InlineRegionEntries& carried,
                        const RegionEntry* device_entries, const RegionLaunchShape& shape, const RegionTotals& totals,

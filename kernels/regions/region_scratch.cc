@@ -68,8 +68,8 @@ Status RegionTotals::Reserve(uint32_t regions, uint32_t stride) {
   const uint32_t capacity = std::max(regions, stride == stride_ ? 2 * regions_ : regions);
   regions_ = 0;
   stride_ = stride;
-  CUDAHIST_RETURN_IF_ERROR(scratch_.Allocate(size_t(capacity) * (size_t(stride) + 1) * sizeof(uint32_t), true,
-                                             "region totals"));
+  CUDAHIST_RETURN_IF_ERROR(scratch_.Allocate(
+      (kDirectLaunchWords + size_t(capacity) * (size_t(stride) + 1)) * sizeof(uint32_t), true, "region totals"));
   regions_ = capacity;
   return Status::Ok();
 }

@@ -8,13 +8,17 @@
 // walks it with the frame kernels' own walk (device/plan_walk.cuh: 16-byte
 // chunks, unaligned edges, any layout; a tile's units column-major) into
 // lane-indexed copies in shared memory, and merges the copies of the tile's
-// components into the region's totals (global atomics), leaving them zero
-// for its next tile. The last tile of a
-// region to arrive (a ticket per region, device/grid_completion.cuh's
-// LastBlockToArrive) moves the region's totals to its counts and leaves
-// totals and ticket zero for the next launch.
+// components into the region's counts with global atomics, leaving the
+// copies zero for its next tile.
+// Counts in device memory take a direct launch (device/grid_completion.cuh):
+// the first blocks to start zero the counts, a region's worth each, and a
+// block adds its first tile once their zeros are in place, so that a tile
+// ends with its merge. Counts elsewhere (pinned host memory, which takes no
+// atomics) are accumulated in the region's totals: the last tile of a region
+// to arrive (a ticket per region, LastBlockToArrive) moves the totals to its
+// counts and leaves totals and ticket zero for the next launch.
 // Counters too many for one copy in shared memory (65536 bins) are added
-// straight to the region's totals instead, with the same finish.
+// straight to the region's totals, with the totals' finish.
 #include <algorithm>
 #include <string>
 
@@ -168,14 +172,65 @@ __device__ __forceinline__ void FinishTile(const RegionTile& tile, uint32_t coun
   }
 }
 
+// Where a block merges its tiles: straight into the counts (a direct launch),
+// or into the regions' totals.
+struct MergeTarget {
+  bool direct;
+  uint32_t* arrivals;  // direct: the zeroing blocks', and how many arrive
+  uint32_t zeroers;
+  bool zeros_seen;     // direct: the block has waited for them
+
+  __device__ __forceinline__ uint32_t* RegionWords(uint32_t region, uint32_t counters, uint32_t* totals,
+                                                   uint32_t* counts) const {
+    return direct ? counts + size_t(region) * counters : totals + size_t(region) * StoredCounters(counters);
+  }
+};
+
+// After the wait for the previous kernel. A direct launch's first blocks to
+// start (one a region, as many as there are blocks at most) zero the counts
+// in shares; a block that takes a later place waits for them before its first
+// merge (AwaitMerge), and they are running and wait for nothing before they
+// zero, so the launch needs no residency.
+__device__ __forceinline__ MergeTarget StartMerges(bool direct, DirectLaunchScratch* scratch, uint32_t regions,
+                                                   uint32_t counters, uint32_t* counts) {
+  if (!direct) return MergeTarget{false, nullptr, 0, true};
+  const DirectLaunch launch = StartDirectLaunch(scratch, gridDim.x);
+  const uint32_t zeroers = min(gridDim.x, regions);
+  if (launch.position < zeroers) {
+    ZeroShareThenArrive(counts, regions * counters, launch.position, zeroers, launch.arrivals);
+  }
+  return MergeTarget{true, launch.arrivals, zeroers, false};
+}
+
+// Between a tile's walk and its merge: every thread's counts in the copies,
+// and, before a direct launch's first merge, the counts' zeros in place.
+__device__ __forceinline__ void AwaitMerge(MergeTarget* target) {
+  if (target->zeros_seen) {
+    __syncthreads();
+    return;
+  }
+  WaitForArrivals(target->arrivals, target->zeroers);  // ends with a barrier
+  target->zeros_seen = true;
+}
+
+// The region scratch a launch takes (region_launch.h's RegionTotals), and
+// whether it adds straight into the counts.
+struct SegmentedScratch {
+  uint32_t* totals;
+  uint32_t* tickets;
+  DirectLaunchScratch* direct_launch;
+  bool direct;
+};
+
 template <uint32_t kLogCopies, bool kPow2Bins>
 __global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
     SegmentedSharedKernel(const RegionTemplate tmpl, const InlineRegionEntries carried,
-                          const RegionEntry* device_entries, const RegionLaunchShape shape, uint32_t* totals,
-                          uint32_t* tickets, uint32_t* counts) {
+                          const RegionEntry* device_entries, const RegionLaunchShape shape,
+                          const SegmentedScratch scratch, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
   const uint32_t bins = tmpl.bins;
   uint32_t zeroed = StartBlock(copies, bins << kLogCopies, tmpl, carried, device_entries, shape);
+  MergeTarget target = StartMerges(scratch.direct, scratch.direct_launch, shape.num_entries, tmpl.counters, counts);
   const uint32_t low_mask = BankSwizzle<kLogCopies, kPow2Bins>::LowMask(bins);
   LaneCopiesCounter<kLogCopies, kPow2Bins> counter{uint32_t(__cvta_generic_to_shared(copies)),
                                                    threadIdx.x & ((1u << kLogCopies) - 1), low_mask};
@@ -186,33 +241,37 @@ __global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
     if (tile.rows > 0) {
       ZeroCopiesOfNewComponents(copies, bins << kLogCopies, components, &zeroed);
       WalkGroup<kLoads, kPow2Bins, kTileUnitOrder>(work.plan, bins, BlockWalkPosition(), counter);
-      __syncthreads();
-      uint32_t* region_totals = totals + size_t(tile.region) * StoredCounters(tmpl.counters);
+      AwaitMerge(&target);
+      uint32_t* region_words = target.RegionWords(tile.region, tmpl.counters, scratch.totals, counts);
       for (uint32_t c = 0; c < tmpl.num_components; ++c) {
         if ((components & (1u << c)) == 0) continue;
         MergeCopies<kLogCopies, kPow2Bins, true>(copies + ((c * bins) << kLogCopies), bins, bins, low_mask,
-                                                 region_totals + c * bins);
+                                                 region_words + c * bins);
       }
     }
-    FinishTile(tile, tmpl.counters, totals, tickets, counts);  // its barriers put the zeros before the next walk
+    // Its barriers, or the next TakeTile's, put the copies' zeros before the next walk.
+    if (!scratch.direct) FinishTile(tile, tmpl.counters, scratch.totals, scratch.tickets, counts);
   }
 }
 
+// Always through the totals: its atomics land during the walk, and the walk
+// adds the samples of components it does not count to the trash counter past
+// a region's counters.
 template <bool kPow2Bins>
 __global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
     SegmentedGlobalKernel(const RegionTemplate tmpl, const InlineRegionEntries carried,
-                          const RegionEntry* device_entries, const RegionLaunchShape shape, uint32_t* totals,
-                          uint32_t* tickets, uint32_t* counts) {
+                          const RegionEntry* device_entries, const RegionLaunchShape shape,
+                          const SegmentedScratch scratch, uint32_t* counts) {
   extern __shared__ uint32_t copies[];
   StartBlock(copies, 0, tmpl, carried, device_entries, shape);
   for (uint32_t t = blockIdx.x; t < shape.num_tiles; t += gridDim.x) {
     const TileWork work = TakeTile(tmpl, carried, device_entries, shape, t);
     const RegionTile& tile = work.tile;
     if (tile.rows > 0) {
-      GlobalCounter counter{totals + size_t(tile.region) * StoredCounters(tmpl.counters)};
+      GlobalCounter counter{scratch.totals + size_t(tile.region) * StoredCounters(tmpl.counters)};
       WalkGroup<kLoads, kPow2Bins, kTileUnitOrder>(work.plan, tmpl.bins, BlockWalkPosition(), counter);
     }
-    FinishTile(tile, tmpl.counters, totals, tickets, counts);
+    FinishTile(tile, tmpl.counters, scratch.totals, scratch.tickets, counts);
   }
 }
 
@@ -254,10 +313,12 @@ Status ConfigureSegmented(const DeviceLimits& limits, uint32_t counters, bool po
 Status LaunchSegmented(const KernelConfig& config, const RegionTemplate& tmpl, const InlineRegionEntries& carried,
                        const RegionEntry* device_entries, const RegionLaunchShape& shape, const RegionTotals& totals,
                        uint32_t* counts, cudaStream_t stream) {
-  uint32_t* totals_arg = totals.totals();
-  uint32_t* tickets_arg = totals.tickets();
+  // The zeroing's shares are counted in 32-bit words (a frame of that many
+  // counts, 16 GB of them, takes the totals' path).
+  const bool direct = InDeviceMemory(counts) && uint64_t(shape.num_entries) * tmpl.counters <= UINT32_MAX;
+  SegmentedScratch scratch{totals.totals(), totals.tickets(), totals.direct_launch(), direct};
   void* args[] = {const_cast<RegionTemplate*>(&tmpl), const_cast<InlineRegionEntries*>(&carried), &device_entries,
-                  const_cast<RegionLaunchShape*>(&shape), &totals_arg, &tickets_arg, &counts};
+                  const_cast<RegionLaunchShape*>(&shape), &scratch, &counts};
   return LaunchOverTiles(config, args, shape.num_tiles, stream);
 }
 

@@ -227,7 +227,7 @@ __global__ void __launch_bounds__(kSignalStatsPolicy.threads(), kSignalStatsPoli
   const uint32_t counters = SignalStatsCounters(p.depth);
   ZeroSharedThenWaitForPriorGrids(copies, counters << kLogCopies);
   const DirectLaunch launch = direct ? StartDirectLaunch(&scratch->direct, blocks) : DirectLaunch{};
-  if (launch.first) ZeroShareThenArrive(reinterpret_cast<uint32_t*>(counts), kCountsWords, 0, 1, launch.arrivals);
+  if (launch.first()) ZeroShareThenArrive(reinterpret_cast<uint32_t*>(counts), kCountsWords, 0, 1, launch.arrivals);
   Mark(kMarkZeroed);
 
   using Counter = LaneCopiesCounter<kLogCopies, false>;

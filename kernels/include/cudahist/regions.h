@@ -12,8 +12,9 @@
 //
 // The GPU path is a segmented histogram: each region is cut into tiles (a
 // run of rows of one plane group), the blocks of one launch take tiles, count
-// each into shared-memory copies and add them to the region's totals, and the
-// last tile of a region to finish writes its counts. No launch per region,
+// each into shared-memory copies and add them to the region's counts (in
+// device memory; counts in pinned host memory through totals that the last
+// tile of a region to finish moves there). No launch per region,
 // and no more work per region than its samples and one merge per tile. The
 // CPU backend reads the frame once too: a row of a plane is decoded once and
 // added to every region that covers it.
