@@ -31,12 +31,10 @@ uint32_t LaneCopiesFor(uint32_t counters, const DeviceLimits& limits) {
   // device's limit (the trash counter's copies included).
   const uint64_t stored = StoredCounters(counters);
   if (stored * sizeof(uint32_t) > uint64_t(limits.max_shared_per_block)) return 0;
-  uint32_t copies = kMaxLaneCopies;
-  while (copies > 1 && (uint64_t(counters) * copies * sizeof(uint32_t) > kLaunchPolicy.lane_copies_budget_bytes ||
-                        stored * copies * sizeof(uint32_t) > uint64_t(limits.max_shared_per_block))) {
-    copies /= 2;
-  }
-  return copies;
+  const uint32_t max_log = CeilLog2(kMaxLaneCopies);
+  return 1u << std::min(LargestLogCopiesWithin(max_log, counters * sizeof(uint32_t),
+                                               kLaunchPolicy.lane_copies_budget_bytes),
+                        LargestLogCopiesWithin(max_log, stored * sizeof(uint32_t), limits.max_shared_per_block));
 }
 
 uint32_t BlocksForOneRound(const KernelConfig& config, const Plan& plan) {

@@ -11,6 +11,12 @@ Status CudaStatus(cudaError_t error, const char* what) {
   return Status(StatusCode::kCudaError, std::string(what) + ": " + cudaGetErrorString(error));
 }
 
+uint32_t LargestLogCopiesWithin(uint32_t max_log_copies, uint64_t copy_bytes, int64_t budget_bytes) {
+  uint32_t log_copies = max_log_copies;
+  while (log_copies > 0 && (budget_bytes < 0 || (copy_bytes << log_copies) > uint64_t(budget_bytes))) --log_copies;
+  return log_copies;
+}
+
 Status QueryDeviceLimits(DeviceLimits* limits) {
   int device = 0;
   CUDAHIST_RETURN_IF_ERROR(CudaStatus(cudaGetDevice(&device), "cudaGetDevice"));

@@ -24,6 +24,12 @@ struct DeviceLimits {
 
 Status QueryDeviceLimits(DeviceLimits* limits);
 
+// log2 of the most lane copies of `copy_bytes` each, a power of two up to
+// 2^max_log_copies, that fit in `budget_bytes`; 0 (one copy) when fewer fit:
+// whether even one fits is the caller's to refuse. The kernels that keep
+// copies (privatized, signalstats, the region kernels) take theirs so.
+uint32_t LargestLogCopiesWithin(uint32_t max_log_copies, uint64_t copy_bytes, int64_t budget_bytes);
+
 // The shared memory a kernel declares itself (its __shared__ variables).
 Status StaticSharedBytes(const void* kernel, uint32_t* bytes);
 

@@ -77,10 +77,8 @@ Status BuildRegionTemplate(const HistogramSpec& spec, const RegionFrame& frame, 
 uint32_t RegionLogCopies(const DeviceLimits& limits, uint64_t one_copy, uint32_t static_shared) {
   const int64_t per_block = int64_t(limits.shared_per_sm) / kSegmentedPolicy.min_blocks_per_sm() -
                             limits.reserved_shared_per_block - int64_t(static_shared);
-  const int64_t budget = std::min<int64_t>(per_block, limits.max_shared_per_block);
-  uint32_t log_copies = CeilLog2(kSegmentedPolicy.max_copies);
-  while (log_copies > 0 && int64_t(one_copy << log_copies) > budget) --log_copies;
-  return log_copies;
+  return LargestLogCopiesWithin(CeilLog2(kSegmentedPolicy.max_copies), one_copy,
+                                std::min<int64_t>(per_block, limits.max_shared_per_block));
 }
 
 uint32_t TileUnits(uint64_t total_units, uint32_t resident_blocks, uint32_t min_units, uint32_t max_units) {

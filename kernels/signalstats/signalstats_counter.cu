@@ -284,12 +284,8 @@ static_assert(kMaxLaneCopies <= 32, "KernelFor instantiates up to 32 copies");
 // and the device (at least one).
 uint32_t LogCopiesFor(uint32_t depth, const DeviceLimits& limits) {
   const uint64_t bytes = uint64_t(SignalStatsCounters(depth)) * sizeof(uint32_t);
-  uint32_t log_copies = CeilLog2(kMaxLaneCopies);
-  while (log_copies > 0 && ((bytes << log_copies) > kLaunchPolicy.lane_copies_budget_bytes ||
-                            (bytes << log_copies) > uint64_t(limits.max_shared_per_block))) {
-    --log_copies;
-  }
-  return log_copies;
+  return LargestLogCopiesWithin(CeilLog2(kMaxLaneCopies), bytes,
+                                std::min<int64_t>(kLaunchPolicy.lane_copies_budget_bytes, limits.max_shared_per_block));
 }
 
 }  // namespace

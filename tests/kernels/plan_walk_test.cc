@@ -18,6 +18,7 @@
 #include "device/bank_swizzle.cuh"
 #include "histogram/histogram_tuning.h"
 #include "frames.h"
+#include "launch/kernel_launch.h"
 #include "launch/launch_plan.h"
 #include "seeded_rng.h"
 #include "test_planes.h"
@@ -187,6 +188,28 @@ void ExpectSwizzleIsAPermutationThatSpreads() {
   std::vector<uint32_t> per_row(kRows, 0);
   for (uint32_t b = 0; b < 4096; b += 16) ++per_row[Swizzle::Apply(b, Swizzle::LowMask(4096)) % kRows];
   for (uint32_t r = 0; r < kRows; ++r) EXPECT_GE(per_row[r], 256 / kRows / 2) << "bank row " << r;
+}
+
+// The copies every copy-keeping kernel takes: the most, a power of two up to
+// the cap, that fit the budget; one where not even two do (also for a budget
+// that is already spent).
+TEST(LaneCopiesTest, LargestLogWithinTakesTheMostThatFit) {
+  using cudahist::detail::LargestLogCopiesWithin;
+  EXPECT_EQ(LargestLogCopiesWithin(5, 3076, 128 * 1024), 5u);  // 8-bit NV12: 32 copies of 769 counters
+  EXPECT_EQ(LargestLogCopiesWithin(3, 3076, 57 * 1024), 3u);
+  EXPECT_EQ(LargestLogCopiesWithin(3, 12292, 57 * 1024), 2u);  // 10-bit: 4 copies
+  EXPECT_EQ(LargestLogCopiesWithin(3, 100, -1), 0u);
+  EXPECT_EQ(LargestLogCopiesWithin(0, 100, 1 << 20), 0u);
+  for (uint32_t max_log = 0; max_log <= 5; ++max_log) {
+    for (uint64_t copy = 4; copy <= 300000; copy += 4 + copy / 16) {
+      for (int64_t budget = 0; budget <= 300000; budget += 997) {
+        const uint32_t log = LargestLogCopiesWithin(max_log, copy, budget);
+        ASSERT_LE(log, max_log);
+        if (log > 0) ASSERT_LE(copy << log, uint64_t(budget)) << copy << " bytes, budget " << budget;
+        if (log < max_log) ASSERT_GT(copy << (log + 1), uint64_t(budget)) << copy << " bytes, budget " << budget;
+      }
+    }
+  }
 }
 
 TEST(BankSwizzleTest, PermutesEveryPowerOfTwoAndSpreadsStridedBins) {
