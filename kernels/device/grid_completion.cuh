@@ -17,12 +17,16 @@
 //   (LaunchKernelSerialized), a device with fewer SMs free refuses the launch
 //   instead of hanging, and the caller takes the accumulator's path;
 // - the first blocks to start zero them, a share each (TakeLaunchTicket's
-//   order; signalstats' 18 KB by the first alone, the region histograms'
-//   counts a region's worth a block): a waiting block then waits only for
-//   blocks that are running and wait for nothing before they zero, so no
-//   residency is needed and the launch stays an ordinary one (programmatic
-//   dependent launch keeps overlapping the previous kernel, which a
-//   cooperative launch does not).
+//   order), and zero before they wait for anything; the launch stays an
+//   ordinary one (programmatic dependent launch keeps overlapping the
+//   previous kernel, which a cooperative launch does not). With one share
+//   (signalstats' 18 KB) a waiting block waits only for a block that is
+//   running, so no residency is needed at all. With several (the region
+//   histograms' counts, a region's worth a block) a zeroing block also waits
+//   for the shares of blocks that may not have started yet: those start once
+//   the kernels before leave the SMs, because the launch has no more blocks
+//   than the device holds at once (LaunchOverTiles); only a kernel that holds
+//   SMs for ever beside it would stall it, as it would a cooperative launch.
 // Everything a launch waits for is counted on the device (StartDirectLaunch):
 // its own arrival counter, zero when it starts, so that a launch replayed
 // from a CUDA graph, whose arguments are frozen, waits for its own zeros and

@@ -188,9 +188,9 @@ struct MergeTarget {
 
 // After the wait for the previous kernel. A direct launch's first blocks to
 // start (one a region, as many as there are blocks at most) zero the counts
-// in shares; a block that takes a later place waits for them before its first
-// merge (AwaitMerge), and they are running and wait for nothing before they
-// zero, so the launch needs no residency.
+// in shares before they wait for anything; every block waits for all the
+// shares before its first merge (AwaitMerge). Why that cannot hang while the
+// grid fits the device: device/grid_completion.cuh.
 __device__ __forceinline__ MergeTarget StartMerges(bool direct, DirectLaunchScratch* scratch, uint32_t regions,
                                                    uint32_t counters, uint32_t* counts) {
   if (!direct) return MergeTarget{false, nullptr, 0, true};
