@@ -205,8 +205,12 @@ TEST(LaneCopiesTest, LargestLogWithinTakesTheMostThatFit) {
       for (int64_t budget = 0; budget <= 300000; budget += 997) {
         const uint32_t log = LargestLogCopiesWithin(max_log, copy, budget);
         ASSERT_LE(log, max_log);
-        if (log > 0) ASSERT_LE(copy << log, uint64_t(budget)) << copy << " bytes, budget " << budget;
-        if (log < max_log) ASSERT_GT(copy << (log + 1), uint64_t(budget)) << copy << " bytes, budget " << budget;
+        if (log > 0) {
+          ASSERT_LE(copy << log, uint64_t(budget)) << copy << " bytes, budget " << budget;
+        }
+        if (log < max_log) {
+          ASSERT_GT(copy << (log + 1), uint64_t(budget)) << copy << " bytes, budget " << budget;
+        }
       }
     }
   }
