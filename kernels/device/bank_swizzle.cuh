@@ -33,6 +33,17 @@ struct BankSwizzle {
       return bin ^ ((bin >> kSourceShift) & low_mask);
     }
   }
+  // Apply to each byte of `word` at once, for 256 bins (the bits XORed in
+  // come from the byte's own top half, since low_mask < 16): two instructions
+  // a word where Apply takes two a sample.
+  CUDAHIST_HD static uint32_t ApplyToBytes(uint32_t word, uint32_t low_mask) {
+    static_assert(!kOn || kRowBits + kSourceShift <= 8, "the XORed bits must stay within their byte");
+    if constexpr (!kOn) {
+      return word;
+    } else {
+      return word ^ ((word >> kSourceShift) & (low_mask * 0x01010101u));
+    }
+  }
   CUDAHIST_HD static uint32_t LowMask(uint32_t bins) { return ((1u << kRowBits) - 1) & (bins - 1); }
 };
 

@@ -149,8 +149,15 @@ struct LaunchTicket {
 // scratch are serialised by their stream, and a grid's dependents start
 // only once all its blocks have, so no block of the next launch takes a
 // ticket before that.
-__device__ __forceinline__ LaunchTicket TakeLaunchTicket(unsigned long long* word, uint32_t blocks) {
+// The block's ticket, which TakeLaunchTicket leaves in shared memory (a
+// kernel takes one).
+__device__ __forceinline__ LaunchTicket& BlockLaunchTicket() {
   __shared__ LaunchTicket ticket;
+  return ticket;
+}
+
+__device__ __forceinline__ LaunchTicket TakeLaunchTicket(unsigned long long* word, uint32_t blocks) {
+  LaunchTicket& ticket = BlockLaunchTicket();
   if (threadIdx.x == 0) {
     const unsigned long long old = atomicAdd(word, 1ull);
     const uint32_t position = uint32_t(old);
@@ -179,6 +186,13 @@ __device__ __forceinline__ DirectLaunch StartDirectLaunch(DirectLaunchScratch* s
   const LaunchTicket ticket = TakeLaunchTicket(&scratch->ticket, blocks);
   if (ticket.position == 0 && threadIdx.x == 0) scratch->arrivals[(ticket.epoch + 1) % 2] = 0;
   return DirectLaunch{ticket.position, scratch->arrivals + ticket.epoch % 2};
+}
+
+// The arrival counter of the block's direct launch, once StartDirectLaunch
+// returned: from the ticket in shared memory, for a kernel that would rather
+// not keep the pointer in registers across its work.
+__device__ __forceinline__ uint32_t* LaunchArrivals(DirectLaunchScratch* scratch) {
+  return scratch->arrivals + BlockLaunchTicket().epoch % 2;
 }
 
 // Until the arrivals counter reached `target` (unsigned, wrapping): then the

@@ -33,14 +33,24 @@ struct LaneCopiesCounter {
   __device__ __forceinline__ Slot SlotFor(uint32_t base) const {
     return copies + ((base << kLogCopies) + lane_copy) * uint32_t(sizeof(uint32_t));
   }
-  __device__ __forceinline__ uint32_t Address(Slot slot, uint32_t bin) const {
-    return slot + (Swizzle::Apply(bin, low_mask) << (kLogCopies + 2));
+  // A bin's place is where BankSwizzle puts it among the copies.
+  __device__ __forceinline__ uint32_t Address(Slot slot, uint32_t place) const {
+    return slot + (place << (kLogCopies + 2));
   }
-  __device__ __forceinline__ void Add(Slot slot, uint32_t bin) {
-    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(Address(slot, bin)) : "memory");
-  }
+  __device__ __forceinline__ void Add(Slot slot, uint32_t bin) { AddAtPlace(slot, Swizzle::Apply(bin, low_mask)); }
   __device__ __forceinline__ void AddMany(Slot slot, uint32_t bin, uint32_t n) {
-    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(Address(slot, bin)), "r"(n) : "memory");
+    AddManyAtPlace(slot, Swizzle::Apply(bin, low_mask), n);
+  }
+  // The walk of whole bytes (256 bins) places a word's four bins at once
+  // (plan_walk.cuh's BytePlaces) and adds at the places.
+  __device__ __forceinline__ uint32_t PlacesOfBytes(uint32_t word) const {
+    return Swizzle::ApplyToBytes(word, low_mask);
+  }
+  __device__ __forceinline__ void AddAtPlace(Slot slot, uint32_t place) {
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(Address(slot, place)) : "memory");
+  }
+  __device__ __forceinline__ void AddManyAtPlace(Slot slot, uint32_t place, uint32_t n) {
+    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(Address(slot, place)), "r"(n) : "memory");
   }
   template <uint32_t kIncrements>
   __device__ __forceinline__ void BeforeRound() {}

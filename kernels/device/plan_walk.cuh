@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "device/sample_loads.cuh"
 #include "launch/launch_plan.h"
@@ -129,14 +130,44 @@ CUDAHIST_HD ChunkRef LocateChunk(const GroupPlan& g, uint32_t unit) {
   return c;
 }
 
+// How the walks of whole bytes (256 bins) add a byte's bin. A counter that
+// keeps its bins at places of its own (LaneCopiesCounter's bank swizzle) may
+// also give
+//     uint32_t PlacesOfBytes(uint32_t word) const;  // the places of a word's four bins
+//     void AddAtPlace(Slot slot, uint32_t place);   // Add of the bin at that place
+//     void AddManyAtPlace(Slot slot, uint32_t place, uint32_t n);
+// and the walk maps a word at once: two instructions a word instead of two
+// a sample, on the hottest path of the region and frame kernels.
+template <class Counter, class = void>
+struct BytePlaces {
+  CUDAHIST_HD static uint32_t Of(const Counter&, uint32_t word) { return word; }
+  CUDAHIST_HD static void AddMany(Counter& counter, typename Counter::Slot slot, uint32_t bin, uint32_t n) {
+    counter.AddMany(slot, bin, n);
+  }
+  CUDAHIST_HD static void Add(Counter& counter, typename Counter::Slot slot, uint32_t bin) { counter.Add(slot, bin); }
+};
+
+template <class Counter>
+struct BytePlaces<Counter, std::void_t<decltype(&Counter::PlacesOfBytes)>> {
+  CUDAHIST_HD static uint32_t Of(const Counter& counter, uint32_t word) { return counter.PlacesOfBytes(word); }
+  CUDAHIST_HD static void AddMany(Counter& counter, typename Counter::Slot slot, uint32_t place, uint32_t n) {
+    counter.AddManyAtPlace(slot, place, n);
+  }
+  CUDAHIST_HD static void Add(Counter& counter, typename Counter::Slot slot, uint32_t place) {
+    counter.AddAtPlace(slot, place);
+  }
+};
+
 // 8-bit samples at pixel stride 1, 2 or 4. Pixel byte m % stride of a word
 // is its byte (m - phase) & 3, so the position of every byte (and with it its
 // slot) is a compile-time constant m and its parameters stay in registers.
-// kByteIsBin (256 bins of whole bytes): the byte is the bin, taken with one
-// PRMT; otherwise the word is rotated and the bin shifted and masked out.
+// kByteIsBin (256 bins of whole bytes): the byte is the bin (its place, as
+// BytePlaces maps a word), taken with one PRMT; otherwise the word is rotated
+// and the bin shifted and masked out.
 template <uint32_t kStride, bool kPow2Bins, bool kByteIsBin, bool kWholeChunk, class Counter>
 CUDAHIST_HD void CountBytes(const Chunk16& chunk, const ChunkRef& ref, const Positions<Counter>& p,
                             uint32_t bins, Counter& counter) {
+  using Places = BytePlaces<Counter>;
   const uint32_t phase = ref.phase & (kStride - 1);
   // A chunk of four equal words (a black or flat frame, a one-colour RGBA
   // area) adds 4 to each byte position's bin: 4 shared adds instead of 16.
@@ -144,17 +175,28 @@ CUDAHIST_HD void CountBytes(const Chunk16& chunk, const ChunkRef& ref, const Pos
   // the one-value frames would otherwise fall behind CUB.
   if (kByteIsBin && kWholeChunk && kStride <= kWalkPolicy.equal_words_max_stride && chunk.w[0] == chunk.w[1] &&
       chunk.w[0] == chunk.w[2] && chunk.w[0] == chunk.w[3]) {
+    const uint32_t places = Places::Of(counter, chunk.w[0]);
     CUDAHIST_UNROLL
-    for (int m = 0; m < 4; ++m) counter.AddMany(p.slot[m], ByteOf(chunk.w[0], (uint32_t(m) - phase) & 3u), 4);
+    for (int m = 0; m < 4; ++m) Places::AddMany(counter, p.slot[m], ByteOf(places, (uint32_t(m) - phase) & 3u), 4);
     return;
   }
   CUDAHIST_UNROLL
   for (int j = 0; j < 4; ++j) {
-    const uint32_t w = kStride == 1 || kByteIsBin ? chunk.w[j] : RotateLeft(chunk.w[j], 8 * phase);
+    const uint32_t w = kByteIsBin    ? Places::Of(counter, chunk.w[j])
+                       : kStride == 1 ? chunk.w[j]
+                                      : RotateLeft(chunk.w[j], 8 * phase);
     CUDAHIST_UNROLL
     for (int m = 0; m < 4; ++m) {
       const uint32_t byte = (uint32_t(m) - phase) & 3u;  // its index in the unrotated word
-      const uint32_t bin = kByteIsBin ? ByteOf(w, byte) : BinAt<kPow2Bins>(w, p, m, bins);
+      if (kByteIsBin) {
+        if (kWholeChunk) {
+          Places::Add(counter, p.slot[m], ByteOf(w, byte));
+        } else {
+          Places::AddMany(counter, p.slot[m], ByteOf(w, byte), TimesCounted(4 * j + int(byte), ref.lo, ref.hi));
+        }
+        continue;
+      }
+      const uint32_t bin = BinAt<kPow2Bins>(w, p, m, bins);
       if (kWholeChunk) {
         counter.Add(p.slot[m], bin);
       } else {

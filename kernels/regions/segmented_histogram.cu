@@ -172,47 +172,6 @@ __device__ __forceinline__ void FinishTile(const RegionTile& tile, uint32_t coun
   }
 }
 
-// Where a block merges its tiles: straight into the counts (a direct launch),
-// or into the regions' totals.
-struct MergeTarget {
-  bool direct;
-  uint32_t* arrivals;  // direct: the zeroing blocks', and how many arrive
-  uint32_t zeroers;
-  bool zeros_seen;     // direct: the block has waited for them
-
-  __device__ __forceinline__ uint32_t* RegionWords(uint32_t region, uint32_t counters, uint32_t* totals,
-                                                   uint32_t* counts) const {
-    return direct ? counts + size_t(region) * counters : totals + size_t(region) * StoredCounters(counters);
-  }
-};
-
-// After the wait for the previous kernel. A direct launch's first blocks to
-// start (one a region, as many as there are blocks at most) zero the counts
-// in shares before they wait for anything; every block waits for all the
-// shares before its first merge (AwaitMerge). Why that cannot hang while the
-// grid fits the device: device/grid_completion.cuh.
-__device__ __forceinline__ MergeTarget StartMerges(bool direct, DirectLaunchScratch* scratch, uint32_t regions,
-                                                   uint32_t counters, uint32_t* counts) {
-  if (!direct) return MergeTarget{false, nullptr, 0, true};
-  const DirectLaunch launch = StartDirectLaunch(scratch, gridDim.x);
-  const uint32_t zeroers = min(gridDim.x, regions);
-  if (launch.position < zeroers) {
-    ZeroShareThenArrive(counts, regions * counters, launch.position, zeroers, launch.arrivals);
-  }
-  return MergeTarget{true, launch.arrivals, zeroers, false};
-}
-
-// Between a tile's walk and its merge: every thread's counts in the copies,
-// and, before a direct launch's first merge, the counts' zeros in place.
-__device__ __forceinline__ void AwaitMerge(MergeTarget* target) {
-  if (target->zeros_seen) {
-    __syncthreads();
-    return;
-  }
-  WaitForArrivals(target->arrivals, target->zeroers);  // ends with a barrier
-  target->zeros_seen = true;
-}
-
 // The region scratch a launch takes (region_launch.h's RegionTotals), and
 // whether it adds straight into the counts.
 struct SegmentedScratch {
@@ -222,6 +181,46 @@ struct SegmentedScratch {
   bool direct;
 };
 
+// A direct launch's blocks that zero the counts, a region's worth each.
+__device__ __forceinline__ uint32_t Zeroers(uint32_t regions) { return min(gridDim.x, regions); }
+
+// After the wait for the previous kernel. A direct launch's first blocks to
+// start (Zeroers) zero the counts in shares before they wait for anything;
+// every block waits for all the shares before its first merge (AwaitMerge).
+// Why that cannot hang while the grid fits the device:
+// device/grid_completion.cuh.
+__device__ __forceinline__ void StartMerges(const SegmentedScratch& scratch, uint32_t regions, uint32_t counters,
+                                            uint32_t* counts) {
+  if (!scratch.direct) return;
+  const DirectLaunch launch = StartDirectLaunch(scratch.direct_launch, gridDim.x);
+  const uint32_t zeroers = Zeroers(regions);
+  if (launch.position < zeroers) {
+    ZeroShareThenArrive(counts, regions * counters, launch.position, zeroers, launch.arrivals);
+  }
+}
+
+// Between a tile's walk and its merge: every thread's counts in the copies,
+// and, after a direct launch's first tile (walked or empty), the counts'
+// zeros in place. What it needs comes from the launch's parameters and the
+// ticket in shared memory, not from registers: the walk takes all 64 that a
+// thread may have, and a value kept across it is spilled to local memory and
+// loaded back on every block's way to its merge.
+__device__ __forceinline__ void AwaitMerge(const SegmentedScratch& scratch, uint32_t regions, bool first_tile) {
+  if (scratch.direct && first_tile) {
+    WaitForArrivals(LaunchArrivals(scratch.direct_launch), Zeroers(regions));  // ends with a barrier
+    return;
+  }
+  __syncthreads();
+}
+
+// Where a block merges a tile of `region`: straight into the counts (a direct
+// launch), or into the regions' totals.
+__device__ __forceinline__ uint32_t* MergeWords(const SegmentedScratch& scratch, uint32_t region, uint32_t counters,
+                                                uint32_t* counts) {
+  return scratch.direct ? counts + size_t(region) * counters
+                        : scratch.totals + size_t(region) * StoredCounters(counters);
+}
+
 template <uint32_t kLogCopies, bool kPow2Bins>
 __global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
     SegmentedSharedKernel(const RegionTemplate tmpl, const InlineRegionEntries carried,
@@ -230,7 +229,7 @@ __global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
   extern __shared__ uint32_t copies[];
   const uint32_t bins = tmpl.bins;
   uint32_t zeroed = StartBlock(copies, bins << kLogCopies, tmpl, carried, device_entries, shape);
-  MergeTarget target = StartMerges(scratch.direct, scratch.direct_launch, shape.num_entries, tmpl.counters, counts);
+  StartMerges(scratch, shape.num_entries, tmpl.counters, counts);
   const uint32_t low_mask = BankSwizzle<kLogCopies, kPow2Bins>::LowMask(bins);
   LaneCopiesCounter<kLogCopies, kPow2Bins> counter{uint32_t(__cvta_generic_to_shared(copies)),
                                                    threadIdx.x & ((1u << kLogCopies) - 1), low_mask};
@@ -241,8 +240,10 @@ __global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
     if (tile.rows > 0) {
       ZeroCopiesOfNewComponents(copies, bins << kLogCopies, components, &zeroed);
       WalkGroup<kLoads, kPow2Bins, kTileUnitOrder>(work.plan, bins, BlockWalkPosition(), counter);
-      AwaitMerge(&target);
-      uint32_t* region_words = target.RegionWords(tile.region, tmpl.counters, scratch.totals, counts);
+    }
+    AwaitMerge(scratch, shape.num_entries, t == blockIdx.x);
+    if (tile.rows > 0) {
+      uint32_t* region_words = MergeWords(scratch, tile.region, tmpl.counters, counts);
       for (uint32_t c = 0; c < tmpl.num_components; ++c) {
         if ((components & (1u << c)) == 0) continue;
         MergeCopies<kLogCopies, kPow2Bins, true>(copies + ((c * bins) << kLogCopies), bins, bins, low_mask,
