@@ -113,6 +113,49 @@ std::vector<uint32_t> RowWalkOnHost(const Plan& plan, uint32_t warps) {
   return counts;
 }
 
+// Keeps bin b of a component at BankSwizzle's place for 8 copies, as
+// LaneCopiesCounter does, with BytePlaces' hooks: the walk of whole bytes
+// must add at the places it maps a word to, every other path through Add.
+struct PlacingHostCounter {
+  using Swizzle = cudahist::detail::BankSwizzle<3, true>;
+  using Slot = uint32_t;
+  std::vector<uint32_t>* by_place;
+  uint32_t low_mask;
+  uint32_t* words_placed;
+
+  Slot SlotFor(uint32_t base) const { return base; }
+  void Add(Slot slot, uint32_t bin) { AddManyAtPlace(slot, Swizzle::Apply(bin, low_mask), 1); }
+  void AddMany(Slot slot, uint32_t bin, uint32_t n) { AddManyAtPlace(slot, Swizzle::Apply(bin, low_mask), n); }
+  uint32_t PlacesOfBytes(uint32_t word) const {
+    ++*words_placed;
+    return Swizzle::ApplyToBytes(word, low_mask);
+  }
+  void AddAtPlace(Slot slot, uint32_t place) { AddManyAtPlace(slot, place, 1); }
+  void AddManyAtPlace(Slot slot, uint32_t place, uint32_t n) { by_place->at(slot + place) += n; }
+  template <uint32_t kIncrements>
+  void BeforeRound() {}
+};
+
+// The counts of a power-of-two plan walked by PlacingHostCounter (2 blocks of
+// 32 threads), read back through the swizzle; *words_placed: the words the
+// walk of whole bytes mapped at once.
+std::vector<uint32_t> PlacedWalkOnHost(const Plan& plan, uint32_t* words_placed) {
+  using Swizzle = PlacingHostCounter::Swizzle;
+  std::vector<uint32_t> by_place(cudahist::detail::StoredCounters(plan.counters), 0);
+  const uint32_t low_mask = Swizzle::LowMask(plan.bins);
+  for (uint32_t t = 0; t < 64; ++t) {
+    PlacingHostCounter counter{&by_place, low_mask, words_placed};
+    const WalkPosition pos{(t / 32) * 32 * 2, 2 * 32 * 2, t % 32, 32};
+    cudahist::detail::WalkPlan<2, true>(plan, pos, counter);
+  }
+  std::vector<uint32_t> counts(plan.counters);
+  for (uint32_t i = 0; i < plan.counters; ++i) {
+    const uint32_t bin = i % plan.bins;
+    counts[i] = by_place[i - bin + Swizzle::Apply(bin, low_mask)];
+  }
+  return counts;
+}
+
 class PlanWalkTest : public ::testing::TestWithParam<FrameSpec> {};
 
 TEST_P(PlanWalkTest, EqualsReference) {
@@ -137,6 +180,16 @@ TEST_P(PlanWalkTest, EqualsReference) {
   EXPECT_FALSE(exceeded) << "a round made more Add calls than it announced";
   EXPECT_EQ(RowWalkOnHost<cudahist::detail::kWalkPolicy.loads_per_thread>(plan, 1), expected);
   EXPECT_EQ(RowWalkOnHost<cudahist::detail::kWalkPolicy.deep_loads_per_thread>(plan, 3), expected);
+  if (plan.pow2_bins) {
+    uint32_t words_placed = 0;
+    EXPECT_EQ(PlacedWalkOnHost(plan, &words_placed), expected);
+    bool bytes_are_bins = false;
+    for (uint32_t g = 0; g < plan.num_groups; ++g) {
+      const cudahist::detail::GroupPlan& group = plan.group[g];
+      bytes_are_bins = bytes_are_bins || (group.byte_is_bin && group.layout != cudahist::detail::kGeneral);
+    }
+    EXPECT_EQ(words_placed > 0, bytes_are_bins) << "the walk of whole bytes maps words through the counter's places";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Coverage, PlanWalkTest, ::testing::ValuesIn(CoverageFrames()));
@@ -225,6 +278,34 @@ TEST(BankSwizzleTest, PermutesEveryPowerOfTwoAndSpreadsStridedBins) {
   EXPECT_FALSE((cudahist::detail::BankSwizzle<5, true>::kOn));
   EXPECT_FALSE((cudahist::detail::BankSwizzle<0, true>::kOn));
   EXPECT_FALSE((cudahist::detail::BankSwizzle<3, false>::kOn));
+}
+
+// The walk of whole bytes places a word's four bins at once: each byte of
+// ApplyToBytes is Apply of that byte, for every byte value in every position.
+template <uint32_t kLogCopies>
+void ExpectBytesPlacedAsEachBin() {
+  using Swizzle = cudahist::detail::BankSwizzle<kLogCopies, true>;
+  SCOPED_TRACE(std::to_string(1u << kLogCopies) + " copies");
+  const uint32_t low_mask = Swizzle::LowMask(256);
+  for (uint32_t b = 0; b < 256; ++b) {
+    // b in each position, beside neighbours whose bits would leak in if the
+    // word's shift carried across bytes.
+    const uint32_t word = b | (uint32_t(255 - b) << 8) | (uint32_t(b ^ 0xA5) << 16) | (uint32_t(b * 7 & 255) << 24);
+    const uint32_t placed = Swizzle::ApplyToBytes(word, low_mask);
+    for (uint32_t k = 0; k < 4; ++k) {
+      const uint32_t bin = (word >> (8 * k)) & 255;
+      ASSERT_EQ((placed >> (8 * k)) & 255, Swizzle::Apply(bin, low_mask)) << "byte " << k << " of " << std::hex << word;
+    }
+  }
+}
+
+TEST(BankSwizzleTest, PlacesAWordsBytesAsEachOfItsBins) {
+  ExpectBytesPlacedAsEachBin<0>();
+  ExpectBytesPlacedAsEachBin<1>();
+  ExpectBytesPlacedAsEachBin<2>();
+  ExpectBytesPlacedAsEachBin<3>();
+  ExpectBytesPlacedAsEachBin<4>();
+  ExpectBytesPlacedAsEachBin<5>();
 }
 
 TEST(BuildPlanTest, RgbaIsOneGroupOfFourSlots) {
