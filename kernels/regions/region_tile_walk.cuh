@@ -16,18 +16,23 @@ namespace cudahist::detail {
 constexpr UnitOrder kTileUnitOrder = UnitOrder::kColumnMajor;
 
 // The plan of `tile` (of group `g`): the group's with the tile's first pixel,
-// rows, span and units, and the divisor that kTileUnitOrder's walk of its
-// units takes (a kGeneral group walks row-major). Host and device alike
-// (tests walk it on the host).
+// rows, span and units. Not the divisor of its units (TileUnitDivisor): the
+// walk by column steps (tile_walk.cuh) needs none, and a 64-bit division in
+// the one thread that makes a block's tile held the whole block up.
 CUDAHIST_HD GroupPlan TilePlan(const RegionGroup& g, const RegionTile& tile) {
   GroupPlan p = g.plan;
   p.pixel0 = g.plan.pixel0 + uint64_t(tile.y) * g.plan.pitch + uint64_t(tile.x) * g.plan.pixel_stride;
   p.rows = tile.rows;
   SetGroupSpan(p, tile.width);
   p.units = p.rows * p.units_per_row;
-  const bool column_major = p.layout != kGeneral && kTileUnitOrder == UnitOrder::kColumnMajor;
-  p.row_of_unit = FastDivisor::For(column_major ? (p.rows > 0 ? p.rows : 1) : p.units_per_row);
   return p;
+}
+
+// The divisor that kTileUnitOrder's unit walk of a tile's units takes (a
+// kGeneral group walks row-major).
+CUDAHIST_HD FastDivisor TileUnitDivisor(const GroupPlan& p) {
+  const bool column_major = p.layout != kGeneral && kTileUnitOrder == UnitOrder::kColumnMajor;
+  return FastDivisor::For(column_major ? (p.rows > 0 ? p.rows : 1) : p.units_per_row);
 }
 
 // Units (chunks or samples) a row of `width` samples of group `g` takes: what

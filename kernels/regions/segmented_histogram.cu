@@ -5,9 +5,8 @@
 // most one tile a block where it can). A tile is a run of rows of one plane
 // group of one region, which one thread of the block finds from the regions'
 // entries (region_tile_walk.cuh's TileOfLayout) and plans for all; the block
-// walks it with the frame kernels' own walk (device/plan_walk.cuh: 16-byte
-// chunks, unaligned edges, any layout; a tile's units column-major) into
-// lane-indexed copies in shared memory, and merges the copies of the tile's
+// walks it (tile_walk.cuh: the frame kernels' chunk counts, down the tile's
+// columns of chunks by steps) into lane-indexed copies in shared memory, and merges the copies of the tile's
 // components into the region's counts with global atomics, leaving the
 // copies zero for its next tile.
 // Counts in device memory take a direct launch (device/grid_completion.cuh):
@@ -28,6 +27,7 @@
 #include "device/plan_walk.cuh"
 #include "regions/region_launch.h"
 #include "regions/region_tile_walk.cuh"
+#include "regions/tile_walk.cuh"
 
 namespace cudahist::detail {
 namespace {
@@ -157,9 +157,10 @@ __device__ __forceinline__ TileWork TakeTile(const RegionTemplate& tmpl, const I
   return *SharedTileWork();
 }
 
-// The block's whole part in one launch: each thread walks its share of the tile.
-__device__ __forceinline__ WalkPosition BlockWalkPosition() {
-  return WalkPosition{0, blockDim.x * kLoads, threadIdx.x, blockDim.x};
+// The block's threads' shares of a tile.
+template <bool kPow2Bins, class Counter>
+__device__ __forceinline__ void WalkBlockShare(const GroupPlan& tile_plan, uint32_t bins, Counter& counter) {
+  WalkTile<kPolicy.loads_in_flight, kLoads, kPow2Bins>(tile_plan, bins, threadIdx.x, blockDim.x, counter);
 }
 
 // Once the block has added the tile to its region's totals: the last of the
@@ -239,7 +240,7 @@ __global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
     const uint32_t components = tmpl.group[tile.group].components;
     if (tile.rows > 0) {
       ZeroCopiesOfNewComponents(copies, bins << kLogCopies, components, &zeroed);
-      WalkGroup<kLoads, kPow2Bins, kTileUnitOrder>(work.plan, bins, BlockWalkPosition(), counter);
+      WalkBlockShare<kPow2Bins>(work.plan, bins, counter);
     }
     AwaitMerge(scratch, shape.num_entries, t == blockIdx.x);
     if (tile.rows > 0) {
@@ -270,7 +271,7 @@ __global__ void __launch_bounds__(kPolicy.threads, kPolicy.min_blocks_per_sm())
     const RegionTile& tile = work.tile;
     if (tile.rows > 0) {
       GlobalCounter counter{scratch.totals + size_t(tile.region) * StoredCounters(tmpl.counters)};
-      WalkGroup<kLoads, kPow2Bins, kTileUnitOrder>(work.plan, tmpl.bins, BlockWalkPosition(), counter);
+      WalkBlockShare<kPow2Bins>(work.plan, tmpl.bins, counter);
     }
     FinishTile(tile, tmpl.counters, scratch.totals, scratch.tickets, counts);
   }

@@ -19,6 +19,7 @@
 #include "regions/region_tile_walk.cuh"
 #include "regions/region_tiles.h"
 #include "regions/regions_tuning.h"
+#include "regions/tile_walk.cuh"
 #include "seeded_rng.h"
 #include "signalstats/sat_hue_tables.h"
 #include "signalstats/signalstats_walk.cuh"
@@ -64,6 +65,7 @@ struct SlackCopy {
 std::vector<uint32_t> WalkTilesOnHost(const RegionTemplate& tmpl, const std::vector<RegionTile>& tiles,
                                       uint32_t num_regions, uint32_t threads) {
   constexpr uint32_t kLoads = kWalkPolicy.loads_per_thread;
+  constexpr uint32_t kInFlight = kSegmentedPolicy.loads_in_flight;
   const uint32_t stride = StoredCounters(tmpl.counters);
   std::vector<uint32_t> totals(size_t(num_regions) * stride, 0);
   for (const RegionTile& tile : tiles) {
@@ -71,11 +73,10 @@ std::vector<uint32_t> WalkTilesOnHost(const RegionTemplate& tmpl, const std::vec
     const GroupPlan g = TilePlan(tmpl.group[tile.group], tile);
     for (uint32_t t = 0; t < threads; ++t) {
       HostCounter counter{totals.data() + size_t(tile.region) * stride};
-      const WalkPosition pos{0, threads * kLoads, t, threads};
       if (tmpl.pow2_bins) {
-        WalkGroup<kLoads, true, kTileUnitOrder>(g, tmpl.bins, pos, counter);
+        WalkTile<kInFlight, kLoads, true>(g, tmpl.bins, t, threads, counter);
       } else {
-        WalkGroup<kLoads, false, kTileUnitOrder>(g, tmpl.bins, pos, counter);
+        WalkTile<kInFlight, kLoads, false>(g, tmpl.bins, t, threads, counter);
       }
     }
   }

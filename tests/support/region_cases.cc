@@ -123,6 +123,44 @@ std::vector<Roi> EdgeRegions(uint32_t width, uint32_t height, uint32_t random_bo
   return regions;
 }
 
+// Frames whose pitches are multiples of 16, as CUDA allocations' are: rows
+// at one place in their chunks, which the region kernels walk by column steps
+// (tile_walk.cuh; the cases above have odd pitches and take the unit walk).
+// Every YUV format, rows starting on a chunk and inside one; then the pixel
+// strides and sample sizes the YUV formats do not have.
+void AddColumnStepCases(std::mt19937_64& rng, std::vector<RegionCase>* cases) {
+  for (YuvFormat format : AllYuvFormats()) {
+    for (const size_t base : {size_t(0), size_t(6)}) {
+      YuvFrameSpec spec = YuvSpec(format, 333, 77);
+      spec.pitch_alignment = 64;
+      spec.base_offset = base;
+      const uint32_t depth = format == YuvFormat::kP010 || format == YuvFormat::kI420_10 ||
+                                     format == YuvFormat::kI422_10
+                                 ? 10
+                                 : 8;
+      cases->push_back(FromYuv(spec, rng));
+      WithRegions(cases->back(), base == 0 ? 1u << depth : 7, 20, rng);
+    }
+  }
+  const auto padded_to_16 = [](uint32_t row_bytes) { return size_t((16 - row_bytes % 16) % 16); };
+  RegionCase& gray = cases->emplace_back(Unsubsampled(
+      "gray8, pitch 16n", Layout(333, 77, 1, 1, 0, 8, padded_to_16(333), 3), 1, Distribution::kUniform, rng));
+  WithRegions(gray, 256, 30, rng);
+  RegionCase& rgba = cases->emplace_back(Unsubsampled(
+      "rgba, pitch 16n", Layout(333, 77, 4, 1, 0, 8, padded_to_16(4 * 333), 0), 4, Distribution::kPeaked, rng));
+  WithRegions(rgba, 256, 30, rng);
+  RegionCase& rgba7 = cases->emplace_back(Unsubsampled(
+      "rgba, pitch 16n", Layout(333, 77, 4, 1, 0, 8, padded_to_16(4 * 333), 4), 4, Distribution::kUniform, rng));
+  WithRegions(rgba7, 7, 30, rng);
+  RegionCase& words = cases->emplace_back(Unsubsampled("words16 shift 6 depth 10, pitch 16n",
+                                                       Layout(333, 77, 2, 2, 6, 10, padded_to_16(2 * 333), 2), 1,
+                                                       Distribution::kUniform, rng));
+  WithRegions(words, 1024, 30, rng);
+  RegionCase& flat = cases->emplace_back(Unsubsampled(
+      "gray8 flat, pitch 16n", Layout(333, 77, 1, 1, 0, 8, padded_to_16(333), 0), 1, Distribution::kOneValue, rng));
+  WithRegions(flat, 256, 30, rng);
+}
+
 std::vector<RegionCase> RegionCases(std::mt19937_64& rng) {
   std::vector<RegionCase> cases;
   struct Size {
@@ -177,6 +215,7 @@ std::vector<RegionCase> RegionCases(std::mt19937_64& rng) {
   RegionCase& flat = cases.emplace_back(
       Unsubsampled("gray8 flat", Layout(333, 77, 1, 1, 0, 8, 3, 0), 1, Distribution::kOneValue, rng));
   WithRegions(flat, 1, 30, rng);
+  AddColumnStepCases(rng, &cases);
   return cases;
 }
 

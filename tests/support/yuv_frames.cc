@@ -42,8 +42,13 @@ PlaneLayout LayoutOf(const YuvFrameSpec& spec, const FormatInfo& f, uint32_t wid
   const auto whole_samples = [&f](size_t bytes) {
     return (bytes + f.sample_size - 1) / f.sample_size * f.sample_size;
   };
-  return PlaneLayout{width, height, pixel_stride, /*offset=*/0, f.sample_size, f.shift, f.depth,
-                     whole_samples(spec.pitch_padding), whole_samples(spec.base_offset)};
+  const size_t row = size_t(width) * pixel_stride;
+  size_t padding = whole_samples(spec.pitch_padding);
+  if (spec.pitch_alignment > 0) {
+    padding = (row + padding + spec.pitch_alignment - 1) / spec.pitch_alignment * spec.pitch_alignment - row;
+  }
+  return PlaneLayout{width, height, pixel_stride, /*offset=*/0, f.sample_size, f.shift, f.depth, padding,
+                     whole_samples(spec.base_offset)};
 }
 
 void ApplyRoi(const YuvFrameSpec& spec, cudahist::YuvPlanes& v) {
@@ -68,6 +73,7 @@ std::string Describe(const YuvFrameSpec& s) {
   std::string d = std::string(YuvFormatName(s.format)) + " " + std::to_string(s.width) + "x" +
                   std::to_string(s.height) + " " + DistributionName(s.distribution) + " padding " +
                   std::to_string(s.pitch_padding) + " base " + std::to_string(s.base_offset);
+  if (s.pitch_alignment > 0) d += " pitch a multiple of " + std::to_string(s.pitch_alignment);
   if (s.has_roi) {
     d += " roi (" + std::to_string(s.roi.x) + "," + std::to_string(s.roi.y) + ") " + std::to_string(s.roi.width) +
          "x" + std::to_string(s.roi.height);

@@ -25,6 +25,7 @@ struct YuvFrameSpec {
   Distribution distribution = Distribution::kUniform;
   uint32_t one_value = 0;      // kOneValue: every sample (luma and chroma)
   size_t pitch_padding = 0;    // every plane
+  size_t pitch_alignment = 0;  // every plane's pitch (with its padding) rounded up to a multiple (0: none)
   size_t base_offset = 0;      // every plane (rounded up to the sample size)
   bool has_roi = false;        // luma rectangle; chroma's follow (ChromaRoi)
   cudahist::Roi roi{};
