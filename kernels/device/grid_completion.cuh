@@ -177,6 +177,13 @@ struct DirectLaunch {
   __device__ __forceinline__ bool first() const { return position == 0; }
 };
 
+// The arrival counter of the block's direct launch, once it has its ticket:
+// from the ticket in shared memory, so that a kernel that would rather not
+// keep the pointer in registers across its work can ask again.
+__device__ __forceinline__ uint32_t* LaunchArrivals(DirectLaunchScratch* scratch) {
+  return scratch->arrivals + BlockLaunchTicket().epoch % 2;
+}
+
 // Each of the `blocks` blocks of a direct launch, once, after
 // WaitForPriorGrids (TakeLaunchTicket says which blocks). Launch e
 // counts its arrivals in arrivals[e % 2], which its predecessor's first
@@ -185,14 +192,7 @@ struct DirectLaunch {
 __device__ __forceinline__ DirectLaunch StartDirectLaunch(DirectLaunchScratch* scratch, uint32_t blocks) {
   const LaunchTicket ticket = TakeLaunchTicket(&scratch->ticket, blocks);
   if (ticket.position == 0 && threadIdx.x == 0) scratch->arrivals[(ticket.epoch + 1) % 2] = 0;
-  return DirectLaunch{ticket.position, scratch->arrivals + ticket.epoch % 2};
-}
-
-// The arrival counter of the block's direct launch, once StartDirectLaunch
-// returned: from the ticket in shared memory, for a kernel that would rather
-// not keep the pointer in registers across its work.
-__device__ __forceinline__ uint32_t* LaunchArrivals(DirectLaunchScratch* scratch) {
-  return scratch->arrivals + BlockLaunchTicket().epoch % 2;
+  return DirectLaunch{ticket.position, LaunchArrivals(scratch)};
 }
 
 // Until the arrivals counter reached `target` (unsigned, wrapping): then the

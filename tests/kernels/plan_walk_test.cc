@@ -71,23 +71,34 @@ struct HostCounter {
   }
 };
 
-// Runs the walk for `blocks` x `threads` emulated threads, each on its own
-// position, like GridWalkPosition<kLoads> on the GPU.
-template <uint32_t kLoads>
-std::vector<uint32_t> WalkOnHost(const Plan& plan, uint32_t blocks, uint32_t threads, bool* exceeded) {
-  std::vector<uint32_t> counts(cudahist::detail::StoredCounters(plan.counters), 0);
+// Every one of `blocks` x `threads` emulated threads walks the plan from its
+// own position, like GridWalkPosition<kLoads> on the GPU, with the counter
+// `counter_of_thread()` makes; `after(counter)` sees each thread's when it is done.
+template <uint32_t kLoads, class CounterOfThread, class After>
+void EachThreadWalks(const Plan& plan, uint32_t blocks, uint32_t threads, CounterOfThread counter_of_thread,
+                     After after) {
   for (uint32_t b = 0; b < blocks; ++b) {
     for (uint32_t t = 0; t < threads; ++t) {
-      HostCounter counter{&counts};
+      auto counter = counter_of_thread();
       const WalkPosition pos{b * threads * kLoads, blocks * threads * kLoads, t, threads};
       if (plan.pow2_bins) {
         cudahist::detail::WalkPlan<kLoads, true>(plan, pos, counter);
       } else {
         cudahist::detail::WalkPlan<kLoads, false>(plan, pos, counter);
       }
-      *exceeded = *exceeded || counter.exceeded;
+      after(counter);
     }
   }
+}
+
+// The walk by HostCounter; *exceeded: whether a thread added more than its
+// round announced.
+template <uint32_t kLoads>
+std::vector<uint32_t> WalkOnHost(const Plan& plan, uint32_t blocks, uint32_t threads, bool* exceeded) {
+  std::vector<uint32_t> counts(cudahist::detail::StoredCounters(plan.counters), 0);
+  EachThreadWalks<kLoads>(
+      plan, blocks, threads, [&] { return HostCounter{&counts}; },
+      [&](const HostCounter& counter) { *exceeded = *exceeded || counter.exceeded; });
   counts.resize(plan.counters);  // drop the trash counter
   return counts;
 }
@@ -143,11 +154,9 @@ std::vector<uint32_t> PlacedWalkOnHost(const Plan& plan, uint32_t* words_placed)
   using Swizzle = PlacingHostCounter::Swizzle;
   std::vector<uint32_t> by_place(cudahist::detail::StoredCounters(plan.counters), 0);
   const uint32_t low_mask = Swizzle::LowMask(plan.bins);
-  for (uint32_t t = 0; t < 64; ++t) {
-    PlacingHostCounter counter{&by_place, low_mask, words_placed};
-    const WalkPosition pos{(t / 32) * 32 * 2, 2 * 32 * 2, t % 32, 32};
-    cudahist::detail::WalkPlan<2, true>(plan, pos, counter);
-  }
+  EachThreadWalks<2>(
+      plan, 2, 32, [&] { return PlacingHostCounter{&by_place, low_mask, words_placed}; },
+      [](const PlacingHostCounter&) {});
   std::vector<uint32_t> counts(plan.counters);
   for (uint32_t i = 0; i < plan.counters; ++i) {
     const uint32_t bin = i % plan.bins;

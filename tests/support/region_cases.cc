@@ -134,10 +134,7 @@ void AddColumnStepCases(std::mt19937_64& rng, std::vector<RegionCase>* cases) {
       YuvFrameSpec spec = YuvSpec(format, 333, 77);
       spec.pitch_alignment = 64;
       spec.base_offset = base;
-      const uint32_t depth = format == YuvFormat::kP010 || format == YuvFormat::kI420_10 ||
-                                     format == YuvFormat::kI422_10
-                                 ? 10
-                                 : 8;
+      const uint32_t depth = YuvFormatDepth(format);
       cases->push_back(FromYuv(spec, rng));
       WithRegions(cases->back(), base == 0 ? 1u << depth : 7, 20, rng);
     }
@@ -171,10 +168,7 @@ std::vector<RegionCase> RegionCases(std::mt19937_64& rng) {
       YuvFrameSpec spec = YuvSpec(format, s.w, s.h);
       spec.pitch_padding = s.w % 2 == 1 ? 7 : 3;
       spec.base_offset = s.h % 2 == 1 ? 5 : 1;
-      const uint32_t depth = format == YuvFormat::kP010 || format == YuvFormat::kI420_10 ||
-                                     format == YuvFormat::kI422_10
-                                 ? 10
-                                 : 8;
+      const uint32_t depth = YuvFormatDepth(format);
       cases.push_back(FromYuv(spec, rng));
       WithRegions(cases.back(), 1u << depth, 20, rng);
       if (s.w == 333) {

@@ -62,6 +62,7 @@ void ApplyRoi(const YuvFrameSpec& spec, cudahist::YuvPlanes& v) {
 }  // namespace
 
 const char* YuvFormatName(YuvFormat format) { return InfoOf(format).name; }
+uint32_t YuvFormatDepth(YuvFormat format) { return InfoOf(format).depth; }
 
 std::vector<YuvFormat> AllYuvFormats() {
   std::vector<YuvFormat> all;

@@ -17,6 +17,7 @@ namespace cudahist_test {
 
 enum class YuvFormat { kNv12, kNv21, kI420, kYv12, kP010, kI420_10, kY444, kY42b, kI422_10, kYuy2, kUyvy };
 const char* YuvFormatName(YuvFormat format);
+uint32_t YuvFormatDepth(YuvFormat format);  // bits a sample
 std::vector<YuvFormat> AllYuvFormats();
 
 struct YuvFrameSpec {
