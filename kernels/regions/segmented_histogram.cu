@@ -6,9 +6,9 @@
 // group of one region, which one thread of the block finds from the regions'
 // entries (region_tile_walk.cuh's TileOfLayout) and plans for all; the block
 // walks it (tile_walk.cuh: the frame kernels' chunk counts, down the tile's
-// columns of chunks by steps) into lane-indexed copies in shared memory, and merges the copies of the tile's
-// components into the region's counts with global atomics, leaving the
-// copies zero for its next tile.
+// columns of chunks by steps) into lane-indexed copies in shared memory, and
+// merges the copies of the tile's components into the region's counts with
+// global atomics, leaving the copies zero for its next tile.
 // Counts in device memory take a direct launch (device/grid_completion.cuh):
 // the first blocks to start zero the counts, a region's worth each, and a
 // block adds its first tile once their zeros are in place, so that a tile
@@ -56,10 +56,10 @@ __device__ __forceinline__ RegionTile TileAt(const RegionTemplate& tmpl, const I
 }
 
 // A tile and the plan of its walk, as one thread of the block makes them for
-// all: the search for its region, the cut from the box and the plan's
-// divisor (a 64-bit division) are a few hundred instructions, which
-// every thread of every block repeating them made a quarter of the kernel's
-// (1.9 of 7.0 M at 100 boxes; ncu, H200).
+// all: the search for its region and the cut from the box are a few hundred
+// instructions, which every thread of every block repeating them made a
+// quarter of the kernel's (1.9 of 7.0 M at 100 boxes, with a 64-bit
+// divisor the plan no longer needs; ncu, H200).
 struct TileWork {
   RegionTile tile;
   GroupPlan plan;
