@@ -236,6 +236,19 @@ CUDAHIST_HD void CountChunk(const Chunk16& chunk, const ChunkRef& ref, const Pos
   }
 }
 
+// A chunk of a warp's walk: by the whole-chunk path only where every lane's
+// chunk is whole, since a warp that took both paths would run each with some
+// of its lanes.
+template <uint32_t kLayout, bool kPow2Bins, bool kByteIsBin, class Counter>
+CUDAHIST_HD void CountChunkOfWarp(const Chunk16& chunk, const ChunkRef& ref, const Positions<Counter>& p,
+                                  uint32_t bins, Counter& counter) {
+  if (EveryLaneOfWarp(ref.lo == 0 && ref.hi == int(kChunkBytes))) {
+    CountChunk<kLayout, kPow2Bins, kByteIsBin, true>(chunk, ref, p, bins, counter);
+  } else {
+    CountChunk<kLayout, kPow2Bins, kByteIsBin, false>(chunk, ref, p, bins, counter);
+  }
+}
+
 // Which units a thread takes: rounds of kLoads x threads consecutive units,
 // starting at `first`, `stride` units apart (block- and grid-uniform, so that
 // a Counter may synchronise the block in BeforeRound).
@@ -265,14 +278,7 @@ CUDAHIST_UNROLL
     }
 CUDAHIST_UNROLL
     for (uint32_t i = 0; i < kLoads; ++i) {
-      if (!ref[i].any) continue;
-      // The whole-chunk path only where every lane's chunk is whole: a warp
-      // that took both paths would run each with some of its lanes.
-      if (EveryLaneOfWarp(ref[i].lo == 0 && ref[i].hi == int(kChunkBytes))) {
-        CountChunk<kLayout, kPow2Bins, kByteIsBin, true>(chunk[i], ref[i], p, bins, counter);
-      } else {
-        CountChunk<kLayout, kPow2Bins, kByteIsBin, false>(chunk[i], ref[i], p, bins, counter);
-      }
+      if (ref[i].any) CountChunkOfWarp<kLayout, kPow2Bins, kByteIsBin>(chunk[i], ref[i], p, bins, counter);
     }
   }
 }

@@ -7,11 +7,12 @@
 // every row's chunks sit at the same place in their 16 bytes (a pitch that is
 // a multiple of 16, as every CUDA allocation's is), a thread's next unit is
 // its last one stepped T units on, with no division, and its chunk's edges
-// follow from its column alone: the unit walk's location of a chunk (a
-// division, a 64-bit address and the span's edges, about 28 instructions) is
-// then about 8. The thread also keeps `kInFlight` loads in flight as it
-// counts (each count issues the load kInFlight chunks ahead), so that a tile
-// of a few chunks a thread waits for its loads about once, not once a round.
+// follow from its column alone. In the profile that took a chunk's location,
+// load, edges and the warp's vote together from about 33 instructions to
+// about 31 (docs/tuning.md): the gain is less the instructions than the
+// rounds. The thread keeps `kInFlight` loads in flight as it counts (each
+// count issues the load kInFlight chunks ahead), so that a tile of a few
+// chunks a thread waits for its loads about once, not once a round.
 // Counters that synchronise the block in BeforeRound (the packed ones) cannot
 // take it: its threads' counts are not in block-uniform rounds.
 // Other tiles (a pitch not a multiple of 16, or the one-sample units of
@@ -91,12 +92,7 @@ CUDAHIST_HD void CountColumnChunk(const Chunk16& chunk, uint32_t column, const T
   ref.phase = c.phase;  // + 16 x column: the same modulo every pixel stride
   ref.lo = column == 0 ? c.head : 0;
   ref.hi = column == c.columns - 1 ? c.tail : int(kChunkBytes);
-  // The whole-chunk path only where every lane's chunk is whole (plan_walk.cuh's reason).
-  if (EveryLaneOfWarp(ref.lo == 0 && ref.hi == int(kChunkBytes))) {
-    CountChunk<kLayout, kPow2Bins, kByteIsBin, true>(chunk, ref, p, bins, counter);
-  } else {
-    CountChunk<kLayout, kPow2Bins, kByteIsBin, false>(chunk, ref, p, bins, counter);
-  }
+  CountChunkOfWarp<kLayout, kPow2Bins, kByteIsBin>(chunk, ref, p, bins, counter);
 }
 
 // Thread `thread`'s units of the tile, kInFlight loads ahead of its counts:
