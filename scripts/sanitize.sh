@@ -11,12 +11,12 @@
 # Usage: scripts/sanitize.sh BUILD (the main build folder, for the names).
 #
 # The sanitizers instrument the C and C++ code (meson's c_args and cpp_args).
-# The .cu files are compiled as in the main build (the same MESON_ARGS: ccache
-# then gives the same objects): their host code runs only with a GPU, where
-# compute-sanitizer checks them (scripts/gpuhost/sanitize.sh). meson's
-# b_sanitize would hand -fsanitize to nvcc's host compiler as well; that builds
-# and links (static cudart included), but compiles every kernel again for
-# nothing that runs here.
+# The .cu files are compiled uninstrumented, for this machine's architecture
+# alone (scripts/machine-cuda-arch.sh; the main build compiled the default
+# list): their code runs only with a GPU, where compute-sanitizer checks them
+# (scripts/gpuhost/sanitize.sh). meson's b_sanitize would hand -fsanitize to
+# nvcc's host compiler as well; that builds and links (static cudart
+# included), but instruments host code of the kernels that never runs here.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -28,7 +28,9 @@ export PATH="/usr/local/cuda/bin:$PATH"
 setup() {
   local dir=$1 sanitizer=$2 flags=$3
   [ -f "$dir/build.ninja" ] && return 0
-  meson setup "$dir" ${MESON_ARGS:-} -Dbench=disabled -Dexamples=disabled -Dintrospection=disabled \
+  local args
+  args=$(bash scripts/machine-cuda-arch.sh --meson-args "${MESON_ARGS:-}") || return 1
+  meson setup "$dir" $args -Dbench=disabled -Dexamples=disabled -Dintrospection=disabled \
     -Db_lundef=false -Dc_args="-fsanitize=$sanitizer $flags" -Dcpp_args="-fsanitize=$sanitizer $flags" \
     -Dc_link_args="-fsanitize=$sanitizer" -Dcpp_link_args="-fsanitize=$sanitizer"
 }
