@@ -19,6 +19,12 @@
 // the distinct frames equal the CPU reference's (ReferenceRegionHistograms).
 //
 //   analytics_bench [--json FILE] [--repeats N] [--quick] [--boxes N,...] [--methods M,...]
+//                   [--frames mixed|flat]
+// --frames flat: every sample of a frame one value (a black border, a sky, a
+// blank screen), where the lanes of a warp all count into one bin: the case
+// that decides how many lane copies the segmented kernel keeps
+// (regions_tuning.h's max_copies). mixed, the default: peaked and uniform
+// frames.
 // --boxes: these box counts only (the same boxes as in the full run: the seed
 // is the count's). --methods: these methods only, among the five above after
 // whole-frame (the ratios' denominator, always timed) and
@@ -80,6 +86,7 @@ constexpr int kDefaultMethods = 5;  // the first five
 
 struct Options : KernelBenchArgs {
   std::vector<uint32_t> boxes;  // empty: 1, 16, 100, 1000 (--quick: 1, 16, 100)
+  bool flat_frames = false;     // --frames flat
   std::set<std::string> methods;
   bool chosen_methods = false;  // --methods given: the regions rows add the host's time
   bool Runs(const std::string& method) const { return methods.count(method) != 0; }
@@ -94,17 +101,24 @@ std::vector<std::string> SplitCommas(const std::string& list) {
 }
 
 bool ParseOptions(int argc, char** argv, Options* o) {
-  std::string boxes, methods;
+  std::string boxes, methods, frames = "mixed";
   const bool parsed = bench::ParseKernelBenchArgs(
-      argc, argv, o, " [--boxes N,...] [--methods M,...]", [&](const std::string& flag, const char* value) {
+      argc, argv, o, " [--boxes N,...] [--methods M,...] [--frames mixed|flat]",
+      [&](const std::string& flag, const char* value) {
         if (flag == "--boxes") boxes = value;
         if (flag == "--methods") {
           methods = value;
           o->chosen_methods = true;
         }
-        return flag == "--boxes" || flag == "--methods";
+        if (flag == "--frames") frames = value;
+        return flag == "--boxes" || flag == "--methods" || flag == "--frames";
       });
   if (!parsed) return false;
+  if (frames != "mixed" && frames != "flat") {
+    std::fprintf(stderr, "--frames: '%s' is neither mixed nor flat\n", frames.c_str());
+    return false;
+  }
+  o->flat_frames = frames == "flat";
   for (const std::string& b : SplitCommas(boxes)) {
     char* end = nullptr;
     const unsigned long n = std::strtoul(b.c_str(), &end, 10);
@@ -174,11 +188,7 @@ class Benchmark {
     cudaDeviceProp prop{};
     cudaGetDeviceProperties(&prop, 0);
     std::mt19937_64 rng(1);
-    for (auto d : {cudahist_test::Distribution::kPeaked, cudahist_test::Distribution::kUniform,
-                   cudahist_test::Distribution::kPeaked, cudahist_test::Distribution::kUniform}) {
-      cudahist_test::YuvFrameSpec spec = cudahist_test::YuvSpec(cudahist_test::YuvFormat::kNv12, width, height);
-      spec.distribution = d;
-      spec.pitch_padding = 64;
+    for (const cudahist_test::YuvFrameSpec& spec : DistinctFrameSpecs(width, height)) {
       distinct_.push_back(cudahist_test::MakeYuvFrame(spec, rng));
     }
     const size_t frame_bytes = size_t(width) * height * 3 / 2;
@@ -196,6 +206,7 @@ class Benchmark {
   }
 
   int frames() const { return int(frames_.size()); }
+  const char* frames_name() const { return o_.flat_frames ? "flat" : "mixed"; }
 
   void Add(uint32_t boxes, const std::string& method, const Timing& t, const std::string& note = "",
            uint32_t tiles = 0, double host_us = 0) {
@@ -288,6 +299,24 @@ class Benchmark {
   int distinct() const { return int(distinct_.size()); }
 
  private:
+  // Peaked and uniform frames, or (--frames flat) frames of one value each,
+  // a different one a frame.
+  std::vector<cudahist_test::YuvFrameSpec> DistinctFrameSpecs(uint32_t width, uint32_t height) const {
+    using cudahist_test::Distribution;
+    const Distribution mixed[] = {Distribution::kPeaked, Distribution::kUniform, Distribution::kPeaked,
+                                  Distribution::kUniform};
+    const uint32_t flat_values[] = {16, 128, 235, 60};
+    std::vector<cudahist_test::YuvFrameSpec> specs;
+    for (int i = 0; i < 4; ++i) {
+      cudahist_test::YuvFrameSpec spec = cudahist_test::YuvSpec(cudahist_test::YuvFormat::kNv12, width, height);
+      spec.distribution = o_.flat_frames ? Distribution::kOneValue : mixed[i];
+      spec.one_value = flat_values[i];
+      spec.pitch_padding = 64;
+      specs.push_back(spec);
+    }
+    return specs;
+  }
+
   const Options& o_;
   cudaStream_t stream_;
   std::vector<cudahist_test::YuvFrame> distinct_;
@@ -526,8 +555,8 @@ int Run(const Options& o) {
     std::fprintf(stderr, "device frames: %s\n", made.c_str());
     return 1;
   }
-  std::printf("analytics_bench on %s: %ux%u NV12, %d frames rotating (4 distinct)\n", prop.name, width, height,
-              b.frames());
+  std::printf("analytics_bench on %s: %ux%u NV12, %d frames rotating (4 distinct, %s)\n", prop.name, width, height,
+              b.frames(), b.frames_name());
   std::string npp_why;
   std::unique_ptr<NppHistogram> npp;
   if (o.Runs("npp-per-box-y")) {  // loading NPP's libraries takes a while
@@ -560,7 +589,8 @@ int Run(const Options& o) {
   std::printf("\nboxes  regions/whole-frame  npp-per-box-y/regions-y  cub-per-box/regions\n");
   std::ostringstream json;
   json << "{\"device\": \"" << prop.name << "\", \"frame\": \"" << width << "x" << height
-       << " NV12\", \"variant\": \"" << kVariant << "\", \"repeats\": " << timing.repeats
+       << " NV12\", \"frames\": \"" << b.frames_name() << "\", \"variant\": \"" << kVariant
+       << "\", \"repeats\": " << timing.repeats
        << ", \"whole_frame_us\": " << frame_us << ", \"boxes\": [";
   for (size_t i = 0; i < counts.size(); ++i) {
     const uint32_t n = counts[i];

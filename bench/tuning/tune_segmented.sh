@@ -11,11 +11,13 @@
 #       built by bench/tuning/kernel_variants.sh: the flags reach the files that
 #       read SegmentedPolicy (kernels/regions/meson.build). With none, the
 #       standard set below, `default` (no flags) first.
-#   bench/tuning/tune_segmented.sh run BINDIR OUTDIR [ROUNDS]
+#   bench/tuning/tune_segmented.sh run BINDIR OUTDIR [ROUNDS [FRAMES]]
 #       every BINDIR/analytics_bench-*, ROUNDS times (default 2) in alternation
 #       so that drift hits all alike, each run on 1080p NV12 with 16, 100 and
 #       1000 boxes (analytics_bench --boxes 16,100,1000 --methods
-#       regions,regions+graph,regions+alone --repeats 15): CUDA events, warm-up,
+#       regions,regions+graph,regions+alone --repeats 15 --frames FRAMES;
+#       FRAMES mixed, the default, or flat, where every sample of a frame is
+#       one value, the case of the lane copies): CUDA events, warm-up,
 #       medians; every variant's counts checked against the CPU reference
 #       before it is timed (analytics_bench exits 1 on a difference: the
 #       variant then has no row). JSON and logs in OUTDIR, then the tables of
@@ -55,7 +57,8 @@ standard_variants=(
   "th1024=-DCUDAHIST_TUNE_SEGMENTED=p.threads=1024"
   # The toll's merge and zeroing scale with the copies: 1, 2 and 4 make them
   # 8, 4 and 2 times smaller, at the price of lanes that share a copy
-  # serialising on equal bins (half the bench's frames are peaked).
+  # serialising on equal bins (half the bench's frames are peaked; `run ...
+  # flat` times the one-value frames where that decides).
   "copies1=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=1"
   "copies2=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=2"
   "copies4=-DCUDAHIST_TUNE_SEGMENTED=p.max_copies=4"
@@ -73,7 +76,7 @@ build() {
 }
 
 run() {
-  local bin=$1 out=$2 rounds=${3:-2}
+  local bin=$1 out=$2 rounds=${3:-2} frames=${4:-mixed}
   local compare
   compare=$(dirname "${BASH_SOURCE[0]}")/compare_variants.py  # beside it here and in the pack's scripts/
   local variants=() b
@@ -87,7 +90,7 @@ run() {
     for v in "${variants[@]}"; do
       rc=0
       timeout 120 "$bin/analytics_bench-$v" --boxes 16,100,1000 --methods regions,regions+graph,regions+alone \
-        --repeats 15 --json "$out/$v-$n.json" > "$out/$v-$n.log" 2>&1 || rc=$?
+        --repeats 15 --frames "$frames" --json "$out/$v-$n.json" > "$out/$v-$n.log" 2>&1 || rc=$?
       if [ $rc -eq 0 ]; then
         echo "round $n $v: $(grep -E '^ +regions ' "$out/$v-$n.log" | awk '{printf "%s ", $2}')us (16, 100, 1000 boxes)"
       else
@@ -109,6 +112,6 @@ run() {
 
 case ${1:-} in
   build) shift; build "$@" ;;
-  run) shift; run "${1:?usage: tune_segmented.sh run BINDIR OUTDIR [ROUNDS]}" "${2:?OUTDIR}" "${3:-2}" ;;
+  run) shift; run "${1:?usage: tune_segmented.sh run BINDIR OUTDIR [ROUNDS [FRAMES]]}" "${2:?OUTDIR}" "${3:-2}" "${4:-mixed}" ;;
   *) sed -n '2,/^set -euo pipefail/{/^set /!p}' "${BASH_SOURCE[0]}"; exit 2 ;;
 esac

@@ -31,12 +31,12 @@ step_scope_variants() {
   TAIL_LINES=12 step scope_profile bash "$here/scripts/tune_scopes.sh" profile "$profiled" "$logs/scope_profile"
 }
 
-# Every analytics_bench-NAME the pack carries (bench/tuning/tune_segmented.sh): the segmented kernel's variants on 1080p NV12 at 16, 100 and 1000 boxes, REGION_ROUNDS rounds (default 2) in turn, each checked against the reference first; tables of us a frame against default and the whole frame, the device's time alone and the host's a call. About a minute on an H200 for the standard set.
+# Every analytics_bench-NAME the pack carries (bench/tuning/tune_segmented.sh): the segmented kernel's variants on 1080p NV12 at 16, 100 and 1000 boxes, REGION_ROUNDS rounds (default 2) in turn, on REGION_FRAMES (mixed, the default, or flat: every sample of a frame one value), each checked against the reference first; tables of us a frame against default and the whole frame, the device's time alone and the host's a call. About a minute on an H200 for the standard set.
 step_region_variants() {
   if ! ls "$here"/kernel-variants/analytics_bench-* > /dev/null 2>&1; then
     echo "=== region_variants: no analytics_bench variants in the pack (bench/tuning/tune_segmented.sh build)" >> "$summary"
     return 0
   fi
   TAIL_LINES=66 step region_variants bash "$here/scripts/tune_segmented.sh" run "$here/kernel-variants" \
-    "$logs/region_variants" "${REGION_ROUNDS:-2}"
+    "$logs/region_variants" "${REGION_ROUNDS:-2}" "${REGION_FRAMES:-mixed}"
 }
