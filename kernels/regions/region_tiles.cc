@@ -96,6 +96,21 @@ uint32_t RegionTiles(const RegionLayout& layout, uint32_t num_groups, uint32_t r
   return tiles > 0 ? tiles : 1;
 }
 
+// The tiles of a group's `rows` (> 0) rows of `units_per_row` units at tiles
+// of about `tile_units`, and their rows each, as the kernel's blocks cut them
+// (region_tile_walk.cuh's GroupTiles: TilesOfRows of RowsPerTile); without
+// the two divisions where the rows fit one tile (the same tile: RowsPerTile
+// is then at least `rows`). Not in the kernel's cut: there the test took the
+// 65536-bin kernel past its registers (ptxas: 68 bytes spilled).
+uint32_t TilesOfGroupRows(uint32_t rows, uint32_t units_per_row, uint32_t tile_units, uint32_t* rows_per_tile) {
+  if (uint64_t(rows) * units_per_row <= tile_units) {
+    *rows_per_tile = rows;
+    return 1;
+  }
+  *rows_per_tile = RowsPerTile(tile_units, units_per_row);
+  return TilesOfRows(rows, *rows_per_tile);
+}
+
 // The tiles of the regions' plane groups (`rows`, those covering nothing
 // included) for tiles of about `tile_units`, each group's kept in it, and in
 // `*next_units` the least tile size above it at which some group's tiles
@@ -105,8 +120,8 @@ uint64_t GroupTilesAt(std::vector<GroupRows>* rows, uint32_t tile_units, uint64_
   *next_units = UINT64_MAX;
   for (GroupRows& g : *rows) {
     if (g.rows == 0) continue;
-    const uint32_t rows_per_tile = RowsPerTile(tile_units, g.units_per_row);
-    g.tiles = TilesOfRows(g.rows, rows_per_tile);
+    uint32_t rows_per_tile = 0;
+    g.tiles = TilesOfGroupRows(g.rows, g.units_per_row, tile_units, &rows_per_tile);
     tiles += g.tiles;
     if (g.rows > rows_per_tile) {
       *next_units = std::min<uint64_t>(*next_units, uint64_t(rows_per_tile + 1) * g.units_per_row);
@@ -169,12 +184,14 @@ void LayOutRegions(const RegionTemplate& tmpl, const Roi* regions, uint32_t num_
   const uint32_t resident = std::max(1u, resident_blocks);
   if (spans < resident) {
     layout->tile_units = OneWaveTileUnits(layout, total, spans, empty, resident, policy.min_tile_units());
+    layout->order.resize(num_regions);
+    std::iota(layout->order.begin(), layout->order.end(), 0u);
   } else {
     layout->tile_units = TileUnits(total, resident, policy.min_tile_units(), policy.max_tile_units);
     uint64_t next_units = 0;
     GroupTilesAt(&layout->rows, layout->tile_units, &next_units);
+    LargestFirst(layout->units, &layout->order, &layout->next);
   }
-  LargestFirst(layout->units, &layout->order, &layout->next);
   layout->entries.resize(num_regions);
   uint32_t tiles = 0;
   for (uint32_t i = 0; i < num_regions; ++i) {

@@ -71,9 +71,13 @@ struct GroupRows {
   uint32_t tiles;
 };
 
-// A frame's regions as a launch takes them: the entries, largest region
-// first so that blocks taking tiles in turn end together, and the units a
-// tile aims at.
+// A frame's regions as a launch takes them: the entries, and the units a tile
+// aims at. Where the blocks take several tiles each, the largest region comes
+// first, so that blocks taking tiles in turn end together; where every tile
+// has a block of its own (LayOutRegions' one wave) the order cannot matter
+// that way, and the regions keep the caller's (the sort was a fifth of the
+// host's layout time at 100 boxes, and the caller's order timed the same on
+// the device: docs/tuning.md, "Regions").
 struct RegionLayout {
   std::vector<RegionEntry> entries;
   uint32_t tile_units = 0;

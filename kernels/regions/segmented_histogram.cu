@@ -1,18 +1,18 @@
 // The segmented histogram: every region of a frame counted in ONE launch.
 //
 // The launch's blocks take the frame's tiles in turn (block b: tiles b,
-// b + grid, ...; region_tiles.cc puts the largest region first and cuts at
-// most one tile a block where it can). A tile is a run of rows of one plane
-// group of one region, which one thread of the block finds from the regions'
-// entries (region_tile_walk.cuh's TileOfLayout) and plans for all; the block
+// b + grid, ...; region_tiles.cc cuts at most one tile a block where it can,
+// and puts the largest region first where blocks take several). A tile is a
+// run of rows of one plane group of one region, which one thread of the block
+// finds from the regions' entries (region_tile_walk.cuh's TileOfLayout) and plans for all; the block
 // walks it (tile_walk.cuh: the frame kernels' chunk counts, down the tile's
 // columns of chunks by steps) into lane-indexed copies in shared memory, and
 // merges the copies of the tile's components into the region's counts with
 // global atomics, leaving the copies zero for its next tile.
 // Counts in device memory take a direct launch (device/grid_completion.cuh):
-// the first blocks to start zero the counts, a region's worth each, and a
-// block adds its first tile once their zeros are in place, so that a tile
-// ends with its merge. Counts elsewhere (pinned host memory, which takes no
+// the blocks with the launch's first positions zero the counts, a region's
+// worth each, and a block adds its first tile once their zeros are in place,
+// so that a tile ends with its merge. Counts elsewhere (pinned host memory, which takes no
 // atomics) are accumulated in the region's totals: the last tile of a region
 // to arrive (a ticket per region, LastBlockToArrive) moves the totals to its
 // counts and leaves totals and ticket zero for the next launch.
@@ -185,9 +185,9 @@ struct SegmentedScratch {
 // A direct launch's blocks that zero the counts, a region's worth each.
 __device__ __forceinline__ uint32_t Zeroers(uint32_t regions) { return min(gridDim.x, regions); }
 
-// After the wait for the previous kernel. A direct launch's first blocks to
-// start (Zeroers) zero the counts in shares before they wait for anything;
-// every block waits for all the shares before its first merge (AwaitMerge).
+// After the wait for the previous kernel. A direct launch's blocks with the
+// first positions (Zeroers) zero the counts in shares before they wait for
+// anything; every block waits for all the shares before its first merge (AwaitMerge).
 // Why that cannot hang while the grid fits the device:
 // device/grid_completion.cuh.
 __device__ __forceinline__ void StartMerges(const SegmentedScratch& scratch, uint32_t regions, uint32_t counters,

@@ -9,8 +9,8 @@
 // shared memory (lane_copies.cuh), merged into compact global totals; the
 // sums are reduced per warp (shuffles), per block (shared) and then per grid
 // (64-bit global atomics). Counts in device memory take a direct launch
-// (device/grid_completion.cuh): the first block to start zeroes
-// the counts, and every block adds its merged copies and sums straight into
+// (device/grid_completion.cuh): the block with the launch's first position
+// (one that has started) zeroes the counts, and every block adds its merged copies and sums straight into
 // them once those zeros are in place. Pinned or managed counts go to compact
 // totals in the scratch, and the last block to arrive (the privatized
 // algorithm's ticket) writes the counts in SignalStatsCounts' layout and

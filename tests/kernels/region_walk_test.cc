@@ -98,12 +98,26 @@ std::vector<RegionTile> TilesOf(const RegionTemplate& tmpl, const RegionLayout& 
   return tiles;
 }
 
+// The plane groups that the regions cover, summed over the regions.
+uint32_t CoveredGroups(const RegionTemplate& tmpl, const std::vector<cudahist::Roi>& regions) {
+  uint32_t spans = 0;
+  for (const cudahist::Roi& r : regions) {
+    for (uint32_t k = 0; k < tmpl.num_groups; ++k) {
+      const cudahist::Roi on_plane = cudahist::RegionOnPlane(r, tmpl.group[k].log2_hsub, tmpl.group[k].log2_vsub);
+      spans += on_plane.width > 0 && on_plane.height > 0 ? 1 : 0;
+    }
+  }
+  return spans;
+}
+
 // The invariants the kernel's finish relies on: every region has tiles, each
 // tile knows how many its region has, a region's tiles are consecutive, no
-// tile has more units than the layout aims at unless it is one row, and the
-// largest region comes first.
+// tile has more units than the layout aims at unless it is one row; and the
+// order of the regions: the caller's while the covered groups are fewer than
+// the resident blocks (one tile a block), else the largest region first.
 void ExpectWellCut(const RegionTemplate& tmpl, const RegionLayout& layout, const std::vector<RegionTile>& tiles,
-                   uint32_t num_regions) {
+                   const std::vector<cudahist::Roi>& regions, uint32_t resident) {
+  const uint32_t num_regions = uint32_t(regions.size());
   std::map<uint32_t, uint32_t> per_region;
   for (const RegionTile& t : tiles) ++per_region[t.region];
   ASSERT_EQ(per_region.size(), num_regions);
@@ -122,6 +136,12 @@ void ExpectWellCut(const RegionTemplate& tmpl, const RegionLayout& layout, const
       ASSERT_LE(uint64_t(t.rows) * per_row, layout.tile_units) << "tile " << i;
     }
     region_units[t.region] += uint64_t(t.rows) * per_row;
+  }
+  if (CoveredGroups(tmpl, regions) < resident) {
+    for (uint32_t i = 0; i < layout.entries.size(); ++i) {
+      ASSERT_EQ(layout.entries[i].region, i) << "the caller's order";
+    }
+    return;
   }
   uint64_t previous = UINT64_MAX;
   for (const RegionEntry& e : layout.entries) {
@@ -147,7 +167,7 @@ TEST(RegionWalk, TilesWalkedOnTheHostEqualReference) {
       RegionLayout layout;
       LayOutRegions(tmpl, c.regions.data(), n, resident, &layout);
       const std::vector<RegionTile> tiles = TilesOf(tmpl, layout);
-      ExpectWellCut(tmpl, layout, tiles, n);
+      ExpectWellCut(tmpl, layout, tiles, c.regions, resident);
       const std::vector<uint32_t> got = WalkTilesOnHost(tmpl, tiles, n, resident == 1 ? 3 : 64);
       ASSERT_EQ(got.size(), want.size());
       for (size_t i = 0; i < want.size(); ++i) {
