@@ -117,19 +117,23 @@ def regions_tables(runs):
               " | " + " ".join(cell(r) for r in vs_whole) + f" | {cell(spread_of(runs[v], main_count, 'regions_us'))}"
               f" | {flags} |")
     print()
+    whole_graph = {v: statistics.median(r["whole_frame_graph_us"] for r in rs) if all(
+        r.get("whole_frame_graph_us") for r in rs) else None for v, rs in runs.items()}
     print("The device alone: `regions+graph` (the rotation's Computes as one CUDA graph, back to back; "
           "only where the tiles travel in the launch's parameters) and `regions+alone` (each frame by itself, "
-          "launch latency included); us, then the ratio of `alone` to `default`'s:")
+          "launch latency included); us, then the ratio of `alone` to `default`'s, the whole frame's "
+          f"Computes as one CUDA graph and the ratio of `graph {main_count}` to it:")
     print()
     print("| variant | " + " | ".join(f"graph {n}" for n in counts) + " | " +
-          " | ".join(f"alone {n}" for n in counts) + " | alone / default |")
-    print("|---|" + "---|" * (2 * len(counts)) + "---|")
+          " | ".join(f"alone {n}" for n in counts) + f" | alone / default | whole frame, graph | graph {main_count} / it |")
+    print("|---|" + "---|" * (2 * len(counts)) + "---|---|---|")
     for v in variants:
         graph = [median_of(runs[v], n, "regions_graph_us") for n in counts]
         alone = [median_of(runs[v], n, "regions_alone_us") for n in counts]
         vs_default = [ratio(a, median_of(base, n, "regions_alone_us")) if base else None for a, n in zip(alone, counts)]
+        vs_whole_graph = ratio(median_of(runs[v], main_count, "regions_graph_us"), whole_graph[v])
         print(f"| {v} | " + " | ".join(cell(g) for g in graph) + " | " + " | ".join(cell(a) for a in alone) + " | " +
-              " ".join(cell(r) for r in vs_default) + " |")
+              " ".join(cell(r) for r in vs_default) + f" | {cell(whole_graph[v])} | {cell(vs_whole_graph)} |")
     print()
     print("The host's own time in a Compute call (validation, the cut into tiles, the launch; us; each call on a "
           "drained stream): where it is about the time a frame back to back, the host sets the pace. Tiles a frame:")
