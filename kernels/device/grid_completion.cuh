@@ -20,14 +20,17 @@
 //   has started holds one) zero them, a share each, before they wait for
 //   anything; the launch stays an ordinary one (programmatic dependent launch
 //   keeps overlapping the previous kernel, which a cooperative launch does
-//   not). With one share
-//   (signalstats' 18 KB) a waiting block waits only for a block that is
-//   running, so no residency is needed at all. With several (the region
-//   histograms' counts, a region's worth a block) a zeroing block also waits
-//   for the shares of blocks that may not have started yet: those start once
-//   the kernels before leave the SMs, because the launch has no more blocks
-//   than the device holds at once (LaunchOverTiles); only a kernel that holds
-//   SMs for ever beside it would stall it, as it would a cooperative launch.
+//   not). With one share (signalstats' 18 KB) a waiting block waits only for
+//   a block that is running, so no residency is needed at all. With several
+//   (the region histograms' counts, a region's worth a block) a zeroing block
+//   also waits for the shares of blocks that may not have started yet: those
+//   start once the kernels before leave the SMs, because the launch has no
+//   more blocks than the device holds at once (LaunchOverTiles). What would
+//   stall it: a kernel that holds SMs for ever beside it, as it would a
+//   cooperative launch, or several such launches on other streams at once,
+//   each left fewer blocks on the device than it has zeroing blocks, each
+//   waiting for the others' SMs (the element counts into pinned memory, so
+//   it never takes this path).
 // Everything a launch waits for is counted on the device (StartDirectLaunch):
 // its own arrival counter, zero when it starts, so that a launch replayed
 // from a CUDA graph, whose arguments are frozen, waits for its own zeros and
