@@ -17,7 +17,7 @@ constexpr UnitOrder kTileUnitOrder = UnitOrder::kColumnMajor;
 
 // The plan of `tile` (of group `g`): the group's with the tile's first pixel,
 // rows, span and units. Not the divisor of its units (TileUnitDivisor): the
-// walk by column steps (tile_walk.cuh) needs none, and a 64-bit division in
+// walk by rows of chunks (tile_walk.cuh) needs none, and a 64-bit division in
 // the one thread that makes a block's tile held the whole block up.
 CUDAHIST_HD GroupPlan TilePlan(const RegionGroup& g, const RegionTile& tile) {
   GroupPlan p = g.plan;

@@ -50,13 +50,11 @@ struct SegmentedPolicy {
   // blocks so that blocks take several tiles: eight rounds, so that one large
   // box still spreads over many blocks.
   uint32_t max_tile_units = 4096;
-  // Chunk loads a thread keeps in flight as it walks a tile by column steps
+  // Chunk loads a thread keeps in flight as it walks a tile's whole chunks
   // (tile_walk.cuh), each count issuing the load this many chunks ahead. More
-  // would wait for the loads less often, but at the launch bounds' 64
-  // registers 3 already spills (60 bytes) and 4 and 5 spill in the walk's
-  // loop: 100 boxes as a graph 12.12, 13.07 and 13.41 us against 11.15 with
-  // 2; with three blocks an SM (80 registers) 4 loads 12.04 and 3 loads 11.68
-  // against 11.19 (H200, 2026-11-29, docs/tuning.md).
+  // would wait for the loads less often, but 3 (no spill) took 10.45 us at
+  // 100 boxes as a graph against 10.30 with 2, and 4 spills 44 bytes at the
+  // launch bounds' 64 registers (ptxas; H200, 2026-11-30, docs/tuning.md).
   uint32_t loads_in_flight = 2;
   // Regions a launch carries in its parameters (16 bytes each, 2 KB); frames
   // of more copy their table to the device first, one cudaMemcpyAsync. The

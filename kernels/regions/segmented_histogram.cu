@@ -5,10 +5,11 @@
 // and puts the largest region first where blocks take several). A tile is a
 // run of rows of one plane group of one region, which one thread of the block
 // finds from the regions' entries (region_tile_walk.cuh's TileOfLayout) and plans for all; the block
-// walks it (tile_walk.cuh: the frame kernels' chunk counts, down the tile's
-// columns of chunks by steps) into lane-indexed copies in shared memory, and
-// merges the copies of the tile's components into the region's counts with
-// global atomics, leaving the copies zero for its next tile.
+// walks it (tile_walk.cuh: the frame kernels' chunk counts, along the tile's
+// rows of whole chunks, then its edge chunks) into lane-indexed copies in
+// shared memory, and merges the copies of the tile's components into the
+// region's counts with global atomics, leaving the copies zero for its next
+// tile.
 // Counts in device memory take a direct launch (device/grid_completion.cuh):
 // the blocks with the launch's first positions zero the counts, a region's
 // worth each, and a block adds its first tile once their zeros are in place,
