@@ -61,20 +61,25 @@ CUDAHIST_HD TileColumns TileColumnsOf(const GroupPlan& g) {
 
 // The tile's columns by kind: the whole ones, a run, and up to two partial
 // ones (the first where the span starts inside it, the last where it ends
-// inside it; a one-column tile's column is partial if either does).
+// inside it; a one-column tile's column is partial if either does). The
+// partial columns are two fields, not an array: indexed by a value the
+// compiler cannot know, an array goes to local memory, and the walk's start
+// stored and loaded it there for every tile.
 struct TileKinds {
   uint32_t first_whole = 0;
   uint32_t whole = 0;
-  uint32_t partial[2] = {0, 0};
-  uint32_t partials = 0;
+  uint32_t partials = 0;       // 0 to 2
+  uint32_t first_partial = 0;  // the column of partial chunk 0's rows ...
+  uint32_t last_partial = 0;   // ... and of the second's
 };
 
 CUDAHIST_HD TileKinds TileKindsOf(const TileColumns& c) {
   TileKinds k;
   const bool head_partial = c.head != 0 || (c.columns == 1 && c.tail != int(kChunkBytes));
   const bool tail_partial = c.columns > 1 && c.tail != int(kChunkBytes);
-  if (head_partial) k.partial[k.partials++] = 0;
-  if (tail_partial) k.partial[k.partials++] = c.columns - 1;
+  k.partials = (head_partial ? 1 : 0) + (tail_partial ? 1 : 0);
+  k.first_partial = head_partial ? 0 : c.columns - 1;
+  k.last_partial = c.columns - 1;
   k.first_whole = head_partial ? 1 : 0;
   const uint32_t end = tail_partial ? c.columns - 1 : c.columns;
   k.whole = end > k.first_whole ? end - k.first_whole : 0;
@@ -108,9 +113,9 @@ CUDAHIST_HD const uint8_t* WholeChunkAddress(const TileColumns& c, const TileKin
 // Partial chunk `e` of the tile: the first partial column's rows, then the
 // second's.
 CUDAHIST_HD ChunkRef PartialChunk(const TileColumns& c, const TileKinds& k, uint32_t e) {
-  const uint32_t which = e >= c.rows ? 1 : 0;
-  const uint32_t row = e - which * c.rows;
-  const uint32_t column = k.partial[which];
+  const bool second = e >= c.rows;
+  const uint32_t row = second ? e - c.rows : e;
+  const uint32_t column = second ? k.last_partial : k.first_partial;
   ChunkRef ref;
   ref.any = true;
   ref.phase = c.phase;  // + 16 x column: the same modulo every pixel stride
