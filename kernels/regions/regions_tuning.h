@@ -52,8 +52,8 @@ struct SegmentedPolicy {
   uint32_t max_tile_units = 4096;
   // Chunk loads a thread keeps in flight as it walks a tile's whole chunks
   // (tile_walk.cuh), each count issuing the load this many chunks ahead. More
-  // would wait for the loads less often, but 3 (no spill) took 10.45 us at
-  // 100 boxes as a graph against 10.30 with 2, and 4 spills 44 bytes at the
+  // would wait for the loads less often, but 3 (no spill) took 9.68 us at
+  // 100 boxes as a graph against 9.49 with 2, and 4 spills 44 bytes at the
   // launch bounds' 64 registers (ptxas; H200, 2026-11-30, docs/tuning.md).
   uint32_t loads_in_flight = 2;
   // Regions a launch carries in its parameters (16 bytes each, 2 KB); frames
