@@ -7,11 +7,11 @@
 // chunks of its first and last columns where the span starts or ends inside
 // a chunk. The threads take the whole chunks row-major (a row's whole
 // columns, then the next row's), thread t of T units t, t + T, ..., each the
-// last stepped T units on, with no division; then, in the same sequence,
+// last stepped T units on, with no division a unit; then, in the same sequence,
 // the partial chunks. So the lanes of a warp read along a row, every thread's
 // share is within one chunk of the others', and only the partial chunks pay
-// for their edges: a box a few chunks wide had sent whole warps down the
-// path that weighs every byte (docs/tuning.md, "Regions"). The thread keeps
+// for their edges, where a warp that met one edge would otherwise weigh
+// every byte of all its chunks (docs/tuning.md, "Regions"). The thread keeps
 // `kInFlight` loads in flight as it counts (each count issues the load
 // kInFlight chunks ahead), so that a tile of a few chunks a thread waits for
 // its loads about once, not once a round.
@@ -62,9 +62,9 @@ CUDAHIST_HD TileColumns TileColumnsOf(const GroupPlan& g) {
 // The tile's columns by kind: the whole ones, a run, and up to two partial
 // ones (the first where the span starts inside it, the last where it ends
 // inside it; a one-column tile's column is partial if either does). The
-// partial columns are two fields, not an array: indexed by a value the
-// compiler cannot know, an array goes to local memory, and the walk's start
-// stored and loaded it there for every tile.
+// partial columns are two fields, not an array: an array indexed by a value
+// known only at run time lives in local memory, which every thread would
+// store and load at each tile's start (docs/tuning.md, "Regions").
 struct TileKinds {
   uint32_t first_whole = 0;
   uint32_t whole = 0;
